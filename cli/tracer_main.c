@@ -76,6 +76,12 @@ static const char usage[] =
     "                         optional k, M or G suffix (default: 2M)\n"
     "      --buffer-count N   sub-buffers per CPU, a power of 2 (default: as many as fit\n"
     "                         in 128 MiB over all CPUs, from 4 to 16; here %llu)\n"
+    "      --max-size SIZE    the most the trace may take on disk (k, M or G suffix,\n"
+    "                         at least 1M; default: the free space where it goes less\n"
+    "                         an eighth of it, 1 MiB to 1 GiB). Near the bound the app's\n"
+    "                         processes stop recording and only count their calls with\n"
+    "                         their times: the tables stay complete, -t and the timeline\n"
+    "                         end there, and the report says when\n"
     "      --start-paused     record nothing until the app resumes the recording (an\n"
     "                         API's own call for it: a spec's trace.resume)\n"
     "      --runtime-calls    also record the calls that runtime libraries make to an API\n"
@@ -125,6 +131,22 @@ static void print_usage(FILE *out) {
           (unsigned long long)session_default_subbuf_count(SESSION_DEFAULT_SUBBUF_SIZE));
 }
 
+/* "SIZE" with an optional k, M or G suffix, at least min bytes. */
+static bool parse_size(const char *text, uint64_t min, uint64_t *value) {
+  char *end;
+  uint64_t v = strtoull(text, &end, 10);
+  if (*end == 'k' || *end == 'K')
+    v <<= 10, end++;
+  else if (*end == 'M')
+    v <<= 20, end++;
+  else if (*end == 'G')
+    v <<= 30, end++;
+  if (*end || v < min || text[0] == '-')
+    return false;
+  *value = v;
+  return true;
+}
+
 static bool has_suffix(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
   return n >= k && strcmp(s + n - k, suffix) == 0;
@@ -149,7 +171,8 @@ int main(int argc, char **argv) {
     OPT_RANKS,
     OPT_CSV,
     OPT_OTF2,
-    OPT_FLAME
+    OPT_FLAME,
+    OPT_MAX_SIZE
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -178,6 +201,7 @@ int main(int argc, char **argv) {
       {"csv", required_argument, NULL, OPT_CSV},
       {"otf2", required_argument, NULL, OPT_OTF2},
       {"flame", required_argument, NULL, OPT_FLAME},
+      {"max-size", required_argument, NULL, OPT_MAX_SIZE},
       {"quiet", no_argument, NULL, 'q'},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
@@ -244,23 +268,19 @@ int main(int argc, char **argv) {
       o.timeline = true;
       o.timeline_json = strcmp(optarg, "json") == 0;
       break;
-    case OPT_TIMELINE_SPLIT: {
-      char *end;
-      uint64_t v = strtoull(optarg, &end, 10);
-      if (*end == 'k' || *end == 'K')
-        v <<= 10, end++;
-      else if (*end == 'M')
-        v <<= 20, end++;
-      else if (*end == 'G')
-        v <<= 30, end++;
-      if (*end || v < 4096) {
+    case OPT_TIMELINE_SPLIT:
+      if (!parse_size(optarg, 4096, &o.timeline_split)) {
         log_error("--timeline-split wants a size of at least 4k, got %s", optarg);
         return TRACER_EXIT_USAGE;
       }
       o.timeline = true;
-      o.timeline_split = v;
       break;
-    }
+    case OPT_MAX_SIZE:
+      if (!parse_size(optarg, 1u << 20, &o.max_size)) {
+        log_error("--max-size wants a size of at least 1M, got %s", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      break;
     case OPT_BLOCKING: o.blocking = true; break;
     /* The app inherits it; its runtime reads it (runtime/tracer_counted.c). */
     case OPT_EVERY_CALL: setenv("TRACER_EVERY_CALL", "1", 1); break;

@@ -1,15 +1,20 @@
 /* tracer_recording: see tracer_recording.h. */
 #include "tracer_recording.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "tracer_runtime.h"
 #include "tracer_tracepoints.h"
 
 volatile int tracer_paused;
+static const int no_limit;
+const volatile int *tracer_limit = &no_limit;
 static uint64_t paused_since; /* trace clock, valid while tracer_paused */
 
 void tracer_recording_pause(void) {
@@ -29,7 +34,28 @@ void tracer_recording_resume(void) {
 /* A pause still on when the process ends lasted until then. */
 __attribute__((destructor)) static void tracer_recording_fini(void) { tracer_recording_resume(); }
 
+/* Maps the tracer's limit word (tracer_recording.h). Shared, so the tracer's write is
+ * seen at once by every process, forked children included; a process that cannot map it
+ * records on, and the tracer stops the session when the trace reaches the bound. */
+static void map_limit(void) {
+  const char *path = getenv("TRACER_LIMIT_FILE");
+  if (!path || !*path)
+    return;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    tracer_debug("cannot open the limit file %s", path);
+    return;
+  }
+  void *word = mmap(NULL, sizeof(int), PROT_READ, MAP_SHARED, fd, 0);
+  close(fd);
+  if (word == MAP_FAILED)
+    tracer_debug("cannot map the limit file %s", path);
+  else
+    __atomic_store_n(&tracer_limit, (const volatile int *)word, __ATOMIC_RELEASE);
+}
+
 __attribute__((constructor)) static void tracer_recording_init(void) {
+  map_limit();
   const char *start_paused = getenv("TRACER_START_PAUSED");
   if (start_paused && strcmp(start_paused, "1") == 0)
     tracer_recording_pause();

@@ -15,8 +15,30 @@
 
 extern volatile int tracer_paused; /* written by the functions below only */
 
+/* The trace's bound (tracer --max-size, or the file system of the trace filling up):
+ * the tracer writes a non-zero word into the file that TRACER_LIMIT_FILE names, which
+ * every traced process maps read-only when its runtime loads (a word of zeros until
+ * then). From then on calls are counted, with their times, as lttng_ust_tracer:counted
+ * events, and nothing else is recorded: the trace stops growing, the tallies stay
+ * complete. */
+extern const volatile int *tracer_limit;
+
+/* Whether a call is not to be recorded as an event: the app paused the recording, or
+ * the trace reached its bound. */
 static inline bool tracer_recording_paused(void) {
-  return __atomic_load_n(&tracer_paused, __ATOMIC_RELAXED) != 0;
+  return __atomic_load_n(&tracer_paused, __ATOMIC_RELAXED) != 0 ||
+         __atomic_load_n(tracer_limit, __ATOMIC_RELAXED) != 0;
+}
+
+/* Whether the trace reached its bound. */
+static inline bool tracer_recording_limited(void) {
+  return __atomic_load_n(tracer_limit, __ATOMIC_RELAXED) != 0;
+}
+
+/* Whether calls are to be counted instead of recorded: the bound was reached and the app
+ * has not paused the recording (calls made while paused are not counted). */
+static inline bool tracer_recording_counting(void) {
+  return tracer_recording_limited() && __atomic_load_n(&tracer_paused, __ATOMIC_RELAXED) == 0;
 }
 
 /* Pauses the recording; a pause while paused changes nothing. */

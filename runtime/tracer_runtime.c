@@ -3,6 +3,7 @@
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #include "tracer_tracepoints.h"
 
+#include "tracer_recording.h"
 #include "tracer_runtime.h"
 #include "tracer_wrappers.h"
 
@@ -220,6 +221,8 @@ void tracer_device_command_of(const struct tracer_call_id *call, const char *bac
                               enum tracer_command_kind kind, const char *name, uint64_t bytes,
                               uintptr_t queue, uint64_t start, uint64_t end) {
   static const struct tracer_call_id unknown = {0, 0};
+  if (tracer_recording_limited())
+    return; /* the trace reached its bound: its host calls are counted, not recorded */
   lttng_ust_tracepoint(lttng_ust_tracer, device_command, tracer_pid(), tracer_tid(), backend,
                        (uint8_t)kind, name ? name : "", bytes, queue, start, end,
                        call ? call : &unknown);

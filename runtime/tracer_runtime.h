@@ -154,7 +154,8 @@ enum { TRACER_INFLIGHT_DEPTH = 32 };
 struct tracer_counted {
   const char *backend;
   uint16_t function;
-  bool on_trace_clock; /* a poll's entry (tracer_count_poll): times on the trace clock */
+  bool on_trace_clock; /* times on the trace clock: a poll's (tracer_count_poll) or a call
+                        * counted past the trace's bound (tracer_count_span) */
   int64_t status;
   uint64_t calls, timed;    /* calls, and how many of them were timed */
   uint64_t total, min, max; /* of the timed calls: ticks of tracer_count_now() */
@@ -338,16 +339,11 @@ static inline void tracer_count_call(const char *backend, uint16_t function, int
   tracer_count_call_on(t, backend, function, status, timed, ticks);
 }
 
-/* Polls (trace.polls, status.not_ready): a call that answered "not ready" is counted, not
- * recorded: added to its thread's entry for its function and status, with its time on the
- * trace clock (`ns`, its record's end less its start), and to *folded, the thread's polls
- * of the function since its last recorded call (NULL: none kept), which that record's
- * `polls` slot takes (tracer_polls_take). The call that completes is recorded in full. */
-static inline void tracer_count_poll(const char *backend, uint16_t function, int64_t status,
-                                     uint64_t ns, uint64_t *folded) {
+/* Adds one call, of `ns` on the trace clock, to its thread's entry for its function and
+ * status: a poll that found nothing, or a call made past the trace's bound. */
+static inline void tracer_count_on_trace_clock(const char *backend, uint16_t function,
+                                               int64_t status, uint64_t ns) {
   struct tracer_thread_calls *t = tracer_thread_calls;
-  if (folded)
-    ++*folded;
   if (!t && !(t = tracer_thread_calls_register()))
     return;
   struct tracer_counted *c = tracer_count_entry(t, backend, function, status, true);
@@ -359,10 +355,30 @@ static inline void tracer_count_poll(const char *backend, uint16_t function, int
   if (++c->calls == TRACER_COUNTED_FLUSH)
     tracer_counted_write(t, c);
 }
+
+/* Polls (trace.polls, status.not_ready): a call that answered "not ready" is counted, not
+ * recorded: added to its thread's entry for its function and status, with its time on the
+ * trace clock (`ns`, its record's end less its start), and to *folded, the thread's polls
+ * of the function since its last recorded call (NULL: none kept), which that record's
+ * `polls` slot takes (tracer_polls_take). The call that completes is recorded in full. */
+static inline void tracer_count_poll(const char *backend, uint16_t function, int64_t status,
+                                     uint64_t ns, uint64_t *folded) {
+  if (folded)
+    ++*folded;
+  tracer_count_on_trace_clock(backend, function, status, ns);
+}
 static inline uint64_t tracer_polls_take(uint64_t *folded) {
   uint64_t n = *folded;
   *folded = 0;
   return n;
+}
+
+/* A call made once the trace reached its bound (tracer_recording_counting): instead of
+ * its event, it is added to its thread's entry, timed in full by the trace clock reads
+ * (start, end) the wrapper made anyway: counts and times stay complete in the tallies. */
+static inline void tracer_count_span(const char *backend, uint16_t function, int64_t status,
+                                     uint64_t start, uint64_t end) {
+  tracer_count_on_trace_clock(backend, function, status, end > start ? end - start : 0);
 }
 
 /* Debug log, on when TRACER_DEBUG is set: one line on stderr with pid and tid, written

@@ -105,7 +105,9 @@ void check_session_and_clock(struct check_report *report, const struct check_req
     return;
   }
   double took = seconds_since(&start);
-  if (daemon_was_running)
+  if (session_daemon_trouble(session))
+    check_say(report, CHECK_WARN, "session daemon", "%s", session_daemon_trouble(session));
+  else if (daemon_was_running)
     check_say(report, CHECK_OK, "session daemon",
               "one is running and answers (%s): jobs use it and leave it running",
               geteuid() == 0 ? "root's, in /var/run/lttng"

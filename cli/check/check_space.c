@@ -10,15 +10,14 @@
 
 #include "check_report.h"
 #include "session.h"
+#include "trace_budget.h"
 
 /* Below this not even the trace's metadata and a first sub-buffer per CPU fit; below the
  * second a long run may fill the file system (LTTng then drops packets, and says so). */
 #define CHECK_MIN_FREE_BYTES (16ull << 20)
 #define CHECK_LOW_FREE_BYTES (1ull << 30)
-/* What a traced call takes on disk in the default mode: 1M calls of clGetPlatformIDs
- * made a trace of 70 MB with one event per call (38 MB with -m minimal, 78 MB with
- * -m full), 72 MB with an entry and an exit event. */
-#define CHECK_BYTES_PER_CALL 70ull
+/* What a traced call takes on disk in the default mode (trace_budget.h). */
+#define CHECK_BYTES_PER_CALL ((unsigned long long)TRACE_BYTES_PER_CALL_DEFAULT)
 
 static const char *filesystem_name(long type) {
   switch ((unsigned long)type) {
@@ -64,6 +63,15 @@ void check_space(struct check_report *report, const char *trace_dir) {
             trace_dir, gib, filesystem_name(fs.f_type),
             (double)free_bytes / (double)CHECK_BYTES_PER_CALL / 1e6, CHECK_BYTES_PER_CALL,
             level == CHECK_FAIL ? " (too little)" : level == CHECK_WARN ? " (little)" : "");
+  struct trace_budget_plan plan;
+  if (trace_budget_plan(dir, 0, TRACE_BYTES_PER_CALL_DEFAULT, 0, 0, &plan) == 0) {
+    char bound[32];
+    trace_budget_format_bytes(plan.bound, bound, sizeof bound);
+    check_say(report, CHECK_INFO, "trace bound",
+              "a run's trace holds at most %s here (the free space less a margin; --max-size "
+              "bounds it further); then the calls are only counted",
+              bound);
+  }
   uint64_t count = session_default_subbuf_count(SESSION_DEFAULT_SUBBUF_SIZE);
   int cpus = get_nprocs_conf();
   check_say(report, CHECK_INFO, "buffers",

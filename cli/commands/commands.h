@@ -52,6 +52,7 @@ struct tracer_options {
   unsigned ranks_pct;       /* --ranks=PCT: a straggler's excess over the median */
   unsigned threads;
   uint64_t subbuf_size, subbuf_count; /* 0: the session's defaults */
+  uint64_t max_size;        /* --max-size; 0: the free space less a margin */
   bool timeline;            /* -l */
   const char *timeline_path; /* -l FILE; NULL: timeline.pftrace in the trace folder */
   bool timeline_json;       /* --timeline-format json */

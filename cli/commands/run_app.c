@@ -24,6 +24,7 @@
 #include "rank_env.h"
 #include "run_record.h"
 #include "session.h"
+#include "trace_budget.h"
 #include "tracing_cost.h"
 
 /* LTTng's consumer writes the trace's folders 0770 and files 0660 (group "tracing"):
@@ -276,6 +277,75 @@ static void log_timing(const struct run_timing *t, const struct session_timing *
             (double)s->stop_ns / 1e6, (double)s->counts_ns / 1e6, (double)s->destroy_ns / 1e6,
             (double)s->release_ns / 1e6, ms_between(t->session_ended, t->recorded),
             ms_between(t->recorded, t->analysed));
+
+static unsigned mode_bytes_per_call(enum tracer_mode mode) {
+  return mode == MODE_MINIMAL ? TRACE_BYTES_PER_CALL_MINIMAL
+         : mode == MODE_FULL  ? TRACE_BYTES_PER_CALL_FULL
+                              : TRACE_BYTES_PER_CALL_DEFAULT;
+}
+
+/* The trace's bound and buffers (trace_budget.h), and a warning before the app starts
+ * when the free space is less than a short run needs. */
+static void plan_budget(const struct tracer_options *o, const char *trace_dir,
+                        struct trace_budget_plan *plan, struct session_options *so) {
+  if (trace_budget_plan(trace_dir, o->max_size, mode_bytes_per_call(o->mode), o->subbuf_size,
+                        o->subbuf_count, plan) != 0) {
+    log_warn("cannot read the free space where the trace goes (%s): %s", trace_dir,
+             strerror(errno));
+    memset(plan, 0, sizeof *plan);
+    plan->bound = o->max_size ? o->max_size : UINT64_MAX;
+    plan->bound_given = o->max_size != 0;
+    return;
+  }
+  if (plan->subbuf_size) {
+    so->subbuf_size = plan->subbuf_size;
+    so->subbuf_count = plan->subbuf_count;
+  }
+  char free_text[32], need[32], bound[32];
+  trace_budget_format_bytes(plan->free_bytes, free_text, sizeof free_text);
+  trace_budget_format_bytes(plan->short_run_bytes, need, sizeof need);
+  trace_budget_format_bytes(plan->bound, bound, sizeof bound);
+  if (plan->free_bytes < plan->short_run_bytes)
+    log_warn("only %s free where the trace goes (%s), less than a short run needs (%u calls "
+             "take about %s in %s mode): the trace will hold at most %s, and then the calls "
+             "are only counted",
+             free_text, trace_dir, TRACE_SHORT_RUN_CALLS, need,
+             o->mode == MODE_MINIMAL ? "minimal" : o->mode == MODE_FULL ? "full" : "the default",
+             bound);
+  if (o->max_size && !plan->bound_given)
+    log_warn("--max-size is more than the free space where the trace goes allows (%s): the "
+             "trace will hold at most %s",
+             free_text, bound);
+  log_debug("trace bound: %s%s, buffers %llu bytes", bound,
+            plan->bound_given ? " (--max-size)" : " (free space less a margin)",
+            (unsigned long long)plan->buffer_bytes);
+}
+
+/* What the watch of the trace's size saw (trace_budget.h), said once, and kept in the
+ * run record for the report. */
+static void report_budget(const struct trace_budget_result *limit, const char *trace_dir,
+                          struct run_record *run) {
+  run->partial_reason = limit->reason == TRACE_BUDGET_MAX_SIZE    ? RUN_PARTIAL_MAX_SIZE
+                        : limit->reason == TRACE_BUDGET_DISK_FULL ? RUN_PARTIAL_DISK_FULL
+                        : limit->disk_full                        ? RUN_PARTIAL_DISK_FULL
+                                                                  : RUN_PARTIAL_NONE;
+  if (run->partial_reason == RUN_PARTIAL_NONE)
+    return;
+  /* Full only once the app had ended (the last buffers' flush): at its end. */
+  run->partial_at_ns = limit->reason == TRACE_BUDGET_NOT_REACHED ? run->wall_ns : limit->at_ns;
+  run->kept_bytes = limit->kept_bytes;
+  run->partial_counting = limit->counting && !limit->session_stopped && !limit->full_at_end;
+  char kept[32];
+  trace_budget_format_bytes(limit->kept_bytes, kept, sizeof kept);
+  log_warn("%s %.2f s into the run: %s; the trace in %s keeps %s, what was recorded until "
+           "then",
+           run->partial_reason == RUN_PARTIAL_MAX_SIZE ? "the trace reached --max-size"
+                                                       : "the file system of the trace filled up",
+           (double)run->partial_at_ns / 1e9,
+           run->partial_counting ? "from then on calls were counted with their times, not "
+                                   "recorded (the tables count them all)"
+                                 : "from then on calls were not recorded",
+           trace_dir, kept);
 }
 
 /* -l in a job: each rank writes its own timeline (cli/job/rank_timeline.h). */
@@ -340,6 +410,9 @@ int command_run_app(const struct tracer_options *o) {
       .subbuf_size = o->subbuf_size,
       .subbuf_count = o->subbuf_count,
   };
+  struct trace_budget_plan plan;
+  plan_budget(o, trace_dir, &plan, &so);
+  struct trace_budget *budget = NULL;
   struct session *session = NULL;
   struct session_error serr;
   int rc = 0;
@@ -362,6 +435,8 @@ int command_run_app(const struct tracer_options *o) {
     rc = TRACER_EXIT_SESSION;
     goto done;
   }
+  if (session_daemon_trouble(session))
+    log_warn("%s", session_daemon_trouble(session));
   /* A session that records only the app's processes must be told of forked children. */
   struct fork_listener *forks = NULL;
   const char *fork_env = NULL;
@@ -379,7 +454,7 @@ int command_run_app(const struct tracer_options *o) {
     for (size_t k = 0; b && b->environment && b->environment[k]; k++)
       backend_env_count++;
   }
-  const char **app_env = calloc(env_count + n + backend_env_count + 5, sizeof *app_env);
+  const char **app_env = calloc(env_count + n + backend_env_count + 6, sizeof *app_env);
   for (size_t i = 0; app_env && i < env_count; i++)
     app_env[i] = session_env[i];
   if (app_env && fork_env)
@@ -388,6 +463,15 @@ int command_run_app(const struct tracer_options *o) {
   preload_runtime_first(libs);
   for (size_t i = 0; app_env && collectors && collectors[i]; i++)
     app_env[env_count++] = collectors[i];
+  /* The watch of the trace's size, and the file the app maps to hear from it. */
+  char *limit_entry = NULL;
+  if (!(budget = trace_budget_start(&plan, session_output_dir(session), session_name(session))))
+    log_warn("the trace's size is not watched (%s): a full disk may cost the trace",
+             strerror(errno));
+  else if (asprintf(&limit_entry, "TRACER_LIMIT_FILE=%s", trace_budget_limit_file(budget)) < 0)
+    limit_entry = NULL;
+  if (app_env && limit_entry)
+    app_env[env_count++] = limit_entry;
   if (app_env && o->start_paused)
     app_env[env_count++] = "TRACER_START_PAUSED=1";
   if (app_env && o->runtime_calls)
@@ -455,8 +539,21 @@ int command_run_app(const struct tracer_options *o) {
   fork_listener_stop(forks);
   free(app_env);
   free_strings(collectors);
+  free(limit_entry);
+  struct trace_budget_result limit;
+  trace_budget_finish(budget, &limit);
   struct session_end_report report = {0};
-  if (session_end(session, &report, &serr) != SESSION_OK)
+  bool end_failed = session_end(session, &report, &serr) != SESSION_OK;
+  trace_budget_measure_end(trace_dir, &limit);
+  /* Writes that failed for want of space leave a packet cut short at a stream's end. */
+  if (limit.disk_full && trace_budget_trim_packets(trace_dir))
+    log_debug("streams cut after their last whole packet (the file system was full)");
+  /* A full file system makes LTTng fail to destroy the session ("Rotation failure on
+   * consumer") after the data was written: that is no error when the trace is readable. */
+  if (end_failed && !report.daemon_lost && (limit.disk_full || limit.reason) &&
+      session_trace_content(trace_dir) != SESSION_TRACE_NO_METADATA)
+    log_warn("%s (the file system was full; the trace written is readable)", serr.message);
+  else if (end_failed)
     log_error("%s", serr.message);
   timing.session_ended = now_ns();
   nftw(trace_dir, drop_group_write, 16, FTW_PHYS);
@@ -476,6 +573,7 @@ int command_run_app(const struct tracer_options *o) {
                            .byte_ps = cost.byte_ps,
                            .call_ps = cost.call_ps};
   launch_describe_status(status, run.status, sizeof run.status);
+  report_budget(&limit, trace_dir, &run);
   run.clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   for (char **a = o->app; *a; a++) {
     size_t used = strlen(run.command);
@@ -499,6 +597,10 @@ int command_run_app(const struct tracer_options *o) {
     if (report.daemon_lost)
       log_error("No trace was saved in %s: the session daemon ended before writing the trace's "
                 "metadata, and every event of the app is lost", trace_dir);
+    else if (limit.disk_full)
+      log_error("No trace was saved in %s: its file system was full before the trace's "
+                "metadata could be written (free some space, or give --trace-output on "
+                "another file system)", trace_dir);
     else
       log_error("No trace was saved in %s: the app never registered with the session daemon "
                 "(LTTng-UST was not loaded in it: a static or setuid program?)", trace_dir);

@@ -42,6 +42,10 @@ struct session {
   bool created, started, ended;
   struct session_end_report report; /* valid once ended */
   struct session_timing timing;
+  /* The daemon that answered could not serve (session_daemon_trouble): this job runs
+   * with one of its own. */
+  bool own_daemon;
+  char trouble[512];
 };
 
 static uint64_t now_ns(void)
@@ -187,7 +191,10 @@ static enum session_status create_session(struct session *session, struct sessio
  * of every preloaded backend's events (about 370 KiB) to disk in some 90 turns of the
  * consumer, and the consumer's command thread sleeps 200 ms at a time while it waits
  * for that (lttng-consumerd's DEFAULT_METADATA_AVAILABILITY_WAIT_TIME), holding up the
- * stop that comes after an app's exit. */
+ * stop that comes after an app's exit.
+ * The channel is written out every second too (the switch timer): by default its last
+ * sub-buffer waits for the session's end, and a file system that fills up before then
+ * leaves a trace without a full metadata, which nothing can read. */
 static enum session_status enable_metadata_channel(struct session *session,
                                                    struct session_error *error)
 {
@@ -200,7 +207,7 @@ static enum session_status enable_metadata_channel(struct session *session,
   channel->attr.overwrite = 0;
   channel->attr.subbuf_size = SESSION_METADATA_SUBBUF_SIZE;
   channel->attr.num_subbuf = SESSION_METADATA_SUBBUF_COUNT;
-  channel->attr.switch_timer_interval = 0;
+  channel->attr.switch_timer_interval = SESSION_SWITCH_TIMER_US;
   channel->attr.read_timer_interval = 0;
   channel->attr.output = LTTNG_EVENT_MMAP;
   int rc = lttng_enable_channel(session->handle, channel);
@@ -220,6 +227,10 @@ static enum session_status enable_channel(struct session *session,
                                           const struct session_options *options,
                                           struct session_error *error)
 {
+  enum session_status metadata = enable_metadata_channel(session, error);
+  if (metadata != SESSION_OK) {
+    return metadata;
+  }
   struct lttng_channel *channel = lttng_channel_create(&session->domain);
   if (channel == NULL) {
     return session_fail(error, SESSION_ERR_SYSTEM,
@@ -476,6 +487,7 @@ static enum session_status establish(struct session *session,
   uint64_t start = now_ns();
   enum session_status status =
       session_daemon_ensure(&session->daemon, session->daemon_timeout_ms, options->clock_plugin,
+                            session->own_daemon,
                             error);
   uint64_t found = now_ns();
   session->timing.daemon_ns += found - start;
@@ -546,6 +558,29 @@ static enum session_status establish_session(struct session *session,
   return SESSION_OK;
 }
 
+/* Whether the daemon that answered cannot serve any job (its consumer daemon is gone:
+ * "No UST consumer detected", or it answers "Fatal error" while running on): fills
+ * session->trouble with the cause and the fix. A daemon that vanished is not this case:
+ * the set-up starts over and finds or starts one. */
+static bool cannot_serve_cause(struct session *session)
+{
+  int rc = session->last_lttng_error;
+  bool no_consumer = rc == -LTTNG_ERR_NO_USTCONSUMERD || rc == -LTTNG_ERR_NO_CONSUMER ||
+                     rc == -LTTNG_ERR_UST_CONSUMER64_FAIL;
+  bool fatal = rc == -LTTNG_ERR_FATAL && session_daemon_still_running(&session->daemon);
+  if (!no_consumer && !fatal) {
+    return false;
+  }
+  session_daemon_describe_trouble(session->daemon.pid, rc, no_consumer, session->trouble,
+                                  sizeof session->trouble);
+  return true;
+}
+
+const char *session_daemon_trouble(const struct session *session)
+{
+  return session->own_daemon ? session->trouble : NULL;
+}
+
 static void free_app_environment(struct session *session)
 {
   for (size_t i = 0; session->app_environment[i] != NULL; i++) {
@@ -597,9 +632,15 @@ enum session_status session_begin(const struct session_options *options,
     }
     bool daemon_vanished = session->last_lttng_error == -LTTNG_ERR_NO_SESSIOND ||
                            session->last_lttng_error == -LTTNG_ERR_FATAL;
+    bool cannot_serve = !session->own_daemon && !session->daemon.started &&
+                        cannot_serve_cause(session);
     struct session_error ignored;
     teardown(session, NULL, &ignored);
     free_app_environment(session);
+    if (cannot_serve) {
+      session->own_daemon = true; /* the next attempt starts a daemon of the job's own */
+      continue;
+    }
     if (!daemon_vanished || attempt >= SETUP_ATTEMPTS) {
       if (session->output_created) {
         rmdir(session->output_dir); /* only if still empty */

@@ -233,6 +233,11 @@ const char *session_output_dir(const struct session *session);
 /* The private LTTNG_HOME of a daemon this job started, NULL otherwise. */
 const char *session_lttng_home(const struct session *session);
 bool session_started_daemon(const struct session *session);
+/* When the daemon that answered could not serve (its consumer daemon died: "No UST
+ * consumer detected", or "Fatal error of the session daemon" from a daemon still
+ * running), session_begin() started one for this job alone (session_daemon.h) and this
+ * returns one sentence with the cause and the fix; NULL otherwise. */
+const char *session_daemon_trouble(const struct session *session);
 /* Whether only tracked processes are recorded (the scope in effect). */
 bool session_records_tracked_only(const struct session *session);
 

@@ -8,6 +8,7 @@
 
 #include <lttng/lttng.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -17,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -442,11 +445,48 @@ static char **daemon_environment(const char *clock_plugin, char **entry_out)
   return envp;
 }
 
-enum session_status session_daemon_ensure(struct session_daemon *daemon, int timeout_ms,
-                                          const char *clock_plugin, struct session_error *error)
+/* Hides the machine's root daemon from this process and its children to come: a mount
+ * namespace of its own (propagation private, so nothing leaks back) with an empty tmpfs
+ * on /var/run/lttng, where a root daemon and root apps meet. */
+static enum session_status enter_own_run_dir(struct session_error *error)
 {
+  char run_dir[PATH_MAX];
+  if (realpath(ROOT_RUN_DIR, run_dir) == NULL) {
+    snprintf(run_dir, sizeof run_dir, "%s", ROOT_RUN_DIR);
+    mkdir(run_dir, 0755);
+  }
+  const char *step = "unshare(CLONE_NEWNS)";
+  if (unshare(CLONE_NEWNS) == 0) {
+    step = "mount --make-rprivate /";
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0) {
+      step = "mount -t tmpfs on " ROOT_RUN_DIR;
+      if (mount("tmpfs", run_dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") == 0) {
+        return SESSION_OK;
+      }
+    }
+  }
+  return session_fail(error, SESSION_ERR_DAEMON,
+                      "Cannot start a session daemon of the job's own: as root it needs a "
+                      "private " ROOT_RUN_DIR ", and %s failed: %s",
+                      step, strerror(errno));
+}
+
+enum session_status session_daemon_ensure(struct session_daemon *daemon, int timeout_ms,
+                                          const char *clock_plugin, bool own,
+                                          struct session_error *error)
+{
+  bool namespace_ready = own && daemon->own_namespace; /* a retry keeps its namespace */
   memset(daemon, 0, sizeof *daemon);
-  if (lttng_session_daemon_alive() == 1) {
+  if (own && geteuid() == 0) {
+    if (!namespace_ready) {
+      enum session_status status = enter_own_run_dir(error);
+      if (status != SESSION_OK) {
+        return status;
+      }
+    }
+    daemon->own_namespace = true;
+  }
+  if (!own && lttng_session_daemon_alive() == 1) {
     daemon->pid = session_daemon_reached_pid();
     return SESSION_OK;
   }
@@ -546,9 +586,11 @@ out:
   free(binary);
   if (status != SESSION_OK || !daemon->started) {
     pid_t found = status == SESSION_OK ? daemon->pid : 0;
+    bool own_namespace = daemon->own_namespace;
     discard_private_home(daemon);
     memset(daemon, 0, sizeof *daemon);
     daemon->pid = found;
+    daemon->own_namespace = own_namespace;
   }
   return status;
 }
@@ -573,6 +615,66 @@ pid_t session_daemon_reached_pid(void)
   pid_t pid = run_dir != NULL ? read_pid_file(run_dir) : 0;
   free(run_dir);
   return pid > 0 && is_session_daemon(pid) ? pid : 0;
+}
+
+bool session_daemon_has_consumer(pid_t pid)
+{
+  DIR *proc = opendir("/proc");
+  if (proc == NULL) {
+    return true; /* cannot tell */
+  }
+  bool found = false;
+  struct dirent *entry;
+  while (!found && (entry = readdir(proc)) != NULL) {
+    char path[300], line[512];
+    if (entry->d_name[0] < '1' || entry->d_name[0] > '9') {
+      continue;
+    }
+    snprintf(path, sizeof path, "/proc/%s/stat", entry->d_name);
+    FILE *file = fopen(path, "re");
+    if (file == NULL) {
+      continue;
+    }
+    if (fgets(line, sizeof line, file) != NULL) {
+      /* "PID (COMM) STATE PPID ..." */
+      const char *open = strchr(line, '(');
+      const char *close = strrchr(line, ')');
+      long parent = 0;
+      char state = 0;
+      found = open != NULL && close != NULL &&
+              strncmp(open + 1, "lttng-consumerd", (size_t)(close - open - 1)) == 0 &&
+              close - open - 1 == (long)strlen("lttng-consumerd") &&
+              sscanf(close + 1, " %c %ld", &state, &parent) == 2 && parent == (long)pid &&
+              state != 'Z';
+    }
+    fclose(file);
+  }
+  closedir(proc);
+  return found;
+}
+
+void session_daemon_describe_trouble(pid_t pid, int lttng_error, bool no_consumer, char *text,
+                                     size_t size)
+{
+  bool consumer_gone = no_consumer || (pid > 0 && !session_daemon_has_consumer(pid));
+  char where[64] = "";
+  char fix[160];
+  if (pid > 0) {
+    snprintf(where, sizeof where, ", pid %ld", (long)pid);
+    snprintf(fix, sizeof fix, "kill %ld (when no job uses it) and start it again: lttng-sessiond "
+                              "--daemonize%s",
+             (long)pid, geteuid() == 0 ? " --no-kernel" : "");
+  } else {
+    snprintf(fix, sizeof fix, "stop it and start it again: lttng-sessiond --daemonize");
+  }
+  snprintf(text, size,
+           "the session daemon (lttng-sessiond%s) cannot serve: %s (%s); this job runs with a "
+           "session daemon of its own. Fix: %s",
+           where, lttng_strerror(lttng_error),
+           consumer_gone ? "its consumer daemon, lttng-consumerd, is gone: killed, perhaps "
+                           "by the OOM killer"
+                         : "it failed and stays broken",
+           fix);
 }
 
 bool session_daemon_still_running(const struct session_daemon *daemon)
@@ -659,7 +761,7 @@ enum session_status session_daemon_release(struct session_daemon *daemon, int ti
     if (daemon->private_home != NULL && flushed && is_session_daemon(daemon->pid) &&
         daemon_end_group(daemon->pid, timeout_ms)) {
       *stopped = true; /* it held nothing of the trace any more */
-    } else if (daemon->private_home != NULL) {
+    } else if (daemon->private_home != NULL || daemon->own_namespace) {
       /* A private daemon serves this job alone. */
       status = stop_daemon(daemon, timeout_ms, error);
       *stopped = status == SESSION_OK;

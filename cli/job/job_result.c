@@ -553,6 +553,23 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     }
     for (size_t i = 0; i < tally.actors.count; i++)
       tally.actors.list[i].rank = rank;
+    /* A rank whose trace stopped short (cli/control/trace_budget.h) marks the job's
+     * tables partial: a notice, which the result files carry and the report prints. */
+    if (run.partial_reason != RUN_PARTIAL_NONE) {
+      char partial[320];
+      int len = snprintf(partial, sizeof partial,
+                         "PARTIAL: rank %ld's trace stops %.2f s into the run (%s), keeping "
+                         "%.1f MiB; %s",
+                         rank, (double)run.partial_at_ns / 1e9,
+                         run.partial_reason == RUN_PARTIAL_MAX_SIZE ? "--max-size reached"
+                                                                    : "its file system filled up",
+                         (double)run.kept_bytes / (double)(1u << 20),
+                         run.partial_counting ? "its calls after that are counted with their "
+                                                "times, not recorded"
+                                              : "its calls after that are not in the tables");
+      size_t shown = (size_t)len < sizeof partial ? (size_t)len : sizeof partial - 1;
+      tally_add_notice(&tally, partial, shown);
+    }
     rc = merge_tally(r, &tally);
     for (size_t b = 0; rc == 0 && b < tally.backend_count; b++) {
       const struct tally_backend *tb = &tally.backends[b];

@@ -18,10 +18,21 @@ int run_record_write(const char *trace_dir, const struct run_record *r) {
           "\nbyte_ps: %" PRIu64 "\ncall_ps: %" PRIu64 "\n",
           r->command, r->status, r->exit_code, r->discarded_events, r->lost_packets,
           r->wall_ns, r->event_ps, r->byte_ps, r->call_ps);
+  if (r->partial_reason != RUN_PARTIAL_NONE)
+    fprintf(f, "partial: %s\npartial_at_ns: %" PRIu64 "\nkept_bytes: %" PRIu64
+               "\npartial_counting: %d\n",
+            run_partial_name(r->partial_reason), r->partial_at_ns, r->kept_bytes,
+            r->partial_counting ? 1 : 0);
   if (r->daemon_home[0])
     fprintf(f, "daemon_home: %s\ndaemon_host: %s\ntracer_pid: %ld\n", r->daemon_home,
             r->daemon_host, r->tracer_pid);
   return fclose(f);
+}
+
+const char *run_partial_name(enum run_partial reason) {
+  return reason == RUN_PARTIAL_MAX_SIZE    ? "max-size"
+         : reason == RUN_PARTIAL_DISK_FULL ? "disk-full"
+                                           : "";
 }
 
 static void copy_value(char *dst, size_t size, const char *src) {
@@ -65,6 +76,16 @@ void run_record_read(const char *trace_dir, struct run_record *r) {
       copy_value(r->daemon_home, sizeof r->daemon_home, value);
     else if (strcmp(line, "daemon_host") == 0)
       copy_value(r->daemon_host, sizeof r->daemon_host, value);
+    else if (strcmp(line, "partial") == 0)
+      r->partial_reason = strncmp(value, "max-size", 8) == 0    ? RUN_PARTIAL_MAX_SIZE
+                          : strncmp(value, "disk-full", 9) == 0 ? RUN_PARTIAL_DISK_FULL
+                                                                : RUN_PARTIAL_NONE;
+    else if (strcmp(line, "partial_at_ns") == 0)
+      r->partial_at_ns = strtoull(value, NULL, 10);
+    else if (strcmp(line, "kept_bytes") == 0)
+      r->kept_bytes = strtoull(value, NULL, 10);
+    else if (strcmp(line, "partial_counting") == 0)
+      r->partial_counting = atoi(value) != 0;
     else if (strcmp(line, "tracer_pid") == 0)
       r->tracer_pid = strtol(value, NULL, 10);
   }

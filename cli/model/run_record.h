@@ -23,7 +23,16 @@ struct run_record {
   char daemon_home[512];
   char daemon_host[256];
   long tracer_pid; /* the tracer that started it */
+  /* The trace stops early (cli/control/trace_budget.h): why, when (from the app's start),
+   * how much it keeps, and whether the calls after were counted (counted events). */
+  enum run_partial { RUN_PARTIAL_NONE, RUN_PARTIAL_MAX_SIZE, RUN_PARTIAL_DISK_FULL }
+      partial_reason;
+  uint64_t partial_at_ns, kept_bytes;
+  bool partial_counting;
 };
+
+/* "max-size", "disk-full" or "" (none), as the record and the JSON report write it. */
+const char *run_partial_name(enum run_partial reason);
 
 #define RUN_RECORD_FILE "tracer-run.txt"
 

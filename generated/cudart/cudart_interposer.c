@@ -8,8 +8,10 @@
  * - cudart_traced_F records the call. The wrapper checked the events only when the
  *   real function was resolved, so the first call checks them here. A call from inside
  *   another traced call of this backend, or made while the recording is paused, goes
- *   straight to the library. Minimal mode keeps no arguments: a function that no hook or
- *   command needs the arguments of puts the call into its thread's batch
+ *   straight to the library; once the trace reached its bound (tracer_recording.h) a call
+ *   is counted with its times (tracer_count_span) instead of written. Minimal mode
+ *   keeps no arguments: a function that no hook or command needs the arguments of puts
+ *   the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
@@ -902,7 +904,8 @@ cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) &&
@@ -915,9 +918,13 @@ cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *tracer_real, const void
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceReset, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaDeviceReset, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -935,7 +942,10 @@ cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceReset, &tracer_record);
@@ -969,7 +979,8 @@ cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchronize_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) &&
@@ -982,9 +993,13 @@ cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchronize_fn *tracer_real
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceSynchronize, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceSynchronize, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1002,7 +1017,10 @@ cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchronize_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSynchronize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize))
@@ -1038,7 +1056,8 @@ cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(limit, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) &&
@@ -1051,9 +1070,13 @@ cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn *tracer_real,
     tracer_result = tracer_real(limit, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceSetLimit, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceSetLimit, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaDeviceSetLimit, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1075,7 +1098,10 @@ cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceSetLimit, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceSetLimit, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetLimit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetLimit, &tracer_record);
@@ -1109,7 +1135,8 @@ cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pValue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) &&
@@ -1122,9 +1149,13 @@ cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn *tracer_real,
     tracer_result = tracer_real(pValue, limit);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceGetLimit, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetLimit, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaDeviceGetLimit, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1147,7 +1178,10 @@ cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGetLimit, tracer_depth, tracer_args.tracer_status);
   tracer_record.pValue_val = tracer_args.pValue ? (uint64_t)(*tracer_args.pValue) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetLimit, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetLimit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetLimit, &tracer_record);
@@ -1184,7 +1218,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetTexture1
                                        cudaDeviceGetTexture1DLinearMaxWidth__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(maxWidthInElements, fmtDesc, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) &&
@@ -1198,9 +1233,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetTexture1
     tracer_result = tracer_real(maxWidthInElements, fmtDesc, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetTexture1DLinearMaxWidth,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetTexture1DLinearMaxWidth,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetTexture1DLinearMaxWidth,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1228,7 +1267,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetTexture1
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.maxWidthInElements_val =
       tracer_args.maxWidthInElements ? (uint64_t)(*tracer_args.maxWidthInElements) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetTexture1DLinearMaxWidth,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaDeviceGetTexture1DLinearMaxWidth__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth))
@@ -1270,7 +1313,8 @@ cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCacheConfig_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) &&
@@ -1283,9 +1327,13 @@ cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCacheConfig_fn *trace
     tracer_result = tracer_real(pCacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetCacheConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetCacheConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetCacheConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1307,7 +1355,10 @@ cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCacheConfig_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.pCacheConfig_val =
       tracer_args.pCacheConfig ? (uint64_t)(*tracer_args.pCacheConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetCacheConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig))
@@ -1346,7 +1397,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetStreamPr
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) &&
@@ -1360,9 +1412,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetStreamPr
     tracer_result = tracer_real(leastPriority, greatestPriority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetStreamPriorityRange, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetStreamPriorityRange,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetStreamPriorityRange, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1389,7 +1445,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetStreamPr
       tracer_args.leastPriority ? (uint64_t)(int64_t)(*tracer_args.leastPriority) : 0;
   tracer_record.greatestPriority_val =
       tracer_args.greatestPriority ? (uint64_t)(int64_t)(*tracer_args.greatestPriority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetStreamPriorityRange,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange))
@@ -1427,7 +1486,8 @@ cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCacheConfig_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) &&
@@ -1440,9 +1500,13 @@ cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCacheConfig_fn *trace
     tracer_result = tracer_real(cacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceSetCacheConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceSetCacheConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceSetCacheConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1462,7 +1526,10 @@ cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCacheConfig_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceSetCacheConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceSetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetCacheConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig))
@@ -1501,7 +1568,8 @@ cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByPCIBusId_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) &&
@@ -1514,9 +1582,13 @@ cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByPCIBusId_fn *tracer_
     tracer_result = tracer_real(device, pciBusId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetByPCIBusId, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetByPCIBusId, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetByPCIBusId, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1539,7 +1611,10 @@ cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByPCIBusId_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetByPCIBusId, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetByPCIBusId, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId))
@@ -1577,7 +1652,8 @@ cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBusId_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pciBusId, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) &&
@@ -1590,9 +1666,13 @@ cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBusId_fn *tracer_real
     tracer_result = tracer_real(pciBusId, len, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceGetPCIBusId, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetPCIBusId, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetPCIBusId, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1619,7 +1699,10 @@ cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBusId_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaDeviceGetPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.pciBusId_val =
       tracer_args.pciBusId ? (uint64_t)(int64_t)(*tracer_args.pciBusId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetPCIBusId, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetPCIBusId__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId))
@@ -1657,7 +1740,8 @@ cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHandle_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) &&
@@ -1670,9 +1754,13 @@ cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHandle_fn *tracer_real
     tracer_result = tracer_real(handle, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaIpcGetEventHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaIpcGetEventHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaIpcGetEventHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1694,7 +1782,10 @@ cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHandle_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcGetEventHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaIpcGetEventHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetEventHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle))
@@ -1732,7 +1823,8 @@ cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventHandle_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) &&
@@ -1745,9 +1837,13 @@ cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventHandle_fn *tracer_re
     tracer_result = tracer_real(event, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaIpcOpenEventHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaIpcOpenEventHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaIpcOpenEventHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1769,7 +1865,10 @@ cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventHandle_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcOpenEventHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaIpcOpenEventHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcOpenEventHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle))
@@ -1807,7 +1906,8 @@ cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) &&
@@ -1820,9 +1920,13 @@ cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_fn *tracer_real,
     tracer_result = tracer_real(handle, devPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaIpcGetMemHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaIpcGetMemHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaIpcGetMemHandle, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1844,7 +1948,10 @@ cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcGetMemHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaIpcGetMemHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetMemHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetMemHandle, &tracer_record);
@@ -1880,7 +1987,8 @@ cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandle_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) &&
@@ -1893,9 +2001,13 @@ cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandle_fn *tracer_real,
     tracer_result = tracer_real(devPtr, handle, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaIpcOpenMemHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaIpcOpenMemHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaIpcOpenMemHandle, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1920,7 +2032,10 @@ cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandle_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcOpenMemHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaIpcOpenMemHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcOpenMemHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle))
@@ -1956,7 +2071,8 @@ cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHandle_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) &&
@@ -1969,9 +2085,13 @@ cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHandle_fn *tracer_real
     tracer_result = tracer_real(devPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaIpcCloseMemHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaIpcCloseMemHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaIpcCloseMemHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1991,7 +2111,10 @@ cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHandle_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcCloseMemHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaIpcCloseMemHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcCloseMemHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle))
@@ -2029,7 +2152,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceFlushGPUDir
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(target, scope);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) &&
@@ -2043,9 +2167,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceFlushGPUDir
     tracer_result = tracer_real(target, scope);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2068,7 +2196,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceFlushGPUDir
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites))
@@ -2109,7 +2240,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceRegisterAsy
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, callbackFunc, userData, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) &&
@@ -2123,9 +2255,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceRegisterAsy
     tracer_result = tracer_real(device, callbackFunc, userData, callback);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceRegisterAsyncNotification,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceRegisterAsyncNotification,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceRegisterAsyncNotification,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2155,7 +2291,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceRegisterAsy
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.callback_val =
       tracer_args.callback ? (uint64_t)(uintptr_t)(*tracer_args.callback) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceRegisterAsyncNotification,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaDeviceRegisterAsyncNotification__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification))
@@ -2197,7 +2337,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceUnregisterA
                                        cudaDeviceUnregisterAsyncNotification__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) &&
@@ -2212,9 +2353,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceUnregisterA
     tracer_result = tracer_real(device, callback);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceUnregisterAsyncNotification,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceUnregisterAsyncNotification,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceUnregisterAsyncNotification,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2237,7 +2382,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceUnregisterA
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceUnregisterAsyncNotification,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceUnregisterAsyncNotification,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaDeviceUnregisterAsyncNotification__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification))
@@ -2278,7 +2427,8 @@ cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceGetSharedMemConfig_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) &&
@@ -2291,9 +2441,13 @@ cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceGetSharedMemConfig_f
     tracer_result = tracer_real(pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetSharedMemConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2314,7 +2468,10 @@ cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceGetSharedMemConfig_f
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pConfig_val = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig))
@@ -2354,7 +2511,8 @@ cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceSetSharedMemConfig_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) &&
@@ -2367,9 +2525,13 @@ cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceSetSharedMemConfig_f
     tracer_result = tracer_real(config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceSetSharedMemConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceSetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceSetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2389,7 +2551,10 @@ cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceSetSharedMemConfig_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceSetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceSetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig))
@@ -2425,7 +2590,8 @@ cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full)) {
@@ -2452,9 +2618,13 @@ cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tracer_real, const vo
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetLastError, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetLastError, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetLastError, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2472,7 +2642,10 @@ cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetLastError, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetLastError, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetLastError__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetLastError, &tracer_record);
@@ -2506,7 +2679,8 @@ cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (tracer_counting &&
@@ -2534,9 +2708,13 @@ cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_fn *tracer_real,
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaPeekAtLastError, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaPeekAtLastError, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaPeekAtLastError, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2554,7 +2732,10 @@ cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaPeekAtLastError, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaPeekAtLastError, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaPeekAtLastError__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaPeekAtLastError, &tracer_record);
@@ -2588,7 +2769,8 @@ cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) &&
@@ -2601,8 +2783,11 @@ cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tracer_real, const vo
     tracer_result = tracer_real(error);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetErrorName, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetErrorName, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetErrorName, tracer_depth, 0));
     cudart_depth--;
     return tracer_result;
   }
@@ -2623,7 +2808,10 @@ cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetErrorName, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetErrorName, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorName__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorName, &tracer_record);
@@ -2657,7 +2845,8 @@ cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) &&
@@ -2670,8 +2859,11 @@ cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn *tracer_real,
     tracer_result = tracer_real(error);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetErrorString, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetErrorString, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetErrorString, tracer_depth, 0));
     cudart_depth--;
     return tracer_result;
   }
@@ -2692,7 +2884,10 @@ cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetErrorString, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetErrorString, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorString__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorString, &tracer_record);
@@ -2726,7 +2921,8 @@ cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) &&
@@ -2739,9 +2935,13 @@ cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn *tracer_real,
     tracer_result = tracer_real(count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetDeviceCount, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetDeviceCount, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetDeviceCount, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2762,7 +2962,10 @@ cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetDeviceCount, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetDeviceCount, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceCount__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceCount, &tracer_record);
@@ -2798,7 +3001,8 @@ cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDeviceProperties_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(prop, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) &&
@@ -2811,9 +3015,13 @@ cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDeviceProperties_fn *tracer_
     tracer_result = tracer_real(prop, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetDeviceProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetDeviceProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetDeviceProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2835,7 +3043,10 @@ cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDeviceProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetDeviceProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetDeviceProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties))
@@ -2873,7 +3084,8 @@ cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttribute_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(value, attr, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) &&
@@ -2886,9 +3098,13 @@ cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttribute_fn *tracer_re
     tracer_result = tracer_real(value, attr, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2913,7 +3129,10 @@ cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttribute_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute))
@@ -2953,7 +3172,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetHostAtom
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(capabilities, operations, count, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) &&
@@ -2967,9 +3187,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetHostAtom
     tracer_result = tracer_real(capabilities, operations, count, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetHostAtomicCapabilities,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetHostAtomicCapabilities,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetHostAtomicCapabilities,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2999,7 +3223,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetHostAtom
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.capabilities_val =
       tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetHostAtomicCapabilities,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaDeviceGetHostAtomicCapabilities__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities))
@@ -3041,7 +3269,8 @@ cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGetDefaultMemPool_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) &&
@@ -3054,9 +3283,13 @@ cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGetDefaultMemPool_fn 
     tracer_result = tracer_real(memPool, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetDefaultMemPool, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetDefaultMemPool, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetDefaultMemPool, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3079,7 +3312,10 @@ cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGetDefaultMemPool_fn 
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetDefaultMemPool, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetDefaultMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool))
@@ -3116,7 +3352,8 @@ cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPool_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) &&
@@ -3129,9 +3366,13 @@ cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPool_fn *tracer_real,
     tracer_result = tracer_real(device, memPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceSetMemPool, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceSetMemPool, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaDeviceSetMemPool, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3153,7 +3394,10 @@ cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPool_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceSetMemPool, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceSetMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetMemPool__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool))
@@ -3189,7 +3433,8 @@ cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPool_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) &&
@@ -3202,9 +3447,13 @@ cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPool_fn *tracer_real,
     tracer_result = tracer_real(memPool, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceGetMemPool, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetMemPool, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaDeviceGetMemPool, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3227,7 +3476,10 @@ cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPool_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetMemPool__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool))
@@ -3265,7 +3517,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetNvSciSyn
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(nvSciSyncAttrList, device, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) &&
@@ -3279,9 +3532,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetNvSciSyn
     tracer_result = tracer_real(nvSciSyncAttrList, device, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetNvSciSyncAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetNvSciSyncAttributes,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetNvSciSyncAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3307,7 +3564,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetNvSciSyn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetNvSciSyncAttributes,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetNvSciSyncAttributes,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes))
@@ -3347,7 +3607,8 @@ cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP2PAttribute_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) &&
@@ -3360,9 +3621,13 @@ cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP2PAttribute_fn *tra
     tracer_result = tracer_real(value, attr, srcDevice, dstDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetP2PAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetP2PAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetP2PAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3390,7 +3655,10 @@ cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP2PAttribute_fn *tra
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetP2PAttribute, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetP2PAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute))
@@ -3431,7 +3699,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetP2PAtomi
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(capabilities, operations, count, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) &&
@@ -3445,9 +3714,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetP2PAtomi
     tracer_result = tracer_real(capabilities, operations, count, srcDevice, dstDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetP2PAtomicCapabilities, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetP2PAtomicCapabilities,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetP2PAtomicCapabilities,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3480,7 +3753,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetP2PAtomi
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.capabilities_val =
       tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetP2PAtomicCapabilities,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities))
@@ -3520,7 +3796,8 @@ cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) &&
@@ -3533,9 +3810,13 @@ cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tracer_real, const vo
     tracer_result = tracer_real(device, prop);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaChooseDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaChooseDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaChooseDevice, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3558,7 +3839,10 @@ cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaChooseDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaChooseDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaChooseDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaChooseDevice, &tracer_record);
@@ -3592,7 +3876,8 @@ cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, deviceFlags, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) &&
@@ -3605,9 +3890,13 @@ cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer_real, const void *
     tracer_result = tracer_real(device, deviceFlags, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaInitDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaInitDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaInitDevice, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3632,7 +3921,10 @@ cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaInitDevice, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaInitDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaInitDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaInitDevice, &tracer_record);
@@ -3667,7 +3959,8 @@ cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) &&
@@ -3680,9 +3973,13 @@ cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_real, const void *tr
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaSetDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaSetDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaSetDevice, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3702,7 +3999,10 @@ cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaSetDevice, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaSetDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDevice, &tracer_record);
@@ -3736,7 +4036,8 @@ cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full)) {
@@ -3763,9 +4064,13 @@ cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_real, const void *tr
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetDevice, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3786,7 +4091,10 @@ cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDevice, &tracer_record);
@@ -3820,7 +4128,8 @@ cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device_arr, len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) &&
@@ -3833,9 +4142,13 @@ cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_fn *tracer_real,
     tracer_result = tracer_real(device_arr, len);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaSetValidDevices, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaSetValidDevices, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaSetValidDevices, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3859,7 +4172,10 @@ cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaSetValidDevices, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_arr_val =
       tracer_args.device_arr ? (uint64_t)(int64_t)(*tracer_args.device_arr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaSetValidDevices, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetValidDevices__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetValidDevices, &tracer_record);
@@ -3894,7 +4210,8 @@ cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) &&
@@ -3907,9 +4224,13 @@ cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn *tracer_real,
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaSetDeviceFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaSetDeviceFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaSetDeviceFlags, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3929,7 +4250,10 @@ cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaSetDeviceFlags, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaSetDeviceFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDeviceFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDeviceFlags, &tracer_record);
@@ -3963,7 +4287,8 @@ cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) &&
@@ -3976,9 +4301,13 @@ cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn *tracer_real,
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetDeviceFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetDeviceFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetDeviceFlags, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3999,7 +4328,10 @@ cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetDeviceFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetDeviceFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceFlags, &tracer_record);
@@ -4033,7 +4365,8 @@ cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) &&
@@ -4046,9 +4379,13 @@ cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tracer_real, const vo
     tracer_result = tracer_real(pStream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamCreate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4069,7 +4406,10 @@ cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pStream_val = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreate, &tracer_record);
@@ -4106,7 +4446,8 @@ cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCreateWithFlags_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) &&
@@ -4119,9 +4460,13 @@ cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCreateWithFlags_fn *tra
     tracer_result = tracer_real(pStream, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamCreateWithFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamCreateWithFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamCreateWithFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4144,7 +4489,10 @@ cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCreateWithFlags_fn *tra
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamCreateWithFlags, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pStream_val = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamCreateWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreateWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags))
@@ -4184,7 +4532,8 @@ cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamCreateWithPriority_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pStream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) &&
@@ -4197,9 +4546,13 @@ cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamCreateWithPriority_f
     tracer_result = tracer_real(pStream, flags, priority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamCreateWithPriority, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamCreateWithPriority, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamCreateWithPriority, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4225,7 +4578,10 @@ cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamCreateWithPriority_f
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamCreateWithPriority, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pStream_val = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamCreateWithPriority, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreateWithPriority__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority))
@@ -4263,7 +4619,8 @@ cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPriority_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) &&
@@ -4276,9 +4633,13 @@ cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPriority_fn *tracer_real
     tracer_result = tracer_real(hStream, priority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamGetPriority, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamGetPriority, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamGetPriority, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4302,7 +4663,10 @@ cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPriority_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaStreamGetPriority, tracer_depth, tracer_args.tracer_status);
   tracer_record.priority_val =
       tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamGetPriority, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetPriority__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority))
@@ -4340,7 +4704,8 @@ cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) &&
@@ -4353,9 +4718,13 @@ cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn *tracer_real,
     tracer_result = tracer_real(hStream, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamGetFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamGetFlags, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4378,7 +4747,10 @@ cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetFlags, &tracer_record);
@@ -4412,7 +4784,8 @@ cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStream, streamId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) &&
@@ -4425,9 +4798,13 @@ cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *tracer_real, const void
     tracer_result = tracer_real(hStream, streamId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamGetId, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamGetId, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamGetId, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4450,7 +4827,10 @@ cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetId, tracer_depth, tracer_args.tracer_status);
   tracer_record.streamId_val = tracer_args.streamId ? (uint64_t)(*tracer_args.streamId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamGetId, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetId__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetId, &tracer_record);
@@ -4484,7 +4864,8 @@ cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStream, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) &&
@@ -4497,9 +4878,13 @@ cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_fn *tracer_real,
     tracer_result = tracer_real(hStream, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamGetDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamGetDevice, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamGetDevice, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4522,7 +4907,10 @@ cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamGetDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetDevice, &tracer_record);
@@ -4559,7 +4947,8 @@ cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxResetPersistingL2Cache
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) &&
@@ -4572,9 +4961,13 @@ cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxResetPersistingL2Cache
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaCtxResetPersistingL2Cache, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaCtxResetPersistingL2Cache, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaCtxResetPersistingL2Cache, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4592,7 +4985,10 @@ cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxResetPersistingL2Cache
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaCtxResetPersistingL2Cache,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaCtxResetPersistingL2Cache, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache))
@@ -4630,7 +5026,8 @@ cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyAttributes_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) &&
@@ -4643,9 +5040,13 @@ cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyAttributes_fn *trace
     tracer_result = tracer_real(dst, src);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamCopyAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamCopyAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamCopyAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4667,7 +5068,10 @@ cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyAttributes_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamCopyAttributes, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamCopyAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCopyAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes))
@@ -4703,7 +5107,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetAttribut
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStream, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) &&
@@ -4716,9 +5121,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetAttribut
     tracer_result = tracer_real(hStream, attr, value_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamGetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamGetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4743,7 +5152,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetAttribut
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute))
@@ -4781,7 +5193,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamSetAttribut
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStream, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) &&
@@ -4794,9 +5207,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamSetAttribut
     tracer_result = tracer_real(hStream, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamSetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamSetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamSetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4820,7 +5237,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamSetAttribut
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamSetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamSetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamSetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute))
@@ -4858,7 +5278,8 @@ cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) &&
@@ -4871,9 +5292,13 @@ cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *tracer_real, const 
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamDestroy, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4893,7 +5318,10 @@ cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamDestroy, &tracer_record);
@@ -4928,7 +5356,8 @@ cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) &&
@@ -4941,9 +5370,13 @@ cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_fn *tracer_real,
     tracer_result = tracer_real(stream, event, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamWaitEvent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamWaitEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamWaitEvent, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4967,7 +5400,10 @@ cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamWaitEvent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamWaitEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamWaitEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamWaitEvent, &tracer_record);
@@ -5002,7 +5438,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamAddCallback
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) &&
@@ -5015,9 +5452,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamAddCallback
     tracer_result = tracer_real(stream, callback, userData, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamAddCallback, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamAddCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamAddCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5044,7 +5485,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamAddCallback
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamAddCallback, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamAddCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamAddCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback))
@@ -5082,7 +5526,8 @@ cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchronize_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) &&
@@ -5095,9 +5540,13 @@ cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchronize_fn *tracer_real
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamSynchronize, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamSynchronize, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5117,7 +5566,10 @@ cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchronize_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamSynchronize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize))
@@ -5156,7 +5608,8 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) &&
@@ -5175,9 +5628,13 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
       cudart_depth--;
       return tracer_result;
     }
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamQuery, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamQuery, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamQuery, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5206,7 +5663,10 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamQuery, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&cudart_polls_cudaStreamQuery);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamQuery, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamQuery__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamQuery, &tracer_record);
@@ -5242,7 +5702,8 @@ cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttachMemAsync_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, devPtr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) &&
@@ -5255,9 +5716,13 @@ cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttachMemAsync_fn *trace
     tracer_result = tracer_real(stream, devPtr, length, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamAttachMemAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamAttachMemAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamAttachMemAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5284,7 +5749,10 @@ cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttachMemAsync_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamAttachMemAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamAttachMemAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamAttachMemAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync))
@@ -5323,7 +5791,8 @@ cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCapture_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) &&
@@ -5336,9 +5805,13 @@ cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCapture_fn *tracer_re
     tracer_result = tracer_real(stream, mode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamBeginCapture, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamBeginCapture, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamBeginCapture, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5360,7 +5833,10 @@ cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCapture_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamBeginCapture, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamBeginCapture, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamBeginCapture__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture))
@@ -5401,7 +5877,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamBeginCaptur
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, graph, dependencies, dependencyData, numDependencies, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) &&
@@ -5414,9 +5891,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamBeginCaptur
     tracer_result = tracer_real(stream, graph, dependencies, dependencyData, numDependencies, mode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamBeginCaptureToGraph, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamBeginCaptureToGraph, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamBeginCaptureToGraph, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5448,7 +5929,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamBeginCaptur
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamBeginCaptureToGraph,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamBeginCaptureToGraph, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph))
@@ -5491,7 +5975,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaThreadExchangeStr
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) &&
@@ -5505,9 +5990,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaThreadExchangeStr
     tracer_result = tracer_real(mode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaThreadExchangeStreamCaptureMode,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaThreadExchangeStreamCaptureMode,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaThreadExchangeStreamCaptureMode,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5529,7 +6018,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaThreadExchangeStr
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaThreadExchangeStreamCaptureMode,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mode_val = tracer_args.mode ? (uint64_t)(*tracer_args.mode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaThreadExchangeStreamCaptureMode,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaThreadExchangeStreamCaptureMode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode))
@@ -5567,7 +6060,8 @@ cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCapture_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) &&
@@ -5580,9 +6074,13 @@ cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCapture_fn *tracer_real,
     tracer_result = tracer_real(stream, pGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamEndCapture, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamEndCapture, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamEndCapture, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5605,7 +6103,10 @@ cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCapture_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamEndCapture, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamEndCapture, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamEndCapture__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture))
@@ -5642,7 +6143,8 @@ cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCapturing_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, pCaptureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) &&
@@ -5655,9 +6157,13 @@ cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCapturing_fn *tracer_real
     tracer_result = tracer_real(stream, pCaptureStatus);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamIsCapturing, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamIsCapturing, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamIsCapturing, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5681,7 +6187,10 @@ cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCapturing_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaStreamIsCapturing, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCaptureStatus_val =
       tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamIsCapturing, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamIsCapturing__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing))
@@ -5722,7 +6231,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetCaptureI
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
                        numDependencies_out);
   }
@@ -5737,9 +6247,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetCaptureI
                                 edgeData_out, numDependencies_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamGetCaptureInfo, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamGetCaptureInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamGetCaptureInfo, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5784,7 +6298,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetCaptureI
       tracer_args.edgeData_out ? (uint64_t)(uintptr_t)(*tracer_args.edgeData_out) : 0;
   tracer_record.numDependencies_out_val =
       tracer_args.numDependencies_out ? (uint64_t)(*tracer_args.numDependencies_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamGetCaptureInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetCaptureInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo))
@@ -5831,7 +6348,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamUpdateCaptu
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, dependencies, dependencyData, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) &&
@@ -5845,9 +6363,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamUpdateCaptu
     tracer_result = tracer_real(stream, dependencies, dependencyData, numDependencies, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamUpdateCaptureDependencies,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamUpdateCaptureDependencies,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamUpdateCaptureDependencies,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5880,7 +6402,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamUpdateCaptu
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dependencies_val =
       tracer_args.dependencies ? (uint64_t)(uintptr_t)(*tracer_args.dependencies) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamUpdateCaptureDependencies,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaStreamUpdateCaptureDependencies__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies))
@@ -5920,7 +6446,8 @@ cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) &&
@@ -5933,9 +6460,13 @@ cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *tracer_real, const void
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaEventCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaEventCreate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5956,7 +6487,10 @@ cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreate, &tracer_record);
@@ -5992,7 +6526,8 @@ cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreateWithFlags_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) &&
@@ -6005,9 +6540,13 @@ cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreateWithFlags_fn *trace
     tracer_result = tracer_real(event, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaEventCreateWithFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventCreateWithFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaEventCreateWithFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6030,7 +6569,10 @@ cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreateWithFlags_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaEventCreateWithFlags, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventCreateWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreateWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags))
@@ -6067,7 +6609,8 @@ cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) &&
@@ -6080,9 +6623,13 @@ cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *tracer_real, const void
     tracer_result = tracer_real(event, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaEventRecord, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventRecord, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaEventRecord, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6104,7 +6651,10 @@ cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventRecord, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventRecord, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecord__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecord, &tracer_record);
@@ -6140,7 +6690,8 @@ cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecordWithFlags_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) &&
@@ -6153,9 +6704,13 @@ cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecordWithFlags_fn *trace
     tracer_result = tracer_real(event, stream, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaEventRecordWithFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventRecordWithFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaEventRecordWithFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6179,7 +6734,10 @@ cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecordWithFlags_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaEventRecordWithFlags, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventRecordWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecordWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags))
@@ -6219,7 +6777,8 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) &&
@@ -6238,9 +6797,13 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
       cudart_depth--;
       return tracer_result;
     }
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaEventQuery, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventQuery, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaEventQuery, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6269,7 +6832,10 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventQuery, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&cudart_polls_cudaEventQuery);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventQuery, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventQuery__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventQuery, &tracer_record);
@@ -6303,7 +6869,8 @@ cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchronize_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) &&
@@ -6316,9 +6883,13 @@ cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchronize_fn *tracer_real,
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaEventSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventSynchronize, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaEventSynchronize, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6338,7 +6909,10 @@ cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventSynchronize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize))
@@ -6373,7 +6947,8 @@ cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) &&
@@ -6386,9 +6961,13 @@ cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tracer_real, const vo
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaEventDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaEventDestroy, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6408,7 +6987,10 @@ cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventDestroy, &tracer_record);
@@ -6443,7 +7025,8 @@ cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTime_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ms, start, end);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) &&
@@ -6456,9 +7039,13 @@ cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTime_fn *tracer_real,
     tracer_result = tracer_real(ms, start, end);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaEventElapsedTime, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventElapsedTime, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaEventElapsedTime, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6483,7 +7070,10 @@ cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTime_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventElapsedTime, tracer_depth, tracer_args.tracer_status);
   tracer_record.ms_val = tracer_args.ms ? tracer_slot_float(*tracer_args.ms) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventElapsedTime, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventElapsedTime__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime))
@@ -6521,7 +7111,8 @@ cudart_traced_cudaImportExternalMemory(cudart_cudaImportExternalMemory_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) &&
@@ -6534,9 +7125,13 @@ cudart_traced_cudaImportExternalMemory(cudart_cudaImportExternalMemory_fn *trace
     tracer_result = tracer_real(extMem_out, memHandleDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaImportExternalMemory, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaImportExternalMemory, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaImportExternalMemory, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6560,7 +7155,10 @@ cudart_traced_cudaImportExternalMemory(cudart_cudaImportExternalMemory_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.extMem_out_val =
       tracer_args.extMem_out ? (uint64_t)(uintptr_t)(*tracer_args.extMem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaImportExternalMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaImportExternalMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory))
@@ -6601,7 +7199,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaExternalMemoryGet
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) &&
@@ -6615,9 +7214,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaExternalMemoryGet
     tracer_result = tracer_real(devPtr, extMem, bufferDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedBuffer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaExternalMemoryGetMappedBuffer,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedBuffer,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6644,7 +7247,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaExternalMemoryGet
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedBuffer,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaExternalMemoryGetMappedBuffer,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer))
@@ -6688,7 +7294,8 @@ cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(
                                      cudaExternalMemoryGetMappedMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mipmap, extMem, mipmapDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) &&
@@ -6703,9 +7310,13 @@ cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(
     tracer_result = tracer_real(mipmap, extMem, mipmapDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6732,8 +7343,11 @@ cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mipmap_val = tracer_args.mipmap ? (uint64_t)(uintptr_t)(*tracer_args.mipmap) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaExternalMemoryGetMappedMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaExternalMemoryGetMappedMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -6777,7 +7391,8 @@ cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExternalMemory_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) &&
@@ -6790,9 +7405,13 @@ cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExternalMemory_fn *tra
     tracer_result = tracer_real(extMem);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDestroyExternalMemory, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDestroyExternalMemory, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDestroyExternalMemory, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6812,7 +7431,10 @@ cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExternalMemory_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroyExternalMemory, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDestroyExternalMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyExternalMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory))
@@ -6851,7 +7473,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaImportExternalSem
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) &&
@@ -6864,9 +7487,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaImportExternalSem
     tracer_result = tracer_real(extSem_out, semHandleDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaImportExternalSemaphore, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaImportExternalSemaphore, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaImportExternalSemaphore, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6890,7 +7517,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaImportExternalSem
                                                tracer_args.tracer_status);
   tracer_record.extSem_out_val =
       tracer_args.extSem_out ? (uint64_t)(uintptr_t)(*tracer_args.extSem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaImportExternalSemaphore, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaImportExternalSemaphore__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore))
@@ -6933,7 +7563,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaSignalExternalSem
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) &&
@@ -6947,9 +7578,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaSignalExternalSem
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaSignalExternalSemaphoresAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaSignalExternalSemaphoresAsync,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaSignalExternalSemaphoresAsync,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6977,7 +7612,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaSignalExternalSem
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaSignalExternalSemaphoresAsync,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaSignalExternalSemaphoresAsync,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync))
@@ -7021,7 +7659,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaWaitExternalSemap
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) &&
@@ -7035,9 +7674,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaWaitExternalSemap
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaWaitExternalSemaphoresAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaWaitExternalSemaphoresAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaWaitExternalSemaphoresAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7064,7 +7707,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaWaitExternalSemap
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaWaitExternalSemaphoresAsync,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaWaitExternalSemaphoresAsync,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync))
@@ -7107,7 +7753,8 @@ cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroyExternalSemaphore_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) &&
@@ -7120,9 +7767,13 @@ cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroyExternalSemaphore_f
     tracer_result = tracer_real(extSem);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDestroyExternalSemaphore, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDestroyExternalSemaphore, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDestroyExternalSemaphore, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7142,7 +7793,10 @@ cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroyExternalSemaphore_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroyExternalSemaphore, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDestroyExternalSemaphore, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyExternalSemaphore__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore))
@@ -7180,7 +7834,8 @@ cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) &&
@@ -7193,9 +7848,13 @@ cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tracer_real, const vo
     tracer_result = tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLaunchKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLaunchKernel, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLaunchKernel, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7226,7 +7885,10 @@ cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLaunchKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLaunchKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernel, &tracer_record);
@@ -7263,7 +7925,8 @@ cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(config, func, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) &&
@@ -7276,9 +7939,13 @@ cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_fn *tracer_real,
     tracer_result = tracer_real(config, func, args);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLaunchKernelExC, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLaunchKernelExC, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLaunchKernelExC, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7303,7 +7970,10 @@ cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLaunchKernelExC, tracer_depth, tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLaunchKernelExC, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernelExC__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernelExC, &tracer_record);
@@ -7340,7 +8010,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLaunchCooperative
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) &&
@@ -7353,9 +8024,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLaunchCooperative
     tracer_result = tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLaunchCooperativeKernel, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLaunchCooperativeKernel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLaunchCooperativeKernel, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7386,7 +8061,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLaunchCooperative
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLaunchCooperativeKernel, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLaunchCooperativeKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchCooperativeKernel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel))
@@ -7425,7 +8103,8 @@ cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheConfig_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) &&
@@ -7438,9 +8117,13 @@ cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheConfig_fn *tracer_re
     tracer_result = tracer_real(func, cacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFuncSetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFuncSetCacheConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaFuncSetCacheConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7462,7 +8145,10 @@ cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheConfig_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFuncSetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetCacheConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig))
@@ -7500,7 +8186,8 @@ cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttributes_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(attr, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) &&
@@ -7513,9 +8200,13 @@ cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttributes_fn *tracer_real
     tracer_result = tracer_real(attr, func);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFuncGetAttributes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFuncGetAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaFuncGetAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7537,7 +8228,10 @@ cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttributes_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncGetAttributes, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFuncGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes))
@@ -7574,7 +8268,8 @@ cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribute_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) &&
@@ -7587,9 +8282,13 @@ cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribute_fn *tracer_real,
     tracer_result = tracer_real(func, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFuncSetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFuncSetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFuncSetAttribute, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7613,7 +8312,10 @@ cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncSetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFuncSetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute))
@@ -7649,7 +8351,8 @@ cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(name, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) &&
@@ -7662,9 +8365,13 @@ cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *tracer_real, const void
     tracer_result = tracer_real(name, func);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFuncGetName, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFuncGetName, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFuncGetName, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7687,7 +8394,10 @@ cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.name_val = tracer_args.name ? (uint64_t)(uintptr_t)(*tracer_args.name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFuncGetName, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetName__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetName, &tracer_record);
@@ -7722,7 +8432,8 @@ cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInfo_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, paramIndex, paramOffset, paramSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) &&
@@ -7735,9 +8446,13 @@ cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInfo_fn *tracer_real,
     tracer_result = tracer_real(func, paramIndex, paramOffset, paramSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFuncGetParamInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFuncGetParamInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFuncGetParamInfo, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7767,7 +8482,10 @@ cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInfo_fn *tracer_real,
   tracer_record.paramOffset_val =
       tracer_args.paramOffset ? (uint64_t)(*tracer_args.paramOffset) : 0;
   tracer_record.paramSize_val = tracer_args.paramSize ? (uint64_t)(*tracer_args.paramSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFuncGetParamInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetParamInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo))
@@ -7805,7 +8523,8 @@ cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) &&
@@ -7818,9 +8537,13 @@ cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn *tracer_real,
     tracer_result = tracer_real(stream, fn, userData);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLaunchHostFunc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLaunchHostFunc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLaunchHostFunc, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7844,7 +8567,10 @@ cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLaunchHostFunc, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLaunchHostFunc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchHostFunc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchHostFunc, &tracer_record);
@@ -7882,7 +8608,8 @@ cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSharedMemConfig_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) &&
@@ -7895,9 +8622,13 @@ cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSharedMemConfig_fn *t
     tracer_result = tracer_real(func, config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaFuncSetSharedMemConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFuncSetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaFuncSetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7919,7 +8650,10 @@ cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSharedMemConfig_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaFuncSetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFuncSetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig))
@@ -7960,7 +8694,8 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                        lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -7976,9 +8711,13 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(
     tracer_result = tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessor,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessor,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessor,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8009,8 +8748,11 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                          tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaOccupancyMaxActiveBlocksPerMultiprocessor__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessor,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaOccupancyMaxActiveBlocksPerMultiprocessor__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -8055,7 +8797,8 @@ cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(
                                      cudaOccupancyAvailableDynamicSMemPerBlock__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) &&
@@ -8070,9 +8813,13 @@ cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(
     tracer_result = tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaOccupancyAvailableDynamicSMemPerBlock,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaOccupancyAvailableDynamicSMemPerBlock,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaOccupancyAvailableDynamicSMemPerBlock,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8102,8 +8849,11 @@ cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dynamicSmemSize_val =
       tracer_args.dynamicSmemSize ? (uint64_t)(*tracer_args.dynamicSmemSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaOccupancyAvailableDynamicSMemPerBlock__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaOccupancyAvailableDynamicSMemPerBlock,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaOccupancyAvailableDynamicSMemPerBlock__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -8151,7 +8901,8 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
               lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -8167,10 +8918,14 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     tracer_result = tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-                           tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                             tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8204,8 +8959,11 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          tracer_depth, tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(
+               lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart,
                          cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full, &tracer_args,
                          &tracer_record);
@@ -8253,7 +9011,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxPoten
                                        cudaOccupancyMaxPotentialClusterSize__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(clusterSize, func, launchConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) &&
@@ -8267,9 +9026,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxPoten
     tracer_result = tracer_real(clusterSize, func, launchConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaOccupancyMaxPotentialClusterSize,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxPotentialClusterSize,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaOccupancyMaxPotentialClusterSize,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8297,7 +9060,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxPoten
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.clusterSize_val =
       tracer_args.clusterSize ? (uint64_t)(int64_t)(*tracer_args.clusterSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxPotentialClusterSize,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaOccupancyMaxPotentialClusterSize__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize))
@@ -8338,7 +9105,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxActiv
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numClusters, func, launchConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) &&
@@ -8352,9 +9120,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxActiv
     tracer_result = tracer_real(numClusters, func, launchConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaOccupancyMaxActiveClusters, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveClusters, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaOccupancyMaxActiveClusters, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8381,7 +9153,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxActiv
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.numClusters_val =
       tracer_args.numClusters ? (uint64_t)(int64_t)(*tracer_args.numClusters) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveClusters, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters))
@@ -8419,7 +9194,8 @@ cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) &&
@@ -8432,9 +9208,13 @@ cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *tracer_real, const 
     tracer_result = tracer_real(devPtr, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMallocManaged, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocManaged, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMallocManaged, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8459,7 +9239,10 @@ cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocManaged, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocManaged__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocManaged, &tracer_record);
@@ -8494,7 +9277,8 @@ cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) &&
@@ -8507,9 +9291,13 @@ cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(devPtr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMalloc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMalloc, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMalloc, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8532,7 +9320,10 @@ cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMalloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMalloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc, &tracer_record);
@@ -8565,7 +9356,8 @@ cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) &&
@@ -8578,9 +9370,13 @@ cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer_real, const void *
     tracer_result = tracer_real(ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMallocHost, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocHost, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMallocHost, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8603,7 +9399,10 @@ cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocHost, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocHost__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocHost, &tracer_record);
@@ -8637,7 +9436,8 @@ cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, pitch, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) &&
@@ -8650,9 +9450,13 @@ cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *tracer_real, const void
     tracer_result = tracer_real(devPtr, pitch, width, height);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMallocPitch, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocPitch, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMallocPitch, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8681,7 +9485,10 @@ cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *tracer_real, const void
       tracer_record_call(CUDART_ID_cudaMallocPitch, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record.pitch_val = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocPitch, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocPitch__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocPitch, &tracer_record);
@@ -8717,7 +9524,8 @@ cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, desc, width, height, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) &&
@@ -8730,9 +9538,13 @@ cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *tracer_real, const void
     tracer_result = tracer_real(array, desc, width, height, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMallocArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMallocArray, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8762,7 +9574,10 @@ cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocArray, &tracer_record);
@@ -8797,7 +9612,8 @@ cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) &&
@@ -8810,8 +9626,13 @@ cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(devPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaFree, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFree, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFree, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8831,7 +9652,10 @@ cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFree, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFree, &tracer_record);
@@ -8864,7 +9688,8 @@ cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) &&
@@ -8877,9 +9702,13 @@ cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_real, const void *trac
     tracer_result = tracer_real(ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFreeHost, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFreeHost, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFreeHost, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8899,7 +9728,10 @@ cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeHost, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFreeHost, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeHost__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeHost, &tracer_record);
@@ -8933,7 +9765,8 @@ cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) &&
@@ -8946,9 +9779,13 @@ cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_real, const void *tr
     tracer_result = tracer_real(array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFreeArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFreeArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFreeArray, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8968,7 +9805,10 @@ cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFreeArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeArray, &tracer_record);
@@ -9003,7 +9843,8 @@ cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmappedArray_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) &&
@@ -9016,9 +9857,13 @@ cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmappedArray_fn *tracer_re
     tracer_result = tracer_real(mipmappedArray);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFreeMipmappedArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFreeMipmappedArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaFreeMipmappedArray, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9038,7 +9883,10 @@ cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmappedArray_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeMipmappedArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFreeMipmappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeMipmappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray))
@@ -9075,7 +9923,8 @@ cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pHost, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) &&
@@ -9088,9 +9937,13 @@ cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_real, const void *tr
     tracer_result = tracer_real(pHost, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaHostAlloc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaHostAlloc, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaHostAlloc, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9115,7 +9968,10 @@ cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHost_val = tracer_args.pHost ? (uint64_t)(uintptr_t)(*tracer_args.pHost) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaHostAlloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostAlloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostAlloc, &tracer_record);
@@ -9149,7 +10005,8 @@ cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) &&
@@ -9162,9 +10019,13 @@ cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tracer_real, const vo
     tracer_result = tracer_real(ptr, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaHostRegister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaHostRegister, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaHostRegister, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9188,7 +10049,10 @@ cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostRegister, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaHostRegister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostRegister__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostRegister, &tracer_record);
@@ -9222,7 +10086,8 @@ cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) &&
@@ -9235,9 +10100,13 @@ cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn *tracer_real,
     tracer_result = tracer_real(ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaHostUnregister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaHostUnregister, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaHostUnregister, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9257,7 +10126,10 @@ cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostUnregister, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaHostUnregister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostUnregister__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostUnregister, &tracer_record);
@@ -9293,7 +10165,8 @@ cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevicePointer_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pDevice, pHost, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) &&
@@ -9306,9 +10179,13 @@ cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevicePointer_fn *trace
     tracer_result = tracer_real(pDevice, pHost, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaHostGetDevicePointer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaHostGetDevicePointer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaHostGetDevicePointer, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9334,7 +10211,10 @@ cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevicePointer_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaHostGetDevicePointer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pDevice_val = tracer_args.pDevice ? (uint64_t)(uintptr_t)(*tracer_args.pDevice) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaHostGetDevicePointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetDevicePointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer))
@@ -9371,7 +10251,8 @@ cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pFlags, pHost);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) &&
@@ -9384,9 +10265,13 @@ cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tracer_real, const vo
     tracer_result = tracer_real(pFlags, pHost);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaHostGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaHostGetFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaHostGetFlags, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9409,7 +10294,10 @@ cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaHostGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetFlags, &tracer_record);
@@ -9443,7 +10331,8 @@ cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) &&
@@ -9456,9 +10345,13 @@ cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_real, const void *trac
     tracer_result = tracer_real(pitchedDevPtr, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMalloc3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMalloc3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMalloc3D, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9479,7 +10372,10 @@ cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMalloc3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMalloc3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3D, &tracer_record);
@@ -9515,7 +10411,8 @@ cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, desc, extent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) &&
@@ -9528,9 +10425,13 @@ cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *tracer_real, const 
     tracer_result = tracer_real(array, desc, extent, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMalloc3DArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMalloc3DArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMalloc3DArray, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9557,7 +10458,10 @@ cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMalloc3DArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMalloc3DArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3DArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3DArray, &tracer_record);
@@ -9595,7 +10499,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMallocMipmappedAr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) &&
@@ -9608,9 +10513,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMallocMipmappedAr
     tracer_result = tracer_real(mipmappedArray, desc, extent, numLevels, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMallocMipmappedArray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocMipmappedArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMallocMipmappedArray, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9641,7 +10550,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMallocMipmappedAr
                                                tracer_args.tracer_status);
   tracer_record.mipmappedArray_val =
       tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocMipmappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocMipmappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray))
@@ -9683,7 +10595,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetMipmappedArray
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) &&
@@ -9696,9 +10609,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetMipmappedArray
     tracer_result = tracer_real(levelArray, mipmappedArray, level);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetMipmappedArrayLevel, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetMipmappedArrayLevel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetMipmappedArrayLevel, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9725,7 +10642,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetMipmappedArray
                                                tracer_args.tracer_status);
   tracer_record.levelArray_val =
       tracer_args.levelArray ? (uint64_t)(uintptr_t)(*tracer_args.levelArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetMipmappedArrayLevel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel))
@@ -9764,7 +10684,8 @@ cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) &&
@@ -9777,9 +10698,13 @@ cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_real, const void *trac
     tracer_result = tracer_real(p);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy3D, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9799,7 +10724,10 @@ cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3D, &tracer_record);
@@ -9833,7 +10761,8 @@ cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) &&
@@ -9846,9 +10775,13 @@ cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tracer_real, const vo
     tracer_result = tracer_real(p);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy3DPeer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DPeer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy3DPeer, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9868,7 +10801,10 @@ cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DPeer, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DPeer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeer, &tracer_record);
@@ -9902,7 +10838,8 @@ cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) &&
@@ -9915,9 +10852,13 @@ cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *tracer_real, const 
     tracer_result = tracer_real(p, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy3DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy3DAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9939,7 +10880,10 @@ cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DAsync, &tracer_record);
@@ -9974,7 +10918,8 @@ cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAsync_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) &&
@@ -9987,9 +10932,13 @@ cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAsync_fn *tracer_real
     tracer_result = tracer_real(p, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy3DPeerAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DPeerAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpy3DPeerAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10011,7 +10960,10 @@ cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAsync_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DPeerAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DPeerAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync))
@@ -10047,7 +10999,8 @@ cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) &&
@@ -10060,9 +11013,13 @@ cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer_real, const void *
     tracer_result = tracer_real(free, total);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemGetInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemGetInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemGetInfo, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10086,7 +11043,10 @@ cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer_real, const void *
       tracer_record_call(CUDART_ID_cudaMemGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.free_val = tracer_args.free ? (uint64_t)(*tracer_args.free) : 0;
   tracer_record.total_val = tracer_args.total ? (uint64_t)(*tracer_args.total) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemGetInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetInfo, &tracer_record);
@@ -10121,7 +11081,8 @@ cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(desc, extent, flags, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) &&
@@ -10134,9 +11095,13 @@ cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tracer_real, const vo
     tracer_result = tracer_real(desc, extent, flags, array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaArrayGetInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaArrayGetInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaArrayGetInfo, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10164,7 +11129,10 @@ cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaArrayGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaArrayGetInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetInfo, &tracer_record);
@@ -10201,7 +11169,8 @@ cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pPlaneArray, hArray, planeIdx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) &&
@@ -10214,9 +11183,13 @@ cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *tracer_real, const 
     tracer_result = tracer_real(pPlaneArray, hArray, planeIdx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaArrayGetPlane, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaArrayGetPlane, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaArrayGetPlane, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10243,7 +11216,10 @@ cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *tracer_real, const 
       tracer_record_call(CUDART_ID_cudaArrayGetPlane, tracer_depth, tracer_args.tracer_status);
   tracer_record.pPlaneArray_val =
       tracer_args.pPlaneArray ? (uint64_t)(uintptr_t)(*tracer_args.pPlaneArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaArrayGetPlane, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetPlane__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetPlane, &tracer_record);
@@ -10280,7 +11256,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetMemoryReq
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memoryRequirements, array, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) &&
@@ -10294,9 +11271,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetMemoryReq
     tracer_result = tracer_real(memoryRequirements, array, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaArrayGetMemoryRequirements, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaArrayGetMemoryRequirements, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaArrayGetMemoryRequirements, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10321,7 +11302,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetMemoryReq
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaArrayGetMemoryRequirements,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaArrayGetMemoryRequirements, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements))
@@ -10363,7 +11347,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
                                        cudaMipmappedArrayGetMemoryRequirements__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memoryRequirements, mipmap, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) &&
@@ -10378,9 +11363,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
     tracer_result = tracer_real(memoryRequirements, mipmap, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10406,7 +11395,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaMipmappedArrayGetMemoryRequirements__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements))
@@ -10448,7 +11441,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetSparsePro
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sparseProperties, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) &&
@@ -10461,9 +11455,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetSparsePro
     tracer_result = tracer_real(sparseProperties, array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaArrayGetSparseProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaArrayGetSparseProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaArrayGetSparseProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10485,7 +11483,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetSparsePro
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaArrayGetSparseProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaArrayGetSparseProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetSparseProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties))
@@ -10526,7 +11527,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
                                        cudaMipmappedArrayGetSparseProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sparseProperties, mipmap);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) &&
@@ -10541,9 +11543,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
     tracer_result = tracer_real(sparseProperties, mipmap);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMipmappedArrayGetSparseProperties,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMipmappedArrayGetSparseProperties,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMipmappedArrayGetSparseProperties,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10566,7 +11572,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMipmappedArrayGetSparseProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMipmappedArrayGetSparseProperties,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaMipmappedArrayGetSparseProperties__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties))
@@ -10606,7 +11616,8 @@ cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) &&
@@ -10619,9 +11630,13 @@ cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10648,7 +11663,10 @@ cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy, &tracer_record);
@@ -10682,7 +11700,8 @@ cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dstDevice, src, srcDevice, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) &&
@@ -10695,9 +11714,13 @@ cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer_real, const void *
     tracer_result = tracer_real(dst, dstDevice, src, srcDevice, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyPeer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyPeer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyPeer, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10726,7 +11749,10 @@ cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyPeer, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyPeer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeer, &tracer_record);
@@ -10762,7 +11788,8 @@ cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) &&
@@ -10775,9 +11802,13 @@ cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_real, const void *trac
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy2D, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10811,7 +11842,10 @@ cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2D, &tracer_record);
@@ -10849,7 +11883,8 @@ cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) &&
@@ -10862,9 +11897,13 @@ cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_fn *tracer_real,
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy2DToArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DToArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy2DToArray, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10900,7 +11939,10 @@ cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2DToArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArray, &tracer_record);
@@ -10939,7 +11981,8 @@ cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromArray_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) &&
@@ -10952,9 +11995,13 @@ cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromArray_fn *tracer_real
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy2DFromArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DFromArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpy2DFromArray, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10990,7 +12037,10 @@ cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromArray_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2DFromArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DFromArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DFromArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray))
@@ -11031,7 +12081,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DArrayToAr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height,
                        kind);
   }
@@ -11046,9 +12097,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DArrayToAr
         tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemcpy2DArrayToArray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DArrayToArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpy2DArrayToArray, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11087,7 +12142,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DArrayToAr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpy2DArrayToArray, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DArrayToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray))
@@ -11129,7 +12187,8 @@ cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) &&
@@ -11142,9 +12201,13 @@ cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn *tracer_real,
     tracer_result = tracer_real(symbol, src, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyToSymbol, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyToSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyToSymbol, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11173,7 +12236,10 @@ cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyToSymbol, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyToSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbol__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbol, &tracer_record);
@@ -11210,7 +12276,8 @@ cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbol_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) &&
@@ -11223,9 +12290,13 @@ cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbol_fn *tracer_real,
     tracer_result = tracer_real(dst, symbol, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyFromSymbol, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyFromSymbol, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11254,7 +12325,10 @@ cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbol_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyFromSymbol, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol))
@@ -11292,7 +12366,8 @@ cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) &&
@@ -11305,9 +12380,13 @@ cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *tracer_real, const void
     tracer_result = tracer_real(dst, src, count, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11336,7 +12415,10 @@ cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyAsync, &tracer_record);
@@ -11372,7 +12454,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyPeerAsync(
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dstDevice, src, srcDevice, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) &&
@@ -11385,9 +12468,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyPeerAsync(
     tracer_result = tracer_real(dst, dstDevice, src, srcDevice, count, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyPeerAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyPeerAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyPeerAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11419,7 +12506,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyPeerAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyPeerAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyPeerAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeerAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeerAsync, &tracer_record);
@@ -11456,7 +12546,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyBatchAsync(
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) &&
@@ -11469,9 +12560,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyBatchAsync(
     tracer_result = tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyBatchAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyBatchAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyBatchAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11508,7 +12603,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyBatchAsync(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyBatchAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.attrsIdxs_val = tracer_args.attrsIdxs ? (uint64_t)(*tracer_args.attrsIdxs) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyBatchAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyBatchAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync))
@@ -11546,7 +12644,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy3DBatchAsyn
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numOps, opList, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) &&
@@ -11559,9 +12658,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy3DBatchAsyn
     tracer_result = tracer_real(numOps, opList, flags, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy3DBatchAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DBatchAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpy3DBatchAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11588,7 +12691,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy3DBatchAsyn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DBatchAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DBatchAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync))
@@ -11628,7 +12734,8 @@ cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) &&
@@ -11641,9 +12748,13 @@ cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *tracer_real, const 
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy2DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy2DAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11679,7 +12790,10 @@ cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DAsync, &tracer_record);
@@ -11718,7 +12832,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DToArrayAs
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) &&
@@ -11731,9 +12846,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DToArrayAs
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemcpy2DToArrayAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DToArrayAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpy2DToArrayAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11771,7 +12890,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DToArrayAs
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpy2DToArrayAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DToArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync))
@@ -11814,7 +12936,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DFromArray
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) &&
@@ -11827,9 +12950,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DFromArray
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemcpy2DFromArrayAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DFromArrayAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpy2DFromArrayAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11868,7 +12995,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DFromArray
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpy2DFromArrayAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DFromArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync))
@@ -11909,7 +13039,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyToSymbolAsy
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, src, count, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) &&
@@ -11922,9 +13053,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyToSymbolAsy
     tracer_result = tracer_real(symbol, src, count, offset, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemcpyToSymbolAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyToSymbolAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpyToSymbolAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11955,7 +13090,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyToSymbolAsy
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpyToSymbolAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyToSymbolAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync))
@@ -11997,7 +13135,8 @@ cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFromSymbolAsync_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, symbol, count, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) &&
@@ -12010,9 +13149,13 @@ cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFromSymbolAsync_fn *tra
     tracer_result = tracer_real(dst, symbol, count, offset, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemcpyFromSymbolAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromSymbolAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpyFromSymbolAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12043,7 +13186,10 @@ cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFromSymbolAsync_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpyFromSymbolAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromSymbolAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync))
@@ -12081,7 +13227,8 @@ cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) &&
@@ -12094,9 +13241,13 @@ cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(devPtr, value, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemset, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemset, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12120,7 +13271,10 @@ cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset, &tracer_record);
@@ -12153,7 +13307,8 @@ cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) &&
@@ -12166,9 +13321,13 @@ cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_real, const void *trac
     tracer_result = tracer_real(devPtr, pitch, value, width, height);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemset2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemset2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemset2D, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12197,7 +13356,10 @@ cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset2D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemset2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2D, &tracer_record);
@@ -12233,7 +13395,8 @@ cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) &&
@@ -12246,9 +13409,13 @@ cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_real, const void *trac
     tracer_result = tracer_real(pitchedDevPtr, value, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemset3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemset3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemset3D, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12271,7 +13438,10 @@ cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemset3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3D, &tracer_record);
@@ -12306,7 +13476,8 @@ cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) &&
@@ -12319,9 +13490,13 @@ cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *tracer_real, const void
     tracer_result = tracer_real(devPtr, value, count, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemsetAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemsetAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemsetAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12348,7 +13523,10 @@ cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemsetAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemsetAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemsetAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemsetAsync, &tracer_record);
@@ -12384,7 +13562,8 @@ cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, pitch, value, width, height, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) &&
@@ -12397,9 +13576,13 @@ cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *tracer_real, const 
     tracer_result = tracer_real(devPtr, pitch, value, width, height, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemset2DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemset2DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemset2DAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12431,7 +13614,10 @@ cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset2DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemset2DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2DAsync, &tracer_record);
@@ -12468,7 +13654,8 @@ cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) &&
@@ -12481,9 +13668,13 @@ cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *tracer_real, const 
     tracer_result = tracer_real(pitchedDevPtr, value, extent, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemset3DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemset3DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemset3DAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12508,7 +13699,10 @@ cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset3DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemset3DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3DAsync, &tracer_record);
@@ -12544,7 +13738,8 @@ cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddress_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) &&
@@ -12557,9 +13752,13 @@ cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddress_fn *tracer_real,
     tracer_result = tracer_real(devPtr, symbol);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetSymbolAddress, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetSymbolAddress, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetSymbolAddress, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12582,7 +13781,10 @@ cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddress_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetSymbolAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetSymbolAddress, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolAddress__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress))
@@ -12618,7 +13820,8 @@ cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(size, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) &&
@@ -12631,9 +13834,13 @@ cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *tracer_real, const 
     tracer_result = tracer_real(size, symbol);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetSymbolSize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetSymbolSize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetSymbolSize, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12656,7 +13863,10 @@ cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetSymbolSize, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetSymbolSize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolSize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolSize, &tracer_record);
@@ -12690,7 +13900,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchAsync(
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, count, location, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) &&
@@ -12703,9 +13914,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchAsync(
     tracer_result = tracer_real(devPtr, count, location, flags, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemPrefetchAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPrefetchAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemPrefetchAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12734,7 +13949,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPrefetchAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPrefetchAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPrefetchAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync))
@@ -12774,7 +13992,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchBatchA
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
@@ -12789,9 +14008,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchBatchA
                                 flags, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPrefetchBatchAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPrefetchBatchAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPrefetchBatchAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12832,7 +14055,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchBatchA
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record.prefetchLocIdxs_val =
       tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPrefetchBatchAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync))
@@ -12875,7 +14101,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardBatchAs
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptrs, sizes, count, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) &&
@@ -12888,9 +14115,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardBatchAs
     tracer_result = tracer_real(dptrs, sizes, count, flags, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemDiscardBatchAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemDiscardBatchAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemDiscardBatchAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12921,7 +14152,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardBatchAs
                                                tracer_args.tracer_status);
   tracer_record.dptrs_val = tracer_args.dptrs ? (uint64_t)(uintptr_t)(*tracer_args.dptrs) : 0;
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemDiscardBatchAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemDiscardBatchAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync))
@@ -12963,7 +14197,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardAndPref
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
@@ -12979,9 +14214,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardAndPref
                                 flags, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemDiscardAndPrefetchBatchAsync,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemDiscardAndPrefetchBatchAsync,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemDiscardAndPrefetchBatchAsync,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13023,7 +14262,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardAndPref
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record.prefetchLocIdxs_val =
       tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemDiscardAndPrefetchBatchAsync,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaMemDiscardAndPrefetchBatchAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync))
@@ -13066,7 +14309,8 @@ cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, count, advice, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) &&
@@ -13079,9 +14323,13 @@ cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_real, const void *tr
     tracer_result = tracer_real(devPtr, count, advice, location);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemAdvise, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemAdvise, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemAdvise, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13107,7 +14355,10 @@ cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemAdvise, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemAdvise, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemAdvise__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemAdvise, &tracer_record);
@@ -13144,7 +14395,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemRangeGetAttrib
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(data, dataSize, attribute, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) &&
@@ -13157,9 +14409,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemRangeGetAttrib
     tracer_result = tracer_real(data, dataSize, attribute, devPtr, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemRangeGetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemRangeGetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemRangeGetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13189,7 +14445,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemRangeGetAttrib
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemRangeGetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemRangeGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemRangeGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute))
@@ -13232,7 +14491,8 @@ cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGetAttributes_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) &&
@@ -13245,9 +14505,13 @@ cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGetAttributes_fn *tra
     tracer_result = tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemRangeGetAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemRangeGetAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemRangeGetAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13282,7 +14546,10 @@ cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGetAttributes_fn *tra
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
   tracer_record.dataSizes_val = tracer_args.dataSizes ? (uint64_t)(*tracer_args.dataSizes) : 0;
   tracer_record.attributes_val = tracer_args.attributes ? (uint64_t)(*tracer_args.attributes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemRangeGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemRangeGetAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes))
@@ -13323,7 +14590,8 @@ cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) &&
@@ -13336,9 +14604,13 @@ cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *tracer_real, const 
     tracer_result = tracer_real(dst, wOffset, hOffset, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyToArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyToArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyToArray, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13369,7 +14641,10 @@ cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyToArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArray, &tracer_record);
@@ -13405,7 +14680,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyFromArray(
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) &&
@@ -13418,9 +14694,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyFromArray(
     tracer_result = tracer_real(dst, src, wOffset, hOffset, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyFromArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyFromArray, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13451,7 +14731,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyFromArray(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyFromArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArray, &tracer_record);
@@ -13489,7 +14772,8 @@ cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayToArray_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) &&
@@ -13503,9 +14787,13 @@ cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayToArray_fn *tracer_re
         tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyArrayToArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyArrayToArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpyArrayToArray, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13541,7 +14829,10 @@ cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayToArray_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyArrayToArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyArrayToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyArrayToArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray))
@@ -13583,7 +14874,8 @@ cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArrayAsync_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) &&
@@ -13596,9 +14888,13 @@ cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArrayAsync_fn *tracer_re
     tracer_result = tracer_real(dst, wOffset, hOffset, src, count, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyToArrayAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyToArrayAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpyToArrayAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13632,7 +14928,10 @@ cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArrayAsync_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyToArrayAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyToArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArrayAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync))
@@ -13673,7 +14972,8 @@ cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromArrayAsync_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) &&
@@ -13686,9 +14986,13 @@ cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromArrayAsync_fn *trace
     tracer_result = tracer_real(dst, src, wOffset, hOffset, count, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemcpyFromArrayAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromArrayAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpyFromArrayAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13722,7 +15026,10 @@ cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromArrayAsync_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpyFromArrayAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync))
@@ -13761,7 +15068,8 @@ cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, size, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) &&
@@ -13774,9 +15082,13 @@ cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *tracer_real, const void
     tracer_result = tracer_real(devPtr, size, hStream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMallocAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMallocAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13802,7 +15114,10 @@ cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocAsync, &tracer_record);
@@ -13837,7 +15152,8 @@ cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) &&
@@ -13850,9 +15166,13 @@ cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_real, const void *tr
     tracer_result = tracer_real(devPtr, hStream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFreeAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFreeAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFreeAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13874,7 +15194,10 @@ cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFreeAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeAsync, &tracer_record);
@@ -13908,7 +15231,8 @@ cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, minBytesToKeep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) &&
@@ -13921,9 +15245,13 @@ cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *tracer_real, const 
     tracer_result = tracer_real(memPool, minBytesToKeep);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemPoolTrimTo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolTrimTo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemPoolTrimTo, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13945,7 +15273,10 @@ cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolTrimTo, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolTrimTo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolTrimTo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolTrimTo, &tracer_record);
@@ -13982,7 +15313,8 @@ cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAttribute_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) &&
@@ -13995,9 +15327,13 @@ cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAttribute_fn *tracer_
     tracer_result = tracer_real(memPool, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPoolSetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolSetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPoolSetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14021,7 +15357,10 @@ cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAttribute_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolSetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolSetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolSetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute))
@@ -14060,7 +15399,8 @@ cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAttribute_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) &&
@@ -14073,9 +15413,13 @@ cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAttribute_fn *tracer_
     tracer_result = tracer_real(memPool, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPoolGetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolGetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPoolGetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14099,7 +15443,10 @@ cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAttribute_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolGetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute))
@@ -14137,7 +15484,8 @@ cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAccess_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, descList, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) &&
@@ -14150,9 +15498,13 @@ cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAccess_fn *tracer_real,
     tracer_result = tracer_real(memPool, descList, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemPoolSetAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolSetAccess, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemPoolSetAccess, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14177,7 +15529,10 @@ cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolSetAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolSetAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolSetAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess))
@@ -14215,7 +15570,8 @@ cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAccess_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags, memPool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) &&
@@ -14228,9 +15584,13 @@ cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAccess_fn *tracer_real,
     tracer_result = tracer_real(flags, memPool, location);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemPoolGetAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolGetAccess, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemPoolGetAccess, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14256,7 +15616,10 @@ cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAccess_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolGetAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolGetAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess))
@@ -14293,7 +15656,8 @@ cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, poolProps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) &&
@@ -14306,9 +15670,13 @@ cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *tracer_real, const 
     tracer_result = tracer_real(memPool, poolProps);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemPoolCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemPoolCreate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14331,7 +15699,10 @@ cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolCreate, &tracer_record);
@@ -14366,7 +15737,8 @@ cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) &&
@@ -14379,9 +15751,13 @@ cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn *tracer_real,
     tracer_result = tracer_real(memPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemPoolDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolDestroy, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemPoolDestroy, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14401,7 +15777,10 @@ cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolDestroy, &tracer_record);
@@ -14436,7 +15815,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemGetDefaultMemP
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) &&
@@ -14449,9 +15829,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemGetDefaultMemP
     tracer_result = tracer_real(memPool, location, type);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemGetDefaultMemPool, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemGetDefaultMemPool, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemGetDefaultMemPool, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14477,7 +15861,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemGetDefaultMemP
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemGetDefaultMemPool, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemGetDefaultMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetDefaultMemPool__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool))
@@ -14516,7 +15903,8 @@ cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) &&
@@ -14529,9 +15917,13 @@ cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *tracer_real, const 
     tracer_result = tracer_real(memPool, location, type);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemGetMemPool, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemGetMemPool, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemGetMemPool, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14557,7 +15949,10 @@ cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemGetMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetMemPool__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetMemPool, &tracer_record);
@@ -14594,7 +15989,8 @@ cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(location, type, memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) &&
@@ -14607,9 +16003,13 @@ cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *tracer_real, const 
     tracer_result = tracer_real(location, type, memPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemSetMemPool, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemSetMemPool, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemSetMemPool, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14634,7 +16034,10 @@ cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemSetMemPool, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemSetMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemSetMemPool__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemSetMemPool, &tracer_record);
@@ -14672,7 +16075,8 @@ cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPoolAsync_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, memPool, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) &&
@@ -14685,9 +16089,13 @@ cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPoolAsync_fn *tracer_
     tracer_result = tracer_real(ptr, size, memPool, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMallocFromPoolAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocFromPoolAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMallocFromPoolAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14715,7 +16123,10 @@ cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPoolAsync_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMallocFromPoolAsync, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocFromPoolAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocFromPoolAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync))
@@ -14756,7 +16167,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolExportToSh
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(shareableHandle, memPool, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) &&
@@ -14770,9 +16182,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolExportToSh
     tracer_result = tracer_real(shareableHandle, memPool, handleType, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPoolExportToShareableHandle, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolExportToShareableHandle,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPoolExportToShareableHandle,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14800,7 +16216,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolExportToSh
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolExportToShareableHandle,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolExportToShareableHandle,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle))
@@ -14843,7 +16262,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolImportFrom
                                        cudaMemPoolImportFromShareableHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, shareableHandle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) &&
@@ -14857,9 +16277,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolImportFrom
     tracer_result = tracer_real(memPool, shareableHandle, handleType, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPoolImportFromShareableHandle,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolImportFromShareableHandle,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPoolImportFromShareableHandle,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14888,7 +16312,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolImportFrom
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolImportFromShareableHandle,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolImportFromShareableHandle,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaMemPoolImportFromShareableHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle))
@@ -14930,7 +16358,8 @@ cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExportPointer_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(exportData, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) &&
@@ -14943,9 +16372,13 @@ cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExportPointer_fn *trace
     tracer_result = tracer_real(exportData, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPoolExportPointer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolExportPointer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPoolExportPointer, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14967,7 +16400,10 @@ cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExportPointer_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolExportPointer, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolExportPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolExportPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer))
@@ -15006,7 +16442,8 @@ cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImportPointer_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, memPool, exportData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) &&
@@ -15019,9 +16456,13 @@ cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImportPointer_fn *trace
     tracer_result = tracer_real(ptr, memPool, exportData);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPoolImportPointer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolImportPointer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPoolImportPointer, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15047,7 +16488,10 @@ cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImportPointer_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolImportPointer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolImportPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolImportPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer))
@@ -15087,7 +16531,8 @@ cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetAttributes_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(attributes, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) &&
@@ -15100,9 +16545,13 @@ cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetAttributes_fn *trace
     tracer_result = tracer_real(attributes, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaPointerGetAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaPointerGetAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaPointerGetAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15124,7 +16573,10 @@ cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetAttributes_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaPointerGetAttributes, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaPointerGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaPointerGetAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes))
@@ -15163,7 +16615,8 @@ cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAccessPeer_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(canAccessPeer, device, peerDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) &&
@@ -15176,9 +16629,13 @@ cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAccessPeer_fn *tracer_
     tracer_result = tracer_real(canAccessPeer, device, peerDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceCanAccessPeer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceCanAccessPeer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceCanAccessPeer, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15205,7 +16662,10 @@ cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAccessPeer_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.canAccessPeer_val =
       tracer_args.canAccessPeer ? (uint64_t)(int64_t)(*tracer_args.canAccessPeer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceCanAccessPeer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceCanAccessPeer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer))
@@ -15245,7 +16705,8 @@ cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEnablePeerAccess_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(peerDevice, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) &&
@@ -15258,9 +16719,13 @@ cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEnablePeerAccess_fn *t
     tracer_result = tracer_real(peerDevice, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceEnablePeerAccess, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceEnablePeerAccess, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceEnablePeerAccess, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15282,7 +16747,10 @@ cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEnablePeerAccess_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceEnablePeerAccess, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceEnablePeerAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess))
@@ -15321,7 +16789,8 @@ cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDisablePeerAccess_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(peerDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) &&
@@ -15334,9 +16803,13 @@ cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDisablePeerAccess_fn 
     tracer_result = tracer_real(peerDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceDisablePeerAccess, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceDisablePeerAccess, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceDisablePeerAccess, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15356,7 +16829,10 @@ cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDisablePeerAccess_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceDisablePeerAccess, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceDisablePeerAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess))
@@ -15396,7 +16872,8 @@ cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraphicsUnregisterResour
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) &&
@@ -15410,9 +16887,13 @@ cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraphicsUnregisterResour
     tracer_result = tracer_real(resource);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsUnregisterResource, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsUnregisterResource, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsUnregisterResource, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15432,7 +16913,10 @@ cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraphicsUnregisterResour
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphicsUnregisterResource,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsUnregisterResource, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsUnregisterResource__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource))
@@ -15471,7 +16955,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceS
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(resource, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) &&
@@ -15485,9 +16970,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceS
     tracer_result = tracer_real(resource, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsResourceSetMapFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceSetMapFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsResourceSetMapFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15509,7 +16998,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceS
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphicsResourceSetMapFlags,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceSetMapFlags,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags))
@@ -15548,7 +17040,8 @@ cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMapResources_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) &&
@@ -15561,9 +17054,13 @@ cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMapResources_fn *trace
     tracer_result = tracer_real(count, resources, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsMapResources, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsMapResources, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsMapResources, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15590,7 +17087,10 @@ cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMapResources_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsMapResources, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsMapResources__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources))
@@ -15631,7 +17131,8 @@ cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsUnmapResources_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) &&
@@ -15644,9 +17145,13 @@ cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsUnmapResources_fn *t
     tracer_result = tracer_real(count, resources, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsUnmapResources, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsUnmapResources, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsUnmapResources, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15673,7 +17178,10 @@ cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsUnmapResources_fn *t
                                                tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsUnmapResources, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsUnmapResources__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources))
@@ -15714,7 +17222,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceG
                                        cudaGraphicsResourceGetMappedPointer__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, size, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) &&
@@ -15728,9 +17237,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceG
     tracer_result = tracer_real(devPtr, size, resource);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsResourceGetMappedPointer,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceGetMappedPointer,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsResourceGetMappedPointer,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15758,7 +17271,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceG
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceGetMappedPointer,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphicsResourceGetMappedPointer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer))
@@ -15801,7 +17318,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsSubResour
                                        cudaGraphicsSubResourceGetMappedArray__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) &&
@@ -15816,9 +17334,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsSubResour
     tracer_result = tracer_real(array, resource, arrayIndex, mipLevel);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15847,7 +17369,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsSubResour
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphicsSubResourceGetMappedArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray))
@@ -15891,7 +17417,8 @@ cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(
                        lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mipmappedArray, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -15907,9 +17434,13 @@ cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(
     tracer_result = tracer_real(mipmappedArray, resource);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsResourceGetMappedMipmappedArray,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceGetMappedMipmappedArray,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsResourceGetMappedMipmappedArray,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15935,8 +17466,11 @@ cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(
                          tracer_args.tracer_status);
   tracer_record.mipmappedArray_val =
       tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphicsResourceGetMappedMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceGetMappedMipmappedArray,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphicsResourceGetMappedMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -15978,7 +17512,8 @@ cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(desc, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) &&
@@ -15991,9 +17526,13 @@ cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn *tracer_real,
     tracer_result = tracer_real(desc, array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetChannelDesc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetChannelDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetChannelDesc, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16015,7 +17554,10 @@ cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetChannelDesc, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetChannelDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetChannelDesc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetChannelDesc, &tracer_record);
@@ -16050,7 +17592,8 @@ cudart_traced_cudaCreateChannelDesc(cudart_cudaCreateChannelDesc_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(x, y, z, w, f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) &&
@@ -16063,8 +17606,11 @@ cudart_traced_cudaCreateChannelDesc(cudart_cudaCreateChannelDesc_fn *tracer_real
     tracer_result = tracer_real(x, y, z, w, f);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaCreateChannelDesc, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaCreateChannelDesc, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaCreateChannelDesc, tracer_depth, 0));
     cudart_depth--;
     return tracer_result;
   }
@@ -16093,7 +17639,10 @@ cudart_traced_cudaCreateChannelDesc(cudart_cudaCreateChannelDesc_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaCreateChannelDesc, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaCreateChannelDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateChannelDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc))
@@ -16133,7 +17682,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaCreateTextureObje
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) &&
@@ -16146,9 +17696,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaCreateTextureObje
     tracer_result = tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaCreateTextureObject, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaCreateTextureObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaCreateTextureObject, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16176,7 +17730,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaCreateTextureObje
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaCreateTextureObject, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pTexObject_val = tracer_args.pTexObject ? (uint64_t)(*tracer_args.pTexObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaCreateTextureObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateTextureObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject))
@@ -16217,7 +17774,8 @@ cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyTextureObject_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) &&
@@ -16230,9 +17788,13 @@ cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyTextureObject_fn *trace
     tracer_result = tracer_real(texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDestroyTextureObject, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDestroyTextureObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDestroyTextureObject, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16252,7 +17814,10 @@ cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyTextureObject_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroyTextureObject, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDestroyTextureObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyTextureObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject))
@@ -16291,7 +17856,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) &&
@@ -16305,9 +17871,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
     tracer_result = tracer_real(pResDesc, texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectResourceDesc,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16330,7 +17900,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectResourceDesc,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc))
@@ -16370,7 +17943,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectT
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) &&
@@ -16384,9 +17958,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectT
     tracer_result = tracer_real(pTexDesc, texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetTextureObjectTextureDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectTextureDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetTextureObjectTextureDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16408,7 +17986,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectT
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetTextureObjectTextureDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectTextureDesc,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc))
@@ -16449,7 +18030,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
                                        cudaGetTextureObjectResourceViewDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) &&
@@ -16463,9 +18045,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
     tracer_result = tracer_real(pResViewDesc, texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceViewDesc,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectResourceViewDesc,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceViewDesc,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16488,7 +18074,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceViewDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectResourceViewDesc,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGetTextureObjectResourceViewDesc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc))
@@ -16529,7 +18119,8 @@ cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfaceObject_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pSurfObject, pResDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) &&
@@ -16542,9 +18133,13 @@ cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfaceObject_fn *tracer_
     tracer_result = tracer_real(pSurfObject, pResDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaCreateSurfaceObject, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaCreateSurfaceObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaCreateSurfaceObject, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16568,7 +18163,10 @@ cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfaceObject_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pSurfObject_val =
       tracer_args.pSurfObject ? (uint64_t)(*tracer_args.pSurfObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaCreateSurfaceObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateSurfaceObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject))
@@ -16607,7 +18205,8 @@ cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurfaceObject_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) &&
@@ -16620,9 +18219,13 @@ cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurfaceObject_fn *trace
     tracer_result = tracer_real(surfObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDestroySurfaceObject, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDestroySurfaceObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDestroySurfaceObject, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16642,7 +18245,10 @@ cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurfaceObject_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroySurfaceObject, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDestroySurfaceObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroySurfaceObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject))
@@ -16681,7 +18287,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetSurfaceObjectR
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResDesc, surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) &&
@@ -16695,9 +18302,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetSurfaceObjectR
     tracer_result = tracer_real(pResDesc, surfObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetSurfaceObjectResourceDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetSurfaceObjectResourceDesc,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetSurfaceObjectResourceDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16720,7 +18331,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetSurfaceObjectR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetSurfaceObjectResourceDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetSurfaceObjectResourceDesc,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc))
@@ -16758,7 +18372,8 @@ cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersion_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) &&
@@ -16771,9 +18386,13 @@ cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersion_fn *tracer_real,
     tracer_result = tracer_real(driverVersion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDriverGetVersion, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDriverGetVersion, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaDriverGetVersion, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16795,7 +18414,10 @@ cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersion_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaDriverGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.driverVersion_val =
       tracer_args.driverVersion ? (uint64_t)(int64_t)(*tracer_args.driverVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDriverGetVersion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDriverGetVersion__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion))
@@ -16831,7 +18453,8 @@ cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVersion_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(runtimeVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) &&
@@ -16844,9 +18467,13 @@ cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVersion_fn *tracer_real
     tracer_result = tracer_real(runtimeVersion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaRuntimeGetVersion, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaRuntimeGetVersion, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaRuntimeGetVersion, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16868,7 +18495,10 @@ cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVersion_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaRuntimeGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.runtimeVersion_val =
       tracer_args.runtimeVersion ? (uint64_t)(int64_t)(*tracer_args.runtimeVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaRuntimeGetVersion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaRuntimeGetVersion__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion))
@@ -16907,7 +18537,8 @@ cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegisterCallback_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(callbackFunc, userData, callback_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) &&
@@ -16920,9 +18551,13 @@ cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegisterCallback_fn *trace
     tracer_result = tracer_real(callbackFunc, userData, callback_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLogsRegisterCallback, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLogsRegisterCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLogsRegisterCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16949,7 +18584,10 @@ cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegisterCallback_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.callback_out_val =
       tracer_args.callback_out ? (uint64_t)(uintptr_t)(*tracer_args.callback_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLogsRegisterCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsRegisterCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback))
@@ -16990,7 +18628,8 @@ cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnregisterCallback_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) &&
@@ -17003,9 +18642,13 @@ cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnregisterCallback_fn *t
     tracer_result = tracer_real(callback);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLogsUnregisterCallback, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLogsUnregisterCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLogsUnregisterCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17025,7 +18668,10 @@ cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnregisterCallback_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLogsUnregisterCallback, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLogsUnregisterCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsUnregisterCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback))
@@ -17062,7 +18708,8 @@ cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(iterator_out, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) &&
@@ -17075,9 +18722,13 @@ cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *tracer_real, const void
     tracer_result = tracer_real(iterator_out, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLogsCurrent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLogsCurrent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLogsCurrent, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17101,7 +18752,10 @@ cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *tracer_real, const void
       tracer_record_call(CUDART_ID_cudaLogsCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.iterator_out_val =
       tracer_args.iterator_out ? (uint64_t)(*tracer_args.iterator_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLogsCurrent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsCurrent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsCurrent, &tracer_record);
@@ -17137,7 +18791,8 @@ cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(iterator, pathToFile, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) &&
@@ -17150,9 +18805,13 @@ cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn *tracer_real,
     tracer_result = tracer_real(iterator, pathToFile, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLogsDumpToFile, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLogsDumpToFile, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLogsDumpToFile, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17178,7 +18837,10 @@ cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLogsDumpToFile, tracer_depth, tracer_args.tracer_status);
   tracer_record.iterator_val = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLogsDumpToFile, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToFile__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToFile, &tracer_record);
@@ -17215,7 +18877,8 @@ cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemory_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(iterator, buffer, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) &&
@@ -17228,9 +18891,13 @@ cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemory_fn *tracer_real,
     tracer_result = tracer_real(iterator, buffer, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLogsDumpToMemory, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLogsDumpToMemory, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLogsDumpToMemory, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17260,7 +18927,10 @@ cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemory_fn *tracer_real,
   tracer_record.iterator_val = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
   tracer_record.buffer_val = tracer_args.buffer ? (uint64_t)(int64_t)(*tracer_args.buffer) : 0;
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLogsDumpToMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory))
@@ -17297,7 +18967,8 @@ cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) &&
@@ -17310,9 +18981,13 @@ cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *tracer_real, const void
     tracer_result = tracer_real(pGraph, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphCreate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17335,7 +19010,10 @@ cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphCreate, &tracer_record);
@@ -17370,7 +19048,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddKernelNod
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) &&
@@ -17383,9 +19062,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddKernelNod
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphAddKernelNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddKernelNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddKernelNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17417,7 +19100,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddKernelNod
       tracer_record_call(CUDART_ID_cudaGraphAddKernelNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddKernelNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddKernelNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode))
@@ -17459,7 +19145,8 @@ cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKernelNodeGetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) &&
@@ -17472,9 +19159,13 @@ cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKernelNodeGetParams_f
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17496,7 +19187,10 @@ cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKernelNodeGetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams))
@@ -17537,7 +19231,8 @@ cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKernelNodeSetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) &&
@@ -17550,9 +19245,13 @@ cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKernelNodeSetParams_f
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17574,7 +19273,10 @@ cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKernelNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams))
@@ -17614,7 +19316,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeCo
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDst, hSrc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) &&
@@ -17628,9 +19331,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeCo
     tracer_result = tracer_real(hDst, hSrc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphKernelNodeCopyAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeCopyAttributes,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphKernelNodeCopyAttributes,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17653,7 +19360,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeCo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeCopyAttributes,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeCopyAttributes,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes))
@@ -17692,7 +19402,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeGe
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) &&
@@ -17706,9 +19417,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeGe
     tracer_result = tracer_real(hNode, attr, value_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeGetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17733,7 +19448,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeGe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetAttribute,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeGetAttribute,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute))
@@ -17773,7 +19491,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeSe
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) &&
@@ -17787,9 +19506,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeSe
     tracer_result = tracer_real(hNode, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeSetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17813,7 +19536,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetAttribute,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeSetAttribute,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute))
@@ -17852,7 +19578,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) &&
@@ -17865,9 +19592,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17899,7 +19630,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
       tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode))
@@ -17942,7 +19676,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
@@ -17958,9 +19693,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                 count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNodeToSymbol, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNodeToSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNodeToSymbol, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18001,7 +19740,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNodeToSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol))
@@ -18048,7 +19790,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
@@ -18064,9 +19807,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                 count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNodeFromSymbol, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNodeFromSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNodeFromSymbol, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18108,7 +19855,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNodeFromSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol))
@@ -18153,7 +19903,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) &&
@@ -18167,9 +19918,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
         tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNode1D, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNode1D, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNode1D, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18208,7 +19963,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNode1D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D))
@@ -18252,7 +20010,8 @@ cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMemcpyNodeGetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) &&
@@ -18265,9 +20024,13 @@ cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMemcpyNodeGetParams_f
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18289,7 +20052,10 @@ cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMemcpyNodeGetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams))
@@ -18330,7 +20096,8 @@ cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMemcpyNodeSetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) &&
@@ -18343,9 +20110,13 @@ cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMemcpyNodeSetParams_f
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18367,7 +20138,10 @@ cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMemcpyNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams))
@@ -18409,7 +20183,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
                                        cudaGraphMemcpyNodeSetParamsToSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) &&
@@ -18423,9 +20198,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
     tracer_result = tracer_real(node, symbol, src, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18457,7 +20236,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphMemcpyNodeSetParamsToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol))
@@ -18501,7 +20284,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
                                        cudaGraphMemcpyNodeSetParamsFromSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) &&
@@ -18516,9 +20300,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
     tracer_result = tracer_real(node, dst, symbol, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18550,7 +20338,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphMemcpyNodeSetParamsFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol))
@@ -18592,7 +20384,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) &&
@@ -18606,9 +20399,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
     tracer_result = tracer_real(node, dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams1D, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParams1D, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams1D, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18637,7 +20434,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams1D,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParams1D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D))
@@ -18676,7 +20476,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemsetNod
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) &&
@@ -18689,9 +20490,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemsetNod
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphAddMemsetNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemsetNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemsetNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18723,7 +20528,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemsetNod
       tracer_record_call(CUDART_ID_cudaGraphAddMemsetNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemsetNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemsetNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode))
@@ -18765,7 +20573,8 @@ cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMemsetNodeGetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) &&
@@ -18778,9 +20587,13 @@ cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMemsetNodeGetParams_f
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemsetNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemsetNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemsetNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18802,7 +20615,10 @@ cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMemsetNodeGetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemsetNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemsetNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams))
@@ -18843,7 +20659,8 @@ cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMemsetNodeSetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) &&
@@ -18856,9 +20673,13 @@ cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMemsetNodeSetParams_f
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemsetNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemsetNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemsetNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18880,7 +20701,10 @@ cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMemsetNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemsetNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams))
@@ -18919,7 +20743,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddHostNode(
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) &&
@@ -18932,9 +20757,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddHostNode(
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphAddHostNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddHostNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphAddHostNode, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18966,7 +20795,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddHostNode(
       tracer_record_call(CUDART_ID_cudaGraphAddHostNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddHostNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddHostNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode))
@@ -19007,7 +20839,8 @@ cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHostNodeGetParams_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) &&
@@ -19020,9 +20853,13 @@ cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHostNodeGetParams_fn *t
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphHostNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphHostNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphHostNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19044,7 +20881,10 @@ cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHostNodeGetParams_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphHostNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphHostNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphHostNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams))
@@ -19085,7 +20925,8 @@ cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHostNodeSetParams_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) &&
@@ -19098,9 +20939,13 @@ cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHostNodeSetParams_fn *t
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphHostNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphHostNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphHostNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19122,7 +20967,10 @@ cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHostNodeSetParams_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphHostNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphHostNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphHostNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams))
@@ -19164,7 +21012,8 @@ cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddChildGraphNode_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) &&
@@ -19177,9 +21026,13 @@ cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddChildGraphNode_fn *t
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddChildGraphNode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddChildGraphNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddChildGraphNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19211,7 +21064,10 @@ cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddChildGraphNode_fn *t
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddChildGraphNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddChildGraphNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode))
@@ -19253,7 +21109,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphChildGraphNo
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) &&
@@ -19267,9 +21124,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphChildGraphNo
     tracer_result = tracer_real(node, pGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphChildGraphNodeGetGraph, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphChildGraphNodeGetGraph, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphChildGraphNodeGetGraph, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19292,7 +21153,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphChildGraphNo
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphChildGraphNodeGetGraph,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphChildGraphNodeGetGraph,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph))
@@ -19331,7 +21195,8 @@ cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyNode_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) &&
@@ -19344,9 +21209,13 @@ cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyNode_fn *tracer_real
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphAddEmptyNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddEmptyNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddEmptyNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19375,7 +21244,10 @@ cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyNode_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaGraphAddEmptyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddEmptyNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEmptyNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode))
@@ -19417,7 +21289,8 @@ cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAddEventRecordNode_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) &&
@@ -19430,9 +21303,13 @@ cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAddEventRecordNode_fn 
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddEventRecordNode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddEventRecordNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddEventRecordNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19464,7 +21341,10 @@ cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAddEventRecordNode_fn 
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddEventRecordNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEventRecordNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode))
@@ -19506,7 +21386,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) &&
@@ -19520,9 +21401,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
     tracer_result = tracer_real(node, event_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphEventRecordNodeGetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphEventRecordNodeGetEvent,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphEventRecordNodeGetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19547,7 +21432,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphEventRecordNodeGetEvent,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent))
@@ -19586,7 +21474,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) &&
@@ -19600,9 +21489,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
     tracer_result = tracer_real(node, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphEventRecordNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphEventRecordNodeSetEvent,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphEventRecordNodeSetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19625,7 +21518,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphEventRecordNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphEventRecordNodeSetEvent,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent))
@@ -19666,7 +21562,8 @@ cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEventWaitNode_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) &&
@@ -19679,9 +21576,13 @@ cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEventWaitNode_fn *tra
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddEventWaitNode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddEventWaitNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddEventWaitNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19713,7 +21614,10 @@ cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEventWaitNode_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddEventWaitNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEventWaitNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode))
@@ -19756,7 +21660,8 @@ cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraphEventWaitNodeGetEve
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) &&
@@ -19770,9 +21675,13 @@ cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraphEventWaitNodeGetEve
     tracer_result = tracer_real(node, event_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphEventWaitNodeGetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphEventWaitNodeGetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphEventWaitNodeGetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19796,7 +21705,10 @@ cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraphEventWaitNodeGetEve
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphEventWaitNodeGetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent))
@@ -19836,7 +21748,8 @@ cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraphEventWaitNodeSetEve
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) &&
@@ -19850,9 +21763,13 @@ cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraphEventWaitNodeSetEve
     tracer_result = tracer_real(node, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphEventWaitNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphEventWaitNodeSetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphEventWaitNodeSetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19874,7 +21791,10 @@ cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraphEventWaitNodeSetEve
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphEventWaitNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphEventWaitNodeSetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent))
@@ -19915,7 +21835,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
                                      cudaGraphAddExternalSemaphoresSignalNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) &&
@@ -19930,9 +21851,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddExternalSemaphoresSignalNode,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddExternalSemaphoresSignalNode,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddExternalSemaphoresSignalNode,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19965,8 +21890,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphAddExternalSemaphoresSignalNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddExternalSemaphoresSignalNode,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphAddExternalSemaphoresSignalNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode))
@@ -20013,7 +21941,8 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(
                        lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20029,9 +21958,13 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(
     tracer_result = tracer_real(hNode, params_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20055,8 +21988,11 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExternalSemaphoresSignalNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExternalSemaphoresSignalNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20103,7 +22039,8 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(
                        lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20119,9 +22056,13 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(
     tracer_result = tracer_real(hNode, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20145,8 +22086,11 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExternalSemaphoresSignalNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExternalSemaphoresSignalNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20192,7 +22136,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
                                        cudaGraphAddExternalSemaphoresWaitNode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) &&
@@ -20207,9 +22152,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddExternalSemaphoresWaitNode,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddExternalSemaphoresWaitNode,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddExternalSemaphoresWaitNode,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20242,7 +22191,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddExternalSemaphoresWaitNode,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphAddExternalSemaphoresWaitNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode))
@@ -20287,7 +22240,8 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(
                        lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20303,9 +22257,13 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(
     tracer_result = tracer_real(hNode, params_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20329,8 +22287,11 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExternalSemaphoresWaitNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExternalSemaphoresWaitNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20375,7 +22336,8 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(
                        lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20391,9 +22353,13 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(
     tracer_result = tracer_real(hNode, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20417,8 +22383,11 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExternalSemaphoresWaitNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExternalSemaphoresWaitNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20461,7 +22430,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemAllocN
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) &&
@@ -20474,9 +22444,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemAllocN
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddMemAllocNode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemAllocNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemAllocNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20508,7 +22482,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemAllocN
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemAllocNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemAllocNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode))
@@ -20551,7 +22528,8 @@ cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraphMemAllocNodeGetPara
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) &&
@@ -20565,9 +22543,13 @@ cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraphMemAllocNodeGetPara
     tracer_result = tracer_real(node, params_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemAllocNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemAllocNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemAllocNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20589,7 +22571,10 @@ cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraphMemAllocNodeGetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemAllocNodeGetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemAllocNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams))
@@ -20630,7 +22615,8 @@ cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemFreeNode_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) &&
@@ -20643,9 +22629,13 @@ cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemFreeNode_fn *tracer_
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, dptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddMemFreeNode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemFreeNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemFreeNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20677,7 +22667,10 @@ cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemFreeNode_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemFreeNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemFreeNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode))
@@ -20719,7 +22712,8 @@ cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphMemFreeNodeGetParams
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, dptr_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) &&
@@ -20732,9 +22726,13 @@ cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphMemFreeNodeGetParams
     tracer_result = tracer_real(node, dptr_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemFreeNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemFreeNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemFreeNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20756,7 +22754,10 @@ cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphMemFreeNodeGetParams
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemFreeNodeGetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemFreeNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams))
@@ -20793,7 +22794,8 @@ cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMemTrim_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) &&
@@ -20806,9 +22808,13 @@ cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMemTrim_fn *tracer_re
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceGraphMemTrim, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGraphMemTrim, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGraphMemTrim, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20828,7 +22834,10 @@ cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMemTrim_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGraphMemTrim, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGraphMemTrim, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGraphMemTrim__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim))
@@ -20867,7 +22876,8 @@ cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDeviceGetGraphMemAttribu
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) &&
@@ -20881,9 +22891,13 @@ cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDeviceGetGraphMemAttribu
     tracer_result = tracer_real(device, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetGraphMemAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetGraphMemAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetGraphMemAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20907,7 +22921,10 @@ cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDeviceGetGraphMemAttribu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetGraphMemAttribute,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetGraphMemAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute))
@@ -20948,7 +22965,8 @@ cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDeviceSetGraphMemAttribu
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) &&
@@ -20962,9 +22980,13 @@ cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDeviceSetGraphMemAttribu
     tracer_result = tracer_real(device, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceSetGraphMemAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceSetGraphMemAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceSetGraphMemAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20988,7 +23010,10 @@ cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDeviceSetGraphMemAttribu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceSetGraphMemAttribute,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceSetGraphMemAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute))
@@ -21026,7 +23051,8 @@ cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) &&
@@ -21039,9 +23065,13 @@ cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer_real, const void *
     tracer_result = tracer_real(pGraphClone, originalGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphClone, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphClone, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphClone, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21065,7 +23095,10 @@ cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer_real, const void *
       tracer_record_call(CUDART_ID_cudaGraphClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphClone_val =
       tracer_args.pGraphClone ? (uint64_t)(uintptr_t)(*tracer_args.pGraphClone) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphClone, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphClone__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphClone, &tracer_record);
@@ -21102,7 +23135,8 @@ cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFindInClone_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) &&
@@ -21115,9 +23149,13 @@ cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFindInClone_fn *trace
     tracer_result = tracer_real(pNode, originalNode, clonedGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphNodeFindInClone, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeFindInClone, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphNodeFindInClone, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21143,7 +23181,10 @@ cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFindInClone_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphNodeFindInClone, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pNode_val = tracer_args.pNode ? (uint64_t)(uintptr_t)(*tracer_args.pNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeFindInClone, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeFindInClone__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone))
@@ -21182,7 +23223,8 @@ cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetType_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) &&
@@ -21195,9 +23237,13 @@ cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetType_fn *tracer_real,
     tracer_result = tracer_real(node, pType);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphNodeGetType, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetType, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphNodeGetType, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21220,7 +23266,10 @@ cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetType_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphNodeGetType, tracer_depth, tracer_args.tracer_status);
   tracer_record.pType_val = tracer_args.pType ? (uint64_t)(*tracer_args.pType) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetType, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetType__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType))
@@ -21255,7 +23304,8 @@ cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) &&
@@ -21268,9 +23318,13 @@ cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *tracer_real, const 
     tracer_result = tracer_real(graph, nodes, numNodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphGetNodes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphGetNodes, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphGetNodes, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21297,7 +23351,10 @@ cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *tracer_real, const 
       tracer_record_call(CUDART_ID_cudaGraphGetNodes, tracer_depth, tracer_args.tracer_status);
   tracer_record.nodes_val = tracer_args.nodes ? (uint64_t)(uintptr_t)(*tracer_args.nodes) : 0;
   tracer_record.numNodes_val = tracer_args.numNodes ? (uint64_t)(*tracer_args.numNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphGetNodes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetNodes__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetNodes, &tracer_record);
@@ -21333,7 +23390,8 @@ cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNodes_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) &&
@@ -21346,9 +23404,13 @@ cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNodes_fn *tracer_real
     tracer_result = tracer_real(graph, pRootNodes, pNumRootNodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphGetRootNodes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphGetRootNodes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphGetRootNodes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21377,7 +23439,10 @@ cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNodes_fn *tracer_real
       tracer_args.pRootNodes ? (uint64_t)(uintptr_t)(*tracer_args.pRootNodes) : 0;
   tracer_record.pNumRootNodes_val =
       tracer_args.pNumRootNodes ? (uint64_t)(*tracer_args.pNumRootNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphGetRootNodes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetRootNodes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes))
@@ -21416,7 +23481,8 @@ cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, from, to, edgeData, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) &&
@@ -21429,9 +23495,13 @@ cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *tracer_real, const 
     tracer_result = tracer_real(graph, from, to, edgeData, numEdges);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphGetEdges, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphGetEdges, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphGetEdges, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21463,7 +23533,10 @@ cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *tracer_real, const 
   tracer_record.from_val = tracer_args.from ? (uint64_t)(uintptr_t)(*tracer_args.from) : 0;
   tracer_record.to_val = tracer_args.to ? (uint64_t)(uintptr_t)(*tracer_args.to) : 0;
   tracer_record.numEdges_val = tracer_args.numEdges ? (uint64_t)(*tracer_args.numEdges) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphGetEdges, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetEdges__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetEdges, &tracer_record);
@@ -21503,7 +23576,8 @@ cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNodeGetDependencies_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pDependencies, edgeData, pNumDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) &&
@@ -21516,9 +23590,13 @@ cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNodeGetDependencies_f
     tracer_result = tracer_real(node, pDependencies, edgeData, pNumDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphNodeGetDependencies, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetDependencies, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphNodeGetDependencies, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21549,7 +23627,10 @@ cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNodeGetDependencies_f
       tracer_args.pDependencies ? (uint64_t)(uintptr_t)(*tracer_args.pDependencies) : 0;
   tracer_record.pNumDependencies_val =
       tracer_args.pNumDependencies ? (uint64_t)(*tracer_args.pNumDependencies) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies))
@@ -21590,7 +23671,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphNodeGetDepen
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pDependentNodes, edgeData, pNumDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) &&
@@ -21604,9 +23686,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphNodeGetDepen
     tracer_result = tracer_real(node, pDependentNodes, edgeData, pNumDependentNodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphNodeGetDependentNodes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetDependentNodes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphNodeGetDependentNodes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21637,7 +23723,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphNodeGetDepen
       tracer_args.pDependentNodes ? (uint64_t)(uintptr_t)(*tracer_args.pDependentNodes) : 0;
   tracer_record.pNumDependentNodes_val =
       tracer_args.pNumDependentNodes ? (uint64_t)(*tracer_args.pNumDependentNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetDependentNodes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes))
@@ -21680,7 +23769,8 @@ cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDependencies_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) &&
@@ -21693,9 +23783,13 @@ cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDependencies_fn *trace
     tracer_result = tracer_real(graph, from, to, edgeData, numDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddDependencies, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddDependencies, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddDependencies, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21724,7 +23818,10 @@ cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDependencies_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphAddDependencies, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies))
@@ -21766,7 +23863,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRemoveDepend
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) &&
@@ -21779,9 +23877,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRemoveDepend
     tracer_result = tracer_real(graph, from, to, edgeData, numDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphRemoveDependencies, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphRemoveDependencies, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphRemoveDependencies, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21810,7 +23912,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRemoveDepend
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphRemoveDependencies, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphRemoveDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphRemoveDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies))
@@ -21849,7 +23954,8 @@ cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) &&
@@ -21862,9 +23968,13 @@ cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNode_fn *tracer_real,
     tracer_result = tracer_real(node);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphDestroyNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphDestroyNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphDestroyNode, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21884,7 +23994,10 @@ cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphDestroyNode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphDestroyNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroyNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode))
@@ -21920,7 +24033,8 @@ cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiate_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) &&
@@ -21933,9 +24047,13 @@ cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiate_fn *tracer_real,
     tracer_result = tracer_real(pGraphExec, graph, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphInstantiate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphInstantiate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21962,7 +24080,10 @@ cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiate_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaGraphInstantiate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate))
@@ -22002,7 +24123,8 @@ cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphInstantiateWithFlags
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) &&
@@ -22015,9 +24137,13 @@ cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphInstantiateWithFlags
     tracer_result = tracer_real(pGraphExec, graph, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphInstantiateWithFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiateWithFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphInstantiateWithFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22044,7 +24170,10 @@ cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphInstantiateWithFlags
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiateWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags))
@@ -22084,7 +24213,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphInstantiateW
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphExec, graph, instantiateParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) &&
@@ -22098,9 +24228,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphInstantiateW
     tracer_result = tracer_real(pGraphExec, graph, instantiateParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphInstantiateWithParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiateWithParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphInstantiateWithParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22127,7 +24261,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphInstantiateW
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiateWithParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiateWithParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams))
@@ -22166,7 +24303,8 @@ cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFlags_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) &&
@@ -22179,9 +24317,13 @@ cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFlags_fn *tracer_real
     tracer_result = tracer_real(graphExec, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphExecGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecGetFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecGetFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22204,7 +24346,10 @@ cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFlags_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecGetFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags))
@@ -22244,7 +24389,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecKernelNo
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) &&
@@ -22258,9 +24404,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecKernelNo
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecKernelNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecKernelNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecKernelNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22286,7 +24436,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecKernelNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecKernelNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecKernelNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams))
@@ -22326,7 +24479,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) &&
@@ -22340,9 +24494,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22368,7 +24526,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams))
@@ -22410,7 +24571,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
                                      cudaGraphExecMemcpyNodeSetParamsToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) &&
@@ -22425,9 +24587,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
     tracer_result = tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22462,8 +24628,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExecMemcpyNodeSetParamsToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExecMemcpyNodeSetParamsToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol))
@@ -22510,7 +24679,8 @@ cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(
                                                 cudaGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) &&
@@ -22525,9 +24695,13 @@ cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(
     tracer_result = tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22562,8 +24736,11 @@ cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExecMemcpyNodeSetParamsFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExecMemcpyNodeSetParamsFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -22609,7 +24786,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) &&
@@ -22623,9 +24801,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
     tracer_result = tracer_real(hGraphExec, node, dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22657,7 +24839,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D))
@@ -22698,7 +24883,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemsetNo
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) &&
@@ -22712,9 +24898,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemsetNo
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecMemsetNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemsetNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecMemsetNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22740,7 +24930,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemsetNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemsetNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemsetNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams))
@@ -22782,7 +24975,8 @@ cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraphExecHostNodeSetPara
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) &&
@@ -22796,9 +24990,13 @@ cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraphExecHostNodeSetPara
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecHostNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecHostNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecHostNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22823,7 +25021,10 @@ cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraphExecHostNodeSetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecHostNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecHostNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams))
@@ -22864,7 +25065,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecChildGra
                                        cudaGraphExecChildGraphNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) &&
@@ -22878,9 +25080,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecChildGra
     tracer_result = tracer_real(hGraphExec, node, childGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22906,7 +25112,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecChildGra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExecChildGraphNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams))
@@ -22948,7 +25158,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventRec
                                        cudaGraphExecEventRecordNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) &&
@@ -22962,9 +25173,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventRec
     tracer_result = tracer_real(hGraphExec, hNode, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22990,7 +25205,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventRec
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExecEventRecordNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent))
@@ -23031,7 +25250,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventWai
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) &&
@@ -23045,9 +25265,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventWai
     tracer_result = tracer_real(hGraphExec, hNode, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecEventWaitNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecEventWaitNodeSetEvent,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecEventWaitNodeSetEvent,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23073,7 +25297,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventWai
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecEventWaitNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecEventWaitNodeSetEvent,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent))
@@ -23117,7 +25344,8 @@ cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetParams(
                                        cudaGraphExecExternalSemaphoresSignalNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -23133,10 +25361,14 @@ cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetParams(
     tracer_result = tracer_real(hGraphExec, hNode, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams,
-                           tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams,
+                             tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23163,8 +25395,11 @@ cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExecExternalSemaphoresSignalNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExecExternalSemaphoresSignalNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -23212,7 +25447,8 @@ cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParams(
                        lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -23228,9 +25464,14 @@ cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParams(
     tracer_result = tracer_real(hGraphExec, hNode, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams,
+                             tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23257,8 +25498,11 @@ cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExecExternalSemaphoresWaitNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExecExternalSemaphoresWaitNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -23303,7 +25547,8 @@ cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSetEnabled_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) &&
@@ -23316,9 +25561,13 @@ cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSetEnabled_fn *tracer_
     tracer_result = tracer_real(hGraphExec, hNode, isEnabled);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphNodeSetEnabled, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeSetEnabled, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphNodeSetEnabled, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23343,7 +25592,10 @@ cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSetEnabled_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphNodeSetEnabled, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeSetEnabled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeSetEnabled__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled))
@@ -23383,7 +25635,8 @@ cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGetEnabled_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) &&
@@ -23396,9 +25649,13 @@ cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGetEnabled_fn *tracer_
     tracer_result = tracer_real(hGraphExec, hNode, isEnabled);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphNodeGetEnabled, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetEnabled, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphNodeGetEnabled, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23424,7 +25681,10 @@ cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGetEnabled_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphNodeGetEnabled, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.isEnabled_val = tracer_args.isEnabled ? (uint64_t)(*tracer_args.isEnabled) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetEnabled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetEnabled__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled))
@@ -23463,7 +25723,8 @@ cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hGraph, resultInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) &&
@@ -23476,9 +25737,13 @@ cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_fn *tracer_real,
     tracer_result = tracer_real(hGraphExec, hGraph, resultInfo);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphExecUpdate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecUpdate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphExecUpdate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23503,7 +25768,10 @@ cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecUpdate, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecUpdate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecUpdate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecUpdate, &tracer_record);
@@ -23539,7 +25807,8 @@ cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) &&
@@ -23552,9 +25821,13 @@ cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *tracer_real, const void
     tracer_result = tracer_real(graphExec, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphUpload, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphUpload, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphUpload, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23576,7 +25849,10 @@ cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphUpload, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphUpload, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphUpload__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphUpload, &tracer_record);
@@ -23610,7 +25886,8 @@ cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) &&
@@ -23623,9 +25900,13 @@ cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *tracer_real, const void
     tracer_result = tracer_real(graphExec, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphLaunch, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphLaunch, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphLaunch, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23647,7 +25928,10 @@ cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphLaunch, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphLaunch, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphLaunch__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphLaunch, &tracer_record);
@@ -23681,7 +25965,8 @@ cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestroy_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) &&
@@ -23694,9 +25979,13 @@ cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestroy_fn *tracer_real,
     tracer_result = tracer_real(graphExec);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphExecDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecDestroy, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphExecDestroy, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23716,7 +26005,10 @@ cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestroy_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecDestroy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy))
@@ -23751,7 +26043,8 @@ cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) &&
@@ -23764,9 +26057,13 @@ cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tracer_real, const vo
     tracer_result = tracer_real(graph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphDestroy, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23786,7 +26083,10 @@ cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroy, &tracer_record);
@@ -23821,7 +26121,8 @@ cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDotPrint_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, path, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) &&
@@ -23834,9 +26135,13 @@ cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDotPrint_fn *tracer_re
     tracer_result = tracer_real(graph, path, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphDebugDotPrint, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphDebugDotPrint, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphDebugDotPrint, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23860,7 +26165,10 @@ cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDotPrint_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphDebugDotPrint, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphDebugDotPrint, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDebugDotPrint__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint))
@@ -23899,7 +26207,8 @@ cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreate_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(object_out, ptr, destroy, initialRefcount, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) &&
@@ -23912,9 +26221,13 @@ cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreate_fn *tracer_real,
     tracer_result = tracer_real(object_out, ptr, destroy, initialRefcount, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaUserObjectCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaUserObjectCreate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaUserObjectCreate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23946,7 +26259,10 @@ cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreate_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaUserObjectCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.object_out_val =
       tracer_args.object_out ? (uint64_t)(uintptr_t)(*tracer_args.object_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaUserObjectCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectCreate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate))
@@ -23984,7 +26300,8 @@ cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetain_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) &&
@@ -23997,9 +26314,13 @@ cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetain_fn *tracer_real,
     tracer_result = tracer_real(object, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaUserObjectRetain, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaUserObjectRetain, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaUserObjectRetain, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24021,7 +26342,10 @@ cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetain_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaUserObjectRetain, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaUserObjectRetain, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectRetain__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain))
@@ -24058,7 +26382,8 @@ cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRelease_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) &&
@@ -24071,9 +26396,13 @@ cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRelease_fn *tracer_real
     tracer_result = tracer_real(object, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaUserObjectRelease, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaUserObjectRelease, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaUserObjectRelease, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24095,7 +26424,10 @@ cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRelease_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaUserObjectRelease, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaUserObjectRelease, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectRelease__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease))
@@ -24134,7 +26466,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRetainUserOb
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, object, count, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) &&
@@ -24147,9 +26480,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRetainUserOb
     tracer_result = tracer_real(graph, object, count, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphRetainUserObject, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphRetainUserObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphRetainUserObject, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24176,7 +26513,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRetainUserOb
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphRetainUserObject, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphRetainUserObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphRetainUserObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject))
@@ -24217,7 +26557,8 @@ cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphReleaseUserObject_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) &&
@@ -24230,9 +26571,13 @@ cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphReleaseUserObject_fn *t
     tracer_result = tracer_real(graph, object, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphReleaseUserObject, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphReleaseUserObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphReleaseUserObject, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24256,7 +26601,10 @@ cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphReleaseUserObject_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphReleaseUserObject, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphReleaseUserObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphReleaseUserObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject))
@@ -24297,7 +26645,8 @@ cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, dependencyData, numDependencies,
                        nodeParams);
   }
@@ -24312,9 +26661,13 @@ cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tracer_real, const vo
         tracer_real(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphAddNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphAddNode, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24348,7 +26701,10 @@ cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tracer_real, const vo
       tracer_record_call(CUDART_ID_cudaGraphAddNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddNode, &tracer_record);
@@ -24388,7 +26744,8 @@ cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetParams_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) &&
@@ -24401,9 +26758,13 @@ cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetParams_fn *tracer_re
     tracer_result = tracer_real(node, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphNodeSetParams, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24425,7 +26786,10 @@ cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphNodeSetParams, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams))
@@ -24464,7 +26828,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecNodeSetP
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec, node, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) &&
@@ -24477,9 +26842,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecNodeSetP
     tracer_result = tracer_real(graphExec, node, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24504,7 +26873,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecNodeSetP
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams))
@@ -24545,7 +26917,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphConditionalH
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pHandle_out, graph, defaultLaunchValue, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) &&
@@ -24559,9 +26932,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphConditionalH
     tracer_result = tracer_real(pHandle_out, graph, defaultLaunchValue, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphConditionalHandleCreate, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphConditionalHandleCreate,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphConditionalHandleCreate, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24591,7 +26968,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphConditionalH
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_out_val =
       tracer_args.pHandle_out ? (uint64_t)(*tracer_args.pHandle_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphConditionalHandleCreate,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate))
@@ -24631,7 +27011,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetDriverEntryPoi
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, funcPtr, flags, driverStatus);
   }
   cudart_depth++;
@@ -24661,7 +27042,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetDriverEntryPoi
   tracer_record.funcPtr_val = tracer_args.funcPtr ? (uint64_t)(uintptr_t)(*tracer_args.funcPtr) : 0;
   tracer_record.driverStatus_val =
       tracer_args.driverStatus ? (uint64_t)(*tracer_args.driverStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetDriverEntryPoint, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDriverEntryPoint__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint))
@@ -24702,7 +27086,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetDriverEntryPoi
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, funcPtr, cudaVersion, flags, driverStatus);
   }
   cudart_depth++;
@@ -24736,7 +27121,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetDriverEntryPoi
   tracer_record.funcPtr_val = tracer_args.funcPtr ? (uint64_t)(uintptr_t)(*tracer_args.funcPtr) : 0;
   tracer_record.driverStatus_val =
       tracer_args.driverStatus ? (uint64_t)(*tracer_args.driverStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetDriverEntryPointByVersion,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion))
@@ -24777,7 +27165,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadData(
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
                        libraryOptionValues, numLibraryOptions);
   }
@@ -24792,9 +27181,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadData(
                                 libraryOptions, libraryOptionValues, numLibraryOptions);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLibraryLoadData, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryLoadData, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLibraryLoadData, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24839,7 +27232,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadData(
       tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record.libraryOptionValues_val =
       tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryLoadData, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadData__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadData, &tracer_record);
@@ -24882,7 +27278,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadFromFi
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
                        libraryOptions, libraryOptionValues, numLibraryOptions);
   }
@@ -24897,9 +27294,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadFromFi
                                 libraryOptions, libraryOptionValues, numLibraryOptions);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLibraryLoadFromFile, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryLoadFromFile, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLibraryLoadFromFile, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24944,7 +27345,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadFromFi
       tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record.libraryOptionValues_val =
       tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryLoadFromFile, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadFromFile__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile))
@@ -24987,7 +27391,8 @@ cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(library);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) &&
@@ -25000,9 +27405,13 @@ cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *tracer_real, const 
     tracer_result = tracer_real(library);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLibraryUnload, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryUnload, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLibraryUnload, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25022,7 +27431,10 @@ cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLibraryUnload, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryUnload, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryUnload__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryUnload, &tracer_record);
@@ -25057,7 +27469,8 @@ cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKernel_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pKernel, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) &&
@@ -25070,9 +27483,13 @@ cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKernel_fn *tracer_real,
     tracer_result = tracer_real(pKernel, library, name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLibraryGetKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryGetKernel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLibraryGetKernel, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25098,7 +27515,10 @@ cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKernel_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLibraryGetKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.pKernel_val = tracer_args.pKernel ? (uint64_t)(uintptr_t)(*tracer_args.pKernel) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryGetKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetKernel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel))
@@ -25135,7 +27555,8 @@ cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGlobal_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) &&
@@ -25148,9 +27569,13 @@ cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGlobal_fn *tracer_real,
     tracer_result = tracer_real(dptr, bytes, library, name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLibraryGetGlobal, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryGetGlobal, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLibraryGetGlobal, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25179,7 +27604,10 @@ cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGlobal_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaLibraryGetGlobal, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryGetGlobal, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetGlobal__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal))
@@ -25217,7 +27645,8 @@ cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetManaged_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) &&
@@ -25230,9 +27659,13 @@ cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetManaged_fn *tracer_real
     tracer_result = tracer_real(dptr, bytes, library, name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLibraryGetManaged, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryGetManaged, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLibraryGetManaged, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25261,7 +27694,10 @@ cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetManaged_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaLibraryGetManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryGetManaged, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetManaged__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged))
@@ -25302,7 +27738,8 @@ cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibraryGetUnifiedFunction
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fptr, library, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) &&
@@ -25315,9 +27752,13 @@ cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibraryGetUnifiedFunction
     tracer_result = tracer_real(fptr, library, symbol);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLibraryGetUnifiedFunction, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryGetUnifiedFunction, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLibraryGetUnifiedFunction, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25343,7 +27784,10 @@ cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibraryGetUnifiedFunction
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLibraryGetUnifiedFunction,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.fptr_val = tracer_args.fptr ? (uint64_t)(uintptr_t)(*tracer_args.fptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryGetUnifiedFunction, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction))
@@ -25383,7 +27827,8 @@ cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGetKernelCount_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) &&
@@ -25396,9 +27841,13 @@ cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGetKernelCount_fn *tra
     tracer_result = tracer_real(count, lib);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLibraryGetKernelCount, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryGetKernelCount, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLibraryGetKernelCount, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25421,7 +27870,10 @@ cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGetKernelCount_fn *tra
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLibraryGetKernelCount, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryGetKernelCount, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetKernelCount__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount))
@@ -25461,7 +27913,8 @@ cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryEnumerateKernels_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernels, numKernels, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) &&
@@ -25474,9 +27927,13 @@ cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryEnumerateKernels_fn 
     tracer_result = tracer_real(kernels, numKernels, lib);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLibraryEnumerateKernels, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryEnumerateKernels, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLibraryEnumerateKernels, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25502,7 +27959,10 @@ cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryEnumerateKernels_fn 
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLibraryEnumerateKernels, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.kernels_val = tracer_args.kernels ? (uint64_t)(uintptr_t)(*tracer_args.kernels) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryEnumerateKernels, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryEnumerateKernels__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels))
@@ -25542,7 +28002,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaKernelSetAttribut
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, attr, value, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) &&
@@ -25556,9 +28017,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaKernelSetAttribut
     tracer_result = tracer_real(kernel, attr, value, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaKernelSetAttributeForDevice, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaKernelSetAttributeForDevice, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaKernelSetAttributeForDevice, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25585,7 +28050,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaKernelSetAttribut
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaKernelSetAttributeForDevice,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaKernelSetAttributeForDevice,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice))
@@ -25624,7 +28092,8 @@ cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ppExportTable, pExportTableId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) &&
@@ -25637,9 +28106,13 @@ cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn *tracer_real,
     tracer_result = tracer_real(ppExportTable, pExportTableId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetExportTable, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetExportTable, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetExportTable, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25663,7 +28136,10 @@ cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaGetExportTable, tracer_depth, tracer_args.tracer_status);
   tracer_record.ppExportTable_val =
       tracer_args.ppExportTable ? (uint64_t)(uintptr_t)(*tracer_args.ppExportTable) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetExportTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetExportTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetExportTable, &tracer_record);
@@ -25699,7 +28175,8 @@ cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(functionPtr, symbolPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) &&
@@ -25712,9 +28189,13 @@ cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_fn *tracer_real,
     tracer_result = tracer_real(functionPtr, symbolPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetFuncBySymbol, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetFuncBySymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetFuncBySymbol, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25738,7 +28219,10 @@ cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaGetFuncBySymbol, tracer_depth, tracer_args.tracer_status);
   tracer_record.functionPtr_val =
       tracer_args.functionPtr ? (uint64_t)(uintptr_t)(*tracer_args.functionPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetFuncBySymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetFuncBySymbol__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetFuncBySymbol, &tracer_record);
@@ -25773,7 +28257,8 @@ cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernelPtr, entryFuncAddr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) &&
@@ -25786,9 +28271,13 @@ cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_real, const void *tr
     tracer_result = tracer_real(kernelPtr, entryFuncAddr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetKernel, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetKernel, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25812,7 +28301,10 @@ cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_real, const void *tr
       tracer_record_call(CUDART_ID_cudaGetKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.kernelPtr_val =
       tracer_args.kernelPtr ? (uint64_t)(uintptr_t)(*tracer_args.kernelPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetKernel, &tracer_record);

@@ -8,8 +8,10 @@
  * - hip_traced_F records the call. The wrapper checked the events only when the
  *   real function was resolved, so the first call checks them here. A call from inside
  *   another traced call of this backend, or made while the recording is paused, goes
- *   straight to the library. Minimal mode keeps no arguments: a function that no hook or
- *   command needs the arguments of puts the call into its thread's batch
+ *   straight to the library; once the trace reached its bound (tracer_recording.h) a call
+ *   is counted with its times (tracer_count_span) instead of written. Minimal mode
+ *   keeps no arguments: a function that no hook or command needs the arguments of puts
+ *   the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
@@ -1002,7 +1004,8 @@ hip_traced_hipCreateChannelDesc(hip_hipCreateChannelDesc_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(x, y, z, w, f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) &&
@@ -1015,8 +1018,11 @@ hip_traced_hipCreateChannelDesc(hip_hipCreateChannelDesc_fn *tracer_real, const 
     tracer_result = tracer_real(x, y, z, w, f);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipCreateChannelDesc, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCreateChannelDesc, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipCreateChannelDesc, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -1045,7 +1051,10 @@ hip_traced_hipCreateChannelDesc(hip_hipCreateChannelDesc_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCreateChannelDesc, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCreateChannelDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCreateChannelDesc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipCreateChannelDesc, &tracer_record);
@@ -1080,7 +1089,8 @@ hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) &&
@@ -1093,9 +1103,13 @@ hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(dst, src, sizeBytes, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1122,7 +1136,10 @@ hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy_spt, &tracer_record);
@@ -1157,7 +1174,8 @@ hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) &&
@@ -1170,9 +1188,13 @@ hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn *tracer_real,
     tracer_result = tracer_real(symbol, src, sizeBytes, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyToSymbol_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyToSymbol_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyToSymbol_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1202,7 +1224,10 @@ hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToSymbol_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyToSymbol_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol_spt, &tracer_record);
@@ -1239,7 +1264,8 @@ hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) &&
@@ -1252,9 +1278,13 @@ hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt_fn *tracer_real,
     tracer_result = tracer_real(dst, symbol, sizeBytes, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyFromSymbol_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbol_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyFromSymbol_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1284,7 +1314,10 @@ hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromSymbol_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbol_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol_spt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt))
@@ -1322,7 +1355,8 @@ hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) &&
@@ -1335,9 +1369,13 @@ hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real, const void *trac
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2D_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2D_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2D_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1371,7 +1409,10 @@ hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2D_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2D_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D_spt, &tracer_record);
@@ -1409,7 +1450,8 @@ hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) &&
@@ -1422,9 +1464,13 @@ hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_fn *tracer_real,
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DToArray_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DToArray_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2DToArray_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1460,7 +1506,10 @@ hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DToArray_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DToArray_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray_spt, &tracer_record);
@@ -1499,7 +1548,8 @@ hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_spt_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) &&
@@ -1512,9 +1562,13 @@ hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_spt_fn *tracer_real
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DFromArray_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArray_spt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemcpy2DFromArray_spt, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1550,7 +1604,10 @@ hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_spt_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DFromArray_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArray_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray_spt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt))
@@ -1589,7 +1646,8 @@ hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) &&
@@ -1602,9 +1660,13 @@ hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real, const void *trac
     tracer_result = tracer_real(p);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy3D_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy3D_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy3D_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1624,7 +1686,10 @@ hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy3D_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy3D_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D_spt, &tracer_record);
@@ -1658,7 +1723,8 @@ hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, value, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) &&
@@ -1671,9 +1737,13 @@ hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(dst, value, sizeBytes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemset_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1698,7 +1768,10 @@ hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset_spt, &tracer_record);
@@ -1731,7 +1804,8 @@ hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) &&
@@ -1744,9 +1818,13 @@ hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real, const void *trac
     tracer_result = tracer_real(dst, pitch, value, width, height);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemset2D_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset2D_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset2D_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1775,7 +1853,10 @@ hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset2D_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset2D_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D_spt, &tracer_record);
@@ -1810,7 +1891,8 @@ hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) &&
@@ -1823,9 +1905,13 @@ hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real, const void *trac
     tracer_result = tracer_real(pitchedDevPtr, value, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemset3D_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset3D_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset3D_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1848,7 +1934,10 @@ hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset3D_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset3D_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D_spt, &tracer_record);
@@ -1884,7 +1973,8 @@ hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) &&
@@ -1897,9 +1987,13 @@ hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *tracer_real, const void
     tracer_result = tracer_real(dst, src, sizeBytes, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyAsync_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyAsync_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyAsync_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1928,7 +2022,10 @@ hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyAsync_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyAsync_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync_spt, &tracer_record);
@@ -1964,7 +2061,8 @@ hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) &&
@@ -1977,9 +2075,13 @@ hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *tracer_real, const void
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamQuery_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamQuery_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamQuery_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1999,7 +2101,10 @@ hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamQuery_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamQuery_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery_spt, &tracer_record);
@@ -2034,7 +2139,8 @@ hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_spt_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) &&
@@ -2047,9 +2153,13 @@ hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_spt_fn *tracer_real
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamSynchronize_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamSynchronize_spt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipStreamSynchronize_spt, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2069,7 +2179,10 @@ hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_spt_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamSynchronize_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamSynchronize_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize_spt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt))
@@ -2106,7 +2219,8 @@ hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_spt_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) &&
@@ -2119,9 +2233,13 @@ hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_spt_fn *tracer_real
     tracer_result = tracer_real(stream, priority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamGetPriority_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamGetPriority_spt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipStreamGetPriority_spt, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2145,7 +2263,10 @@ hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_spt_fn *tracer_real
       tracer_record_call(HIP_ID_hipStreamGetPriority_spt, tracer_depth, tracer_args.tracer_status);
   tracer_record.priority_val =
       tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamGetPriority_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority_spt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt))
@@ -2183,7 +2304,8 @@ hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) &&
@@ -2196,9 +2318,13 @@ hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_fn *tracer_real,
     tracer_result = tracer_real(stream, event, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamWaitEvent_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamWaitEvent_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamWaitEvent_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2222,7 +2348,10 @@ hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitEvent_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamWaitEvent_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent_spt, &tracer_record);
@@ -2258,7 +2387,8 @@ hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) &&
@@ -2271,9 +2401,13 @@ hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn *tracer_real,
     tracer_result = tracer_real(stream, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamGetFlags_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamGetFlags_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamGetFlags_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2296,7 +2430,10 @@ hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamGetFlags_spt, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamGetFlags_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags_spt, &tracer_record);
@@ -2334,7 +2471,8 @@ hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCooperativeKernel_spt_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) &&
@@ -2347,9 +2485,13 @@ hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCooperativeKernel_spt_fn 
     tracer_result = tracer_real(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipLaunchCooperativeKernel_spt, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernel_spt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipLaunchCooperativeKernel_spt, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2381,7 +2523,10 @@ hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCooperativeKernel_spt_fn 
                                                tracer_args.tracer_status);
   tracer_record.kernelParams_val =
       tracer_args.kernelParams ? (uint64_t)(uintptr_t)(*tracer_args.kernelParams) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernel_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt))
@@ -2422,7 +2567,8 @@ hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) &&
@@ -2436,9 +2582,13 @@ hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tracer_real, const vo
         tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipLaunchKernel_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipLaunchKernel_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipLaunchKernel_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2469,7 +2619,10 @@ hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchKernel_spt, tracer_depth, tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchKernel_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel_spt, &tracer_record);
@@ -2504,7 +2657,8 @@ hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tracer_caller, unsig
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) &&
@@ -2517,8 +2671,11 @@ hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tracer_caller, unsig
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipInit, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipInit, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipInit, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2538,7 +2695,10 @@ hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tracer_caller, unsig
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipInit, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipInit, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipInit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit))
     lttng_ust_tracepoint(lttng_ust_hip, hipInit, &tracer_record);
@@ -2571,7 +2731,8 @@ hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) &&
@@ -2584,9 +2745,13 @@ hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tracer_real, const vo
     tracer_result = tracer_real(driverVersion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDriverGetVersion, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDriverGetVersion, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDriverGetVersion, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2608,7 +2773,10 @@ hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipDriverGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.driverVersion_val =
       tracer_args.driverVersion ? (uint64_t)(int64_t)(*tracer_args.driverVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDriverGetVersion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDriverGetVersion__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion))
     lttng_ust_tracepoint(lttng_ust_hip, hipDriverGetVersion, &tracer_record);
@@ -2642,7 +2810,8 @@ hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(runtimeVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) &&
@@ -2655,9 +2824,13 @@ hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *tracer_real, const 
     tracer_result = tracer_real(runtimeVersion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipRuntimeGetVersion, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipRuntimeGetVersion, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipRuntimeGetVersion, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2679,7 +2852,10 @@ hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipRuntimeGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.runtimeVersion_val =
       tracer_args.runtimeVersion ? (uint64_t)(int64_t)(*tracer_args.runtimeVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipRuntimeGetVersion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipRuntimeGetVersion__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion))
     lttng_ust_tracepoint(lttng_ust_hip, hipRuntimeGetVersion, &tracer_record);
@@ -2713,7 +2889,8 @@ hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, ordinal);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) &&
@@ -2726,9 +2903,13 @@ hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(device, ordinal);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGet, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGet, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGet, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2751,7 +2932,10 @@ hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGet, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGet__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGet, &tracer_record);
@@ -2786,7 +2970,8 @@ hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapability_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(major, minor, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) &&
@@ -2799,9 +2984,13 @@ hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapability_fn *tracer_
     tracer_result = tracer_real(major, minor, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDeviceComputeCapability, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceComputeCapability, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceComputeCapability, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2827,7 +3016,10 @@ hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapability_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.major_val = tracer_args.major ? (uint64_t)(int64_t)(*tracer_args.major) : 0;
   tracer_record.minor_val = tracer_args.minor ? (uint64_t)(int64_t)(*tracer_args.minor) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceComputeCapability, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceComputeCapability__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability))
@@ -2864,7 +3056,8 @@ hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(name, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) &&
@@ -2877,9 +3070,13 @@ hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_real, const void *tr
     tracer_result = tracer_real(name, len, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetName, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetName, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetName, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2904,7 +3101,10 @@ hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetName, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetName__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetName, &tracer_record);
@@ -2938,7 +3138,8 @@ hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(uuid, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) &&
@@ -2951,9 +3152,13 @@ hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_real, const void *tr
     tracer_result = tracer_real(uuid, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetUuid, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetUuid, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetUuid, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2975,7 +3180,10 @@ hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetUuid, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetUuid, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetUuid__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetUuid, &tracer_record);
@@ -3011,7 +3219,8 @@ hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribute_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) &&
@@ -3024,9 +3233,13 @@ hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribute_fn *tracer_real
     tracer_result = tracer_real(value, attr, srcDevice, dstDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetP2PAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetP2PAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceGetP2PAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3054,7 +3267,10 @@ hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribute_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetP2PAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetP2PAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetP2PAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute))
@@ -3092,7 +3308,8 @@ hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pciBusId, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) &&
@@ -3105,9 +3322,13 @@ hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *tracer_real, const 
     tracer_result = tracer_real(pciBusId, len, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetPCIBusId, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetPCIBusId, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetPCIBusId, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3134,7 +3355,10 @@ hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipDeviceGetPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.pciBusId_val =
       tracer_args.pciBusId ? (uint64_t)(int64_t)(*tracer_args.pciBusId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetPCIBusId, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetPCIBusId__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetPCIBusId, &tracer_record);
@@ -3169,7 +3393,8 @@ hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) &&
@@ -3182,9 +3407,13 @@ hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_fn *tracer_real,
     tracer_result = tracer_real(device, pciBusId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetByPCIBusId, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetByPCIBusId, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetByPCIBusId, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3207,7 +3436,10 @@ hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetByPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetByPCIBusId, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetByPCIBusId__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetByPCIBusId, &tracer_record);
@@ -3242,7 +3474,8 @@ hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(bytes, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) &&
@@ -3255,9 +3488,13 @@ hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_real, const void *
     tracer_result = tracer_real(bytes, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceTotalMem, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceTotalMem, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceTotalMem, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3280,7 +3517,10 @@ hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceTotalMem, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceTotalMem, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceTotalMem__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceTotalMem, &tracer_record);
@@ -3314,7 +3554,8 @@ hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) &&
@@ -3327,9 +3568,13 @@ hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *tracer_real,
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceSynchronize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceSynchronize, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3347,7 +3592,10 @@ hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSynchronize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSynchronize, &tracer_record);
@@ -3380,7 +3628,8 @@ hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) &&
@@ -3393,9 +3642,13 @@ hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real, const void *tracer
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceReset, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceReset, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3413,7 +3666,10 @@ hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceReset, &tracer_record);
@@ -3445,7 +3701,8 @@ hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) &&
@@ -3458,9 +3715,13 @@ hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(deviceId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipSetDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipSetDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipSetDevice, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3480,7 +3741,10 @@ hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipSetDevice, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipSetDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetDevice, &tracer_record);
@@ -3513,7 +3777,8 @@ hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) &&
@@ -3526,9 +3791,13 @@ hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(deviceId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetDevice, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3550,7 +3819,10 @@ hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real, const void *tracer_cal
       tracer_record_call(HIP_ID_hipGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.deviceId_val =
       tracer_args.deviceId ? (uint64_t)(int64_t)(*tracer_args.deviceId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDevice, &tracer_record);
@@ -3583,7 +3855,8 @@ hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) &&
@@ -3596,9 +3869,13 @@ hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_real, const void *
     tracer_result = tracer_real(count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetDeviceCount, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetDeviceCount, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetDeviceCount, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3619,7 +3896,10 @@ hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetDeviceCount, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetDeviceCount, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceCount__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceCount, &tracer_record);
@@ -3654,7 +3934,8 @@ hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pi, attr, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) &&
@@ -3667,9 +3948,13 @@ hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn *tracer_real,
     tracer_result = tracer_real(pi, attr, deviceId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3694,7 +3979,10 @@ hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.pi_val = tracer_args.pi ? (uint64_t)(int64_t)(*tracer_args.pi) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetAttribute__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetAttribute, &tracer_record);
@@ -3731,7 +4019,8 @@ hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultMemPool_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) &&
@@ -3744,9 +4033,13 @@ hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultMemPool_fn *tracer_
     tracer_result = tracer_real(mem_pool, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDeviceGetDefaultMemPool, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetDefaultMemPool, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceGetDefaultMemPool, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3770,7 +4063,10 @@ hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultMemPool_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetDefaultMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetDefaultMemPool__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool))
@@ -3807,7 +4103,8 @@ hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) &&
@@ -3820,9 +4117,13 @@ hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tracer_real, const vo
     tracer_result = tracer_real(device, mem_pool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceSetMemPool, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceSetMemPool, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceSetMemPool, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3844,7 +4145,10 @@ hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceSetMemPool, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceSetMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetMemPool__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetMemPool, &tracer_record);
@@ -3878,7 +4182,8 @@ hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) &&
@@ -3891,9 +4196,13 @@ hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tracer_real, const vo
     tracer_result = tracer_real(mem_pool, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetMemPool, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetMemPool, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetMemPool, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3917,7 +4226,10 @@ hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipDeviceGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetMemPool__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetMemPool, &tracer_record);
@@ -3951,7 +4263,8 @@ hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(prop, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) &&
@@ -3964,9 +4277,13 @@ hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_fn *tracer_real,
     tracer_result = tracer_real(prop, deviceId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetDeviceProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetDeviceProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetDeviceProperties, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3988,7 +4305,10 @@ hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetDeviceProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetDeviceProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceProperties, &tracer_record);
@@ -4023,7 +4343,8 @@ hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) &&
@@ -4036,9 +4357,13 @@ hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig_fn *tracer_real,
     tracer_result = tracer_real(cacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceSetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceSetCacheConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceSetCacheConfig, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4058,7 +4383,10 @@ hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceSetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetCacheConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig))
@@ -4093,7 +4421,8 @@ hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) &&
@@ -4106,9 +4435,13 @@ hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig_fn *tracer_real,
     tracer_result = tracer_real(cacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetCacheConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetCacheConfig, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4128,7 +4461,10 @@ hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetCacheConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig))
@@ -4163,7 +4499,8 @@ hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pValue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) &&
@@ -4176,9 +4513,13 @@ hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_real, const void *
     tracer_result = tracer_real(pValue, limit);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetLimit, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetLimit, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetLimit, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4201,7 +4542,10 @@ hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetLimit, tracer_depth, tracer_args.tracer_status);
   tracer_record.pValue_val = tracer_args.pValue ? (uint64_t)(*tracer_args.pValue) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetLimit, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetLimit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetLimit, &tracer_record);
@@ -4236,7 +4580,8 @@ hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedMemConfig_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) &&
@@ -4249,9 +4594,13 @@ hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedMemConfig_fn *trace
     tracer_result = tracer_real(pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDeviceGetSharedMemConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceGetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4272,7 +4621,10 @@ hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedMemConfig_fn *trace
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDeviceGetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pConfig_val = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig))
@@ -4308,7 +4660,8 @@ hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) &&
@@ -4321,9 +4674,13 @@ hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_real, const void *
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetDeviceFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetDeviceFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetDeviceFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4344,7 +4701,10 @@ hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetDeviceFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetDeviceFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceFlags, &tracer_record);
@@ -4379,7 +4739,8 @@ hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedMemConfig_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) &&
@@ -4392,9 +4753,13 @@ hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedMemConfig_fn *trace
     tracer_result = tracer_real(config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDeviceSetSharedMemConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceSetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceSetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4414,7 +4779,10 @@ hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedMemConfig_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDeviceSetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceSetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig))
@@ -4450,7 +4818,8 @@ hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) &&
@@ -4463,9 +4832,13 @@ hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_real, const void *
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipSetDeviceFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipSetDeviceFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipSetDeviceFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4485,7 +4858,10 @@ hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipSetDeviceFlags, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipSetDeviceFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetDeviceFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetDeviceFlags, &tracer_record);
@@ -4519,7 +4895,8 @@ hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) &&
@@ -4532,9 +4909,13 @@ hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real, const void *trac
     tracer_result = tracer_real(device, prop);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipChooseDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipChooseDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipChooseDevice, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4556,7 +4937,10 @@ hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipChooseDevice, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipChooseDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipChooseDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipChooseDevice, &tracer_record);
@@ -4593,7 +4977,8 @@ hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeAndHopCount_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device1, device2, linktype, hopcount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) &&
@@ -4606,9 +4991,13 @@ hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeAndHopCount_fn *tra
     tracer_result = tracer_real(device1, device2, linktype, hopcount);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipExtGetLinkTypeAndHopCount, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExtGetLinkTypeAndHopCount, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipExtGetLinkTypeAndHopCount, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4637,7 +5026,10 @@ hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeAndHopCount_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.linktype_val = tracer_args.linktype ? (uint64_t)(*tracer_args.linktype) : 0;
   tracer_record.hopcount_val = tracer_args.hopcount ? (uint64_t)(*tracer_args.hopcount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExtGetLinkTypeAndHopCount, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount))
@@ -4675,7 +5067,8 @@ hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) &&
@@ -4688,9 +5081,13 @@ hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *tracer_real, const void
     tracer_result = tracer_real(handle, devPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipIpcGetMemHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipIpcGetMemHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipIpcGetMemHandle, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4712,7 +5109,10 @@ hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcGetMemHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipIpcGetMemHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetMemHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetMemHandle, &tracer_record);
@@ -4746,7 +5146,8 @@ hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) &&
@@ -4759,9 +5160,13 @@ hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tracer_real, const vo
     tracer_result = tracer_real(devPtr, handle, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipIpcOpenMemHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipIpcOpenMemHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipIpcOpenMemHandle, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4786,7 +5191,10 @@ hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcOpenMemHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipIpcOpenMemHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenMemHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenMemHandle, &tracer_record);
@@ -4821,7 +5229,8 @@ hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) &&
@@ -4834,9 +5243,13 @@ hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *tracer_real, const 
     tracer_result = tracer_real(devPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipIpcCloseMemHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipIpcCloseMemHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipIpcCloseMemHandle, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4856,7 +5269,10 @@ hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcCloseMemHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipIpcCloseMemHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcCloseMemHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcCloseMemHandle, &tracer_record);
@@ -4890,7 +5306,8 @@ hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) &&
@@ -4903,9 +5320,13 @@ hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *tracer_real, const 
     tracer_result = tracer_real(handle, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipIpcGetEventHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipIpcGetEventHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipIpcGetEventHandle, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4927,7 +5348,10 @@ hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcGetEventHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipIpcGetEventHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetEventHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetEventHandle, &tracer_record);
@@ -4962,7 +5386,8 @@ hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) &&
@@ -4975,9 +5400,13 @@ hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn *tracer_real,
     tracer_result = tracer_real(event, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipIpcOpenEventHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipIpcOpenEventHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipIpcOpenEventHandle, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4999,7 +5428,10 @@ hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcOpenEventHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipIpcOpenEventHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenEventHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenEventHandle, &tracer_record);
@@ -5033,7 +5465,8 @@ hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) &&
@@ -5046,9 +5479,13 @@ hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tracer_real, const vo
     tracer_result = tracer_real(func, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFuncSetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFuncSetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFuncSetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5072,7 +5509,10 @@ hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncSetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFuncSetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetAttribute__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetAttribute, &tracer_record);
@@ -5108,7 +5548,8 @@ hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) &&
@@ -5121,9 +5562,13 @@ hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn *tracer_real,
     tracer_result = tracer_real(func, config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFuncSetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFuncSetCacheConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFuncSetCacheConfig, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5145,7 +5590,10 @@ hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFuncSetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetCacheConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetCacheConfig, &tracer_record);
@@ -5181,7 +5629,8 @@ hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemConfig_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) &&
@@ -5194,9 +5643,13 @@ hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemConfig_fn *tracer_re
     tracer_result = tracer_real(func, config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFuncSetSharedMemConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFuncSetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipFuncSetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5218,7 +5671,10 @@ hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemConfig_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncSetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFuncSetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig))
@@ -5254,7 +5710,8 @@ hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) &&
@@ -5267,9 +5724,13 @@ hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real, const void *trac
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetLastError, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetLastError, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetLastError, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5287,7 +5748,10 @@ hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetLastError, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetLastError, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetLastError__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetLastError, &tracer_record);
@@ -5320,7 +5784,8 @@ hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) &&
@@ -5333,9 +5798,13 @@ hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *tracer_real, const void
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipPeekAtLastError, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipPeekAtLastError, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipPeekAtLastError, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5353,7 +5822,10 @@ hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipPeekAtLastError, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipPeekAtLastError, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipPeekAtLastError__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError))
     lttng_ust_tracepoint(lttng_ust_hip, hipPeekAtLastError, &tracer_record);
@@ -5387,7 +5859,8 @@ hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hip_error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) &&
@@ -5400,8 +5873,11 @@ hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hip_error);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetErrorName, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetErrorName, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetErrorName, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -5422,7 +5898,10 @@ hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetErrorName, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetErrorName, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorName__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorName, &tracer_record);
@@ -5456,7 +5935,8 @@ hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hipError);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) &&
@@ -5469,8 +5949,11 @@ hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer_real, const void *
     tracer_result = tracer_real(hipError);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetErrorString, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetErrorString, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetErrorString, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -5491,7 +5974,10 @@ hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetErrorString, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetErrorString, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorString__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorString, &tracer_record);
@@ -5525,7 +6011,8 @@ hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) &&
@@ -5538,9 +6025,13 @@ hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real, const void *trac
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5561,7 +6052,10 @@ hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreate, &tracer_record);
@@ -5597,7 +6091,8 @@ hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFlags_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) &&
@@ -5610,9 +6105,13 @@ hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFlags_fn *tracer_real
     tracer_result = tracer_real(stream, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamCreateWithFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamCreateWithFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipStreamCreateWithFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5635,7 +6134,10 @@ hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFlags_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamCreateWithFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamCreateWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreateWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags))
@@ -5674,7 +6176,8 @@ hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWithPriority_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) &&
@@ -5687,9 +6190,13 @@ hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWithPriority_fn *trace
     tracer_result = tracer_real(stream, flags, priority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipStreamCreateWithPriority, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamCreateWithPriority, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipStreamCreateWithPriority, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5715,7 +6222,10 @@ hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWithPriority_fn *trace
   tracer_record.head.call = tracer_record_call(HIP_ID_hipStreamCreateWithPriority, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamCreateWithPriority, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreateWithPriority__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority))
@@ -5755,7 +6265,8 @@ hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStreamPriorityRange_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) &&
@@ -5768,9 +6279,13 @@ hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStreamPriorityRange_f
     tracer_result = tracer_real(leastPriority, greatestPriority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDeviceGetStreamPriorityRange, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetStreamPriorityRange, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceGetStreamPriorityRange, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5796,7 +6311,10 @@ hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStreamPriorityRange_f
       tracer_args.leastPriority ? (uint64_t)(int64_t)(*tracer_args.leastPriority) : 0;
   tracer_record.greatestPriority_val =
       tracer_args.greatestPriority ? (uint64_t)(int64_t)(*tracer_args.greatestPriority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetStreamPriorityRange, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange))
@@ -5833,7 +6351,8 @@ hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) &&
@@ -5846,9 +6365,13 @@ hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_real, const void *tr
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5868,7 +6391,10 @@ hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamDestroy, &tracer_record);
@@ -5902,7 +6428,8 @@ hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) &&
@@ -5915,9 +6442,13 @@ hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamQuery, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamQuery, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamQuery, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5937,7 +6468,10 @@ hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamQuery, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamQuery, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery, &tracer_record);
@@ -5970,7 +6504,8 @@ hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) &&
@@ -5983,9 +6518,13 @@ hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *tracer_real, const 
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamSynchronize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamSynchronize, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6005,7 +6544,10 @@ hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize, &tracer_record);
@@ -6039,7 +6581,8 @@ hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) &&
@@ -6052,9 +6595,13 @@ hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *tracer_real, const void
     tracer_result = tracer_real(stream, event, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamWaitEvent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamWaitEvent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamWaitEvent, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6078,7 +6625,10 @@ hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitEvent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamWaitEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent, &tracer_record);
@@ -6113,7 +6663,8 @@ hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) &&
@@ -6126,9 +6677,13 @@ hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_real, const void *
     tracer_result = tracer_real(stream, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamGetFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamGetFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6151,7 +6706,10 @@ hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags, &tracer_record);
@@ -6185,7 +6743,8 @@ hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) &&
@@ -6198,9 +6757,13 @@ hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *tracer_real, const 
     tracer_result = tracer_real(stream, priority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamGetPriority, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamGetPriority, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamGetPriority, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6224,7 +6787,10 @@ hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipStreamGetPriority, tracer_depth, tracer_args.tracer_status);
   tracer_record.priority_val =
       tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamGetPriority, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority, &tracer_record);
@@ -6262,7 +6828,8 @@ hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreateWithCUMask_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) &&
@@ -6275,9 +6842,13 @@ hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreateWithCUMask_fn *tra
     tracer_result = tracer_real(stream, cuMaskSize, cuMask);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipExtStreamCreateWithCUMask, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExtStreamCreateWithCUMask, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipExtStreamCreateWithCUMask, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6303,7 +6874,10 @@ hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreateWithCUMask_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipExtStreamCreateWithCUMask, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExtStreamCreateWithCUMask, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamCreateWithCUMask__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask))
@@ -6342,7 +6916,8 @@ hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) &&
@@ -6355,9 +6930,13 @@ hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn *tracer_real,
     tracer_result = tracer_real(stream, cuMaskSize, cuMask);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipExtStreamGetCUMask, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExtStreamGetCUMask, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipExtStreamGetCUMask, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6383,7 +6962,10 @@ hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipExtStreamGetCUMask, tracer_depth, tracer_args.tracer_status);
   tracer_record.cuMask_val = tracer_args.cuMask ? (uint64_t)(*tracer_args.cuMask) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExtStreamGetCUMask, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamGetCUMask__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamGetCUMask, &tracer_record);
@@ -6419,7 +7001,8 @@ hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) &&
@@ -6432,9 +7015,13 @@ hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *tracer_real, const 
     tracer_result = tracer_real(stream, callback, userData, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamAddCallback, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamAddCallback, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamAddCallback, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6461,7 +7048,10 @@ hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamAddCallback, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamAddCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamAddCallback__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamAddCallback, &tracer_record);
@@ -6498,7 +7088,8 @@ hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) &&
@@ -6511,9 +7102,13 @@ hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *tracer_real, const 
     tracer_result = tracer_real(stream, ptr, value, flags, mask);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamWaitValue32, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamWaitValue32, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamWaitValue32, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6542,7 +7137,10 @@ hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitValue32, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamWaitValue32, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue32__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue32, &tracer_record);
@@ -6579,7 +7177,8 @@ hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) &&
@@ -6592,9 +7191,13 @@ hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *tracer_real, const 
     tracer_result = tracer_real(stream, ptr, value, flags, mask);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamWaitValue64, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamWaitValue64, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamWaitValue64, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6623,7 +7226,10 @@ hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitValue64, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamWaitValue64, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue64__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue64, &tracer_record);
@@ -6660,7 +7266,8 @@ hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) &&
@@ -6673,9 +7280,13 @@ hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn *tracer_real,
     tracer_result = tracer_real(stream, ptr, value, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamWriteValue32, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamWriteValue32, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamWriteValue32, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6702,7 +7313,10 @@ hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWriteValue32, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamWriteValue32, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue32__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue32, &tracer_record);
@@ -6739,7 +7353,8 @@ hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) &&
@@ -6752,9 +7367,13 @@ hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn *tracer_real,
     tracer_result = tracer_real(stream, ptr, value, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamWriteValue64, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamWriteValue64, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamWriteValue64, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6781,7 +7400,10 @@ hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWriteValue64, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamWriteValue64, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue64__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue64, &tracer_record);
@@ -6818,7 +7440,8 @@ hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) &&
@@ -6831,9 +7454,13 @@ hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags_fn *tracer_real,
     tracer_result = tracer_real(event, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventCreateWithFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventCreateWithFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventCreateWithFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6856,7 +7483,10 @@ hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventCreateWithFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventCreateWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventCreateWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags))
@@ -6891,7 +7521,8 @@ hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) &&
@@ -6904,9 +7535,13 @@ hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6927,7 +7562,10 @@ hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventCreate, &tracer_record);
@@ -6960,7 +7598,8 @@ hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) &&
@@ -6973,9 +7612,13 @@ hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(event, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventRecord, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventRecord, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventRecord, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6997,7 +7640,10 @@ hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventRecord, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventRecord, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventRecord__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventRecord, &tracer_record);
@@ -7030,7 +7676,8 @@ hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) &&
@@ -7043,9 +7690,13 @@ hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real, const void *trac
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7065,7 +7716,10 @@ hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventDestroy, &tracer_record);
@@ -7099,7 +7753,8 @@ hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) &&
@@ -7112,9 +7767,13 @@ hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tracer_real, const vo
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventSynchronize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventSynchronize, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7134,7 +7793,10 @@ hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventSynchronize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventSynchronize, &tracer_record);
@@ -7168,7 +7830,8 @@ hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ms, start, stop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) &&
@@ -7181,9 +7844,13 @@ hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tracer_real, const vo
     tracer_result = tracer_real(ms, start, stop);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventElapsedTime, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventElapsedTime, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventElapsedTime, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7208,7 +7875,10 @@ hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventElapsedTime, tracer_depth, tracer_args.tracer_status);
   tracer_record.ms_val = tracer_args.ms ? tracer_slot_float(*tracer_args.ms) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventElapsedTime, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventElapsedTime__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventElapsedTime, &tracer_record);
@@ -7242,7 +7912,8 @@ hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) &&
@@ -7255,9 +7926,13 @@ hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventQuery, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventQuery, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventQuery, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7277,7 +7952,10 @@ hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventQuery, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventQuery, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventQuery__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventQuery, &tracer_record);
@@ -7311,7 +7989,8 @@ hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(attributes, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) &&
@@ -7324,9 +8003,13 @@ hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes_fn *tracer_real,
     tracer_result = tracer_real(attributes, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipPointerGetAttributes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipPointerGetAttributes, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipPointerGetAttributes, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7348,7 +8031,10 @@ hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipPointerGetAttributes, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipPointerGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes))
@@ -7385,7 +8071,8 @@ hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(data, attribute, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) &&
@@ -7398,9 +8085,13 @@ hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_fn *tracer_real,
     tracer_result = tracer_real(data, attribute, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipPointerGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipPointerGetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipPointerGetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7424,7 +8115,10 @@ hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipPointerGetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipPointerGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttribute__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttribute, &tracer_record);
@@ -7460,7 +8154,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipDrvPointerGetAttribute
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numAttributes, attributes, data, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) &&
@@ -7473,9 +8168,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipDrvPointerGetAttribute
     tracer_result = tracer_real(numAttributes, attributes, data, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDrvPointerGetAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDrvPointerGetAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDrvPointerGetAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7503,7 +8202,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipDrvPointerGetAttribute
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDrvPointerGetAttributes, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDrvPointerGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvPointerGetAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes))
@@ -7543,7 +8245,8 @@ hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSemaphore_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) &&
@@ -7556,9 +8259,13 @@ hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSemaphore_fn *tracer_
     tracer_result = tracer_real(extSem_out, semHandleDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipImportExternalSemaphore, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipImportExternalSemaphore, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipImportExternalSemaphore, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7582,7 +8289,10 @@ hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSemaphore_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.extSem_out_val =
       tracer_args.extSem_out ? (uint64_t)(uintptr_t)(*tracer_args.extSem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipImportExternalSemaphore, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipImportExternalSemaphore__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore))
@@ -7623,7 +8333,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipSignalExternalSemaphor
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) &&
@@ -7636,9 +8347,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipSignalExternalSemaphor
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipSignalExternalSemaphoresAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipSignalExternalSemaphoresAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipSignalExternalSemaphoresAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7665,7 +8380,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipSignalExternalSemaphor
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipSignalExternalSemaphoresAsync,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipSignalExternalSemaphoresAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync))
@@ -7707,7 +8425,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipWaitExternalSemaphores
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) &&
@@ -7720,9 +8439,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipWaitExternalSemaphores
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipWaitExternalSemaphoresAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipWaitExternalSemaphoresAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipWaitExternalSemaphoresAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7749,7 +8472,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipWaitExternalSemaphores
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipWaitExternalSemaphoresAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipWaitExternalSemaphoresAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync))
@@ -7789,7 +8515,8 @@ hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalSemaphore_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) &&
@@ -7802,9 +8529,13 @@ hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalSemaphore_fn *trace
     tracer_result = tracer_real(extSem);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDestroyExternalSemaphore, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDestroyExternalSemaphore, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDestroyExternalSemaphore, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7824,7 +8555,10 @@ hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalSemaphore_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDestroyExternalSemaphore, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDestroyExternalSemaphore, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDestroyExternalSemaphore__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore))
@@ -7861,7 +8595,8 @@ hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) &&
@@ -7874,9 +8609,13 @@ hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory_fn *tracer_real,
     tracer_result = tracer_real(extMem_out, memHandleDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipImportExternalMemory, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipImportExternalMemory, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipImportExternalMemory, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7900,7 +8639,10 @@ hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory_fn *tracer_real,
       tracer_record_call(HIP_ID_hipImportExternalMemory, tracer_depth, tracer_args.tracer_status);
   tracer_record.extMem_out_val =
       tracer_args.extMem_out ? (uint64_t)(uintptr_t)(*tracer_args.extMem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipImportExternalMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipImportExternalMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory))
@@ -7939,7 +8681,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExternalMemoryGetMappe
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) &&
@@ -7952,9 +8695,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExternalMemoryGetMappe
     tracer_result = tracer_real(devPtr, extMem, bufferDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipExternalMemoryGetMappedBuffer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExternalMemoryGetMappedBuffer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipExternalMemoryGetMappedBuffer, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7980,7 +8727,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExternalMemoryGetMappe
   tracer_record.head.call = tracer_record_call(HIP_ID_hipExternalMemoryGetMappedBuffer,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExternalMemoryGetMappedBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer))
@@ -8019,7 +8769,8 @@ hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemory_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) &&
@@ -8032,9 +8783,13 @@ hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemory_fn *tracer_real
     tracer_result = tracer_real(extMem);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDestroyExternalMemory, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDestroyExternalMemory, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDestroyExternalMemory, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8054,7 +8809,10 @@ hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemory_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDestroyExternalMemory, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDestroyExternalMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDestroyExternalMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory))
@@ -8090,7 +8848,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc(hip_hipMalloc_f
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) &&
@@ -8103,8 +8862,11 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc(hip_hipMalloc_f
     tracer_result = tracer_real(ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMalloc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMalloc, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMalloc, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8127,7 +8889,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc(hip_hipMalloc_f
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMalloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMalloc, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc, &tracer_record);
@@ -8161,7 +8926,8 @@ hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) &&
@@ -8174,9 +8940,13 @@ hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn *tracer_real,
     tracer_result = tracer_real(ptr, sizeBytes, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipExtMallocWithFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExtMallocWithFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipExtMallocWithFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8202,7 +8972,10 @@ hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipExtMallocWithFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExtMallocWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtMallocWithFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtMallocWithFlags, &tracer_record);
@@ -8237,7 +9010,8 @@ hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) &&
@@ -8250,9 +9024,13 @@ hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocHost, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocHost, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocHost, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8275,7 +9053,10 @@ hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocHost, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocHost__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocHost, &tracer_record);
@@ -8308,7 +9089,8 @@ hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) &&
@@ -8321,9 +9103,13 @@ hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real, const void *trac
     tracer_result = tracer_real(ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemAllocHost, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemAllocHost, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemAllocHost, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8346,7 +9132,10 @@ hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAllocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemAllocHost, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocHost__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocHost, &tracer_record);
@@ -8380,7 +9169,8 @@ hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) &&
@@ -8393,9 +9183,13 @@ hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(ptr, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipHostMalloc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostMalloc, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostMalloc, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8420,7 +9214,10 @@ hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostMalloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostMalloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostMalloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostMalloc, &tracer_record);
@@ -8453,7 +9250,8 @@ hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) &&
@@ -8466,9 +9264,13 @@ hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_real, const void *tr
     tracer_result = tracer_real(dev_ptr, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocManaged, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocManaged, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocManaged, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8493,7 +9295,10 @@ hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocManaged, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocManaged__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocManaged, &tracer_record);
@@ -8528,7 +9333,8 @@ hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, count, device, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) &&
@@ -8541,9 +9347,13 @@ hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tracer_real, const vo
     tracer_result = tracer_real(dev_ptr, count, device, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPrefetchAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPrefetchAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPrefetchAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8570,7 +9380,10 @@ hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPrefetchAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPrefetchAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPrefetchAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPrefetchAsync, &tracer_record);
@@ -8605,7 +9418,8 @@ hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, count, advice, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) &&
@@ -8618,9 +9432,13 @@ hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(dev_ptr, count, advice, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemAdvise, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemAdvise, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemAdvise, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8647,7 +9465,10 @@ hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAdvise, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemAdvise, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAdvise__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAdvise, &tracer_record);
@@ -8681,7 +9502,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemRangeGetAttribute(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(data, data_size, attribute, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) &&
@@ -8694,9 +9516,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemRangeGetAttribute(
     tracer_result = tracer_real(data, data_size, attribute, dev_ptr, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemRangeGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemRangeGetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemRangeGetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8726,7 +9552,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemRangeGetAttribute(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemRangeGetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemRangeGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRangeGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute))
@@ -8766,7 +9595,8 @@ hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttributes_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(data, data_sizes, attributes, num_attributes, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) &&
@@ -8779,9 +9609,13 @@ hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttributes_fn *tracer_real
     tracer_result = tracer_real(data, data_sizes, attributes, num_attributes, dev_ptr, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemRangeGetAttributes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemRangeGetAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemRangeGetAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8814,7 +9648,10 @@ hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttributes_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemRangeGetAttributes, tracer_depth, tracer_args.tracer_status);
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemRangeGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRangeGetAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes))
@@ -8855,7 +9692,8 @@ hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, dev_ptr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) &&
@@ -8868,9 +9706,13 @@ hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync_fn *tracer_real,
     tracer_result = tracer_real(stream, dev_ptr, length, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamAttachMemAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamAttachMemAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamAttachMemAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8897,7 +9739,10 @@ hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamAttachMemAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamAttachMemAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamAttachMemAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync))
@@ -8934,7 +9779,8 @@ hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, size, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) &&
@@ -8947,9 +9793,13 @@ hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(dev_ptr, size, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8975,7 +9825,10 @@ hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocAsync, &tracer_record);
@@ -9008,7 +9861,8 @@ hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) &&
@@ -9021,9 +9875,13 @@ hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(dev_ptr, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFreeAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFreeAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFreeAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9045,7 +9903,10 @@ hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFreeAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeAsync, &tracer_record);
@@ -9078,7 +9939,8 @@ hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, min_bytes_to_hold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) &&
@@ -9091,9 +9953,13 @@ hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_real, const void *tr
     tracer_result = tracer_real(mem_pool, min_bytes_to_hold);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolTrimTo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolTrimTo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolTrimTo, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9115,7 +9981,10 @@ hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolTrimTo, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolTrimTo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolTrimTo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolTrimTo, &tracer_record);
@@ -9151,7 +10020,8 @@ hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) &&
@@ -9164,9 +10034,13 @@ hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_fn *tracer_real,
     tracer_result = tracer_real(mem_pool, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolSetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolSetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolSetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9191,7 +10065,10 @@ hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolSetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolSetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAttribute__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAttribute, &tracer_record);
@@ -9227,7 +10104,8 @@ hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) &&
@@ -9240,9 +10118,13 @@ hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_fn *tracer_real,
     tracer_result = tracer_real(mem_pool, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolGetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolGetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9267,7 +10149,10 @@ hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolGetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAttribute__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAttribute, &tracer_record);
@@ -9303,7 +10188,8 @@ hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, desc_list, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) &&
@@ -9316,9 +10202,13 @@ hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tracer_real, const vo
     tracer_result = tracer_real(mem_pool, desc_list, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolSetAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolSetAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolSetAccess, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9343,7 +10233,10 @@ hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolSetAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolSetAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAccess__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAccess, &tracer_record);
@@ -9380,7 +10273,8 @@ hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags, mem_pool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) &&
@@ -9393,9 +10287,13 @@ hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tracer_real, const vo
     tracer_result = tracer_real(flags, mem_pool, location);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolGetAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolGetAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolGetAccess, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9421,7 +10319,10 @@ hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolGetAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAccess__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAccess, &tracer_record);
@@ -9457,7 +10358,8 @@ hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, pool_props);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) &&
@@ -9470,9 +10372,13 @@ hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_real, const void *tr
     tracer_result = tracer_real(mem_pool, pool_props);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9496,7 +10402,10 @@ hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_real, const void *tr
       tracer_record_call(HIP_ID_hipMemPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolCreate, &tracer_record);
@@ -9531,7 +10440,8 @@ hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) &&
@@ -9544,9 +10454,13 @@ hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_real, const void *
     tracer_result = tracer_real(mem_pool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9566,7 +10480,10 @@ hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolDestroy, &tracer_record);
@@ -9601,7 +10518,8 @@ hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, size, mem_pool, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) &&
@@ -9614,9 +10532,13 @@ hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_fn *tracer_real,
     tracer_result = tracer_real(dev_ptr, size, mem_pool, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocFromPoolAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocFromPoolAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocFromPoolAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9644,7 +10566,10 @@ hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocFromPoolAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocFromPoolAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocFromPoolAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocFromPoolAsync, &tracer_record);
@@ -9683,7 +10608,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolExportToShareab
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(shared_handle, mem_pool, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) &&
@@ -9696,9 +10622,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolExportToShareab
     tracer_result = tracer_real(shared_handle, mem_pool, handle_type, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemPoolExportToShareableHandle, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolExportToShareableHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemPoolExportToShareableHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9725,7 +10655,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolExportToShareab
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemPoolExportToShareableHandle,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolExportToShareableHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolExportToShareableHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle))
@@ -9767,7 +10700,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolImportFromShare
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, shared_handle, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) &&
@@ -9780,9 +10714,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolImportFromShare
     tracer_result = tracer_real(mem_pool, shared_handle, handle_type, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemPoolImportFromShareableHandle, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolImportFromShareableHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemPoolImportFromShareableHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9811,7 +10749,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolImportFromShare
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolImportFromShareableHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle))
@@ -9851,7 +10792,8 @@ hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(export_data, dev_ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) &&
@@ -9864,9 +10806,13 @@ hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer_fn *tracer_real,
     tracer_result = tracer_real(export_data, dev_ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolExportPointer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolExportPointer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolExportPointer, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9888,7 +10834,10 @@ hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolExportPointer, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolExportPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolExportPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer))
@@ -9925,7 +10874,8 @@ hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, mem_pool, export_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) &&
@@ -9938,9 +10888,13 @@ hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer_fn *tracer_real,
     tracer_result = tracer_real(dev_ptr, mem_pool, export_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolImportPointer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolImportPointer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolImportPointer, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9966,7 +10920,10 @@ hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolImportPointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolImportPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolImportPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer))
@@ -10003,7 +10960,8 @@ hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) &&
@@ -10016,9 +10974,13 @@ hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(ptr, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipHostAlloc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostAlloc, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostAlloc, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10043,7 +11005,10 @@ hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostAlloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostAlloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostAlloc, &tracer_record);
@@ -10077,7 +11042,8 @@ hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, hstPtr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) &&
@@ -10090,9 +11056,13 @@ hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer_fn *tracer_real,
     tracer_result = tracer_real(devPtr, hstPtr, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipHostGetDevicePointer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostGetDevicePointer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostGetDevicePointer, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10118,7 +11088,10 @@ hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostGetDevicePointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostGetDevicePointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostGetDevicePointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer))
@@ -10154,7 +11127,8 @@ hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flagsPtr, hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) &&
@@ -10167,9 +11141,13 @@ hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real, const void *trac
     tracer_result = tracer_real(flagsPtr, hostPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipHostGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostGetFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostGetFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10192,7 +11170,10 @@ hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flagsPtr_val = tracer_args.flagsPtr ? (uint64_t)(*tracer_args.flagsPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostGetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostGetFlags, &tracer_record);
@@ -10226,7 +11207,8 @@ hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hostPtr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) &&
@@ -10239,9 +11221,13 @@ hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hostPtr, sizeBytes, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipHostRegister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostRegister, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostRegister, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10266,7 +11252,10 @@ hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostRegister, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostRegister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostRegister__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostRegister, &tracer_record);
@@ -10301,7 +11290,8 @@ hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) &&
@@ -10314,9 +11304,13 @@ hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_real, const void *
     tracer_result = tracer_real(hostPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipHostUnregister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostUnregister, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostUnregister, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10336,7 +11330,10 @@ hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostUnregister, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostUnregister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostUnregister__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostUnregister, &tracer_record);
@@ -10370,7 +11367,8 @@ hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, pitch, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) &&
@@ -10383,9 +11381,13 @@ hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(ptr, pitch, width, height);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocPitch, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocPitch, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocPitch, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10414,7 +11416,10 @@ hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real, const void *tracer
       tracer_record_call(HIP_ID_hipMallocPitch, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
   tracer_record.pitch_val = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocPitch, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocPitch__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocPitch, &tracer_record);
@@ -10449,7 +11454,8 @@ hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptr, pitch, widthInBytes, height, elementSizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) &&
@@ -10462,9 +11468,13 @@ hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_real, const void *tr
     tracer_result = tracer_real(dptr, pitch, widthInBytes, height, elementSizeBytes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemAllocPitch, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemAllocPitch, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemAllocPitch, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10496,7 +11506,10 @@ hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_real, const void *tr
       tracer_record_call(HIP_ID_hipMemAllocPitch, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.pitch_val = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemAllocPitch, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocPitch__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocPitch, &tracer_record);
@@ -10531,7 +11544,8 @@ hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tracer_caller, void 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) &&
@@ -10544,8 +11558,11 @@ hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tracer_caller, void 
     tracer_result = tracer_real(ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipFree, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFree, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipFree, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10565,7 +11582,10 @@ hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tracer_caller, void 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFree, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree))
     lttng_ust_tracepoint(lttng_ust_hip, hipFree, &tracer_record);
@@ -10597,7 +11617,8 @@ hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) &&
@@ -10610,8 +11631,13 @@ hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipFreeHost, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFreeHost, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFreeHost, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10631,7 +11657,10 @@ hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeHost, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFreeHost, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeHost__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeHost, &tracer_record);
@@ -10663,7 +11692,8 @@ hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) &&
@@ -10676,8 +11706,13 @@ hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipHostFree, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostFree, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostFree, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10697,7 +11732,10 @@ hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostFree, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostFree, &tracer_record);
@@ -10730,7 +11768,8 @@ hip_traced_hipMemcpy(hip_hipMemcpy_fn *tracer_real, const void *tracer_caller, v
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
   hip_depth++;
@@ -10771,7 +11810,10 @@ hip_traced_hipMemcpy(hip_hipMemcpy_fn *tracer_real, const void *tracer_caller, v
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy, &tracer_record);
@@ -10805,7 +11847,8 @@ hip_traced_hipMemcpyWithStream(hip_hipMemcpyWithStream_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   hip_depth++;
@@ -10848,7 +11891,10 @@ hip_traced_hipMemcpyWithStream(hip_hipMemcpyWithStream_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyWithStream, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyWithStream, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyWithStream__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyWithStream, &tracer_record);
@@ -10884,7 +11930,8 @@ hip_traced_hipMemcpyHtoD(hip_hipMemcpyHtoD_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -10922,7 +11969,10 @@ hip_traced_hipMemcpyHtoD(hip_hipMemcpyHtoD_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoD, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyHtoD, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoD__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoD, &tracer_record);
@@ -10955,7 +12005,8 @@ hip_traced_hipMemcpyDtoH(hip_hipMemcpyDtoH_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -10993,7 +12044,10 @@ hip_traced_hipMemcpyDtoH(hip_hipMemcpyDtoH_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoH, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyDtoH, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoH__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoH, &tracer_record);
@@ -11026,7 +12080,8 @@ hip_traced_hipMemcpyDtoD(hip_hipMemcpyDtoD_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -11064,7 +12119,10 @@ hip_traced_hipMemcpyDtoD(hip_hipMemcpyDtoD_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoD, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyDtoD, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoD__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoD, &tracer_record);
@@ -11097,7 +12155,8 @@ hip_traced_hipMemcpyHtoDAsync(hip_hipMemcpyHtoDAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -11138,7 +12197,10 @@ hip_traced_hipMemcpyHtoDAsync(hip_hipMemcpyHtoDAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoDAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyHtoDAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoDAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoDAsync, &tracer_record);
@@ -11173,7 +12235,8 @@ hip_traced_hipMemcpyDtoHAsync(hip_hipMemcpyDtoHAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -11214,7 +12277,10 @@ hip_traced_hipMemcpyDtoHAsync(hip_hipMemcpyDtoHAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoHAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyDtoHAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoHAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoHAsync, &tracer_record);
@@ -11250,7 +12316,8 @@ hip_traced_hipMemcpyDtoDAsync(hip_hipMemcpyDtoDAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -11291,7 +12358,10 @@ hip_traced_hipMemcpyDtoDAsync(hip_hipMemcpyDtoDAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoDAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyDtoDAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoDAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoDAsync, &tracer_record);
@@ -11328,7 +12398,8 @@ hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptr, bytes, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) &&
@@ -11341,9 +12412,13 @@ hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *tracer_real, const void
     tracer_result = tracer_real(dptr, bytes, hmod, name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleGetGlobal, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleGetGlobal, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleGetGlobal, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11372,7 +12447,10 @@ hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *tracer_real, const void
       tracer_record_call(HIP_ID_hipModuleGetGlobal, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleGetGlobal, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetGlobal__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetGlobal, &tracer_record);
@@ -11408,7 +12486,8 @@ hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) &&
@@ -11421,9 +12500,13 @@ hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tracer_real, const vo
     tracer_result = tracer_real(devPtr, symbol);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetSymbolAddress, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetSymbolAddress, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetSymbolAddress, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11446,7 +12529,10 @@ hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetSymbolAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetSymbolAddress, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolAddress__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolAddress, &tracer_record);
@@ -11480,7 +12566,8 @@ hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(size, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) &&
@@ -11493,9 +12580,13 @@ hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_real, const void *tr
     tracer_result = tracer_real(size, symbol);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetSymbolSize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetSymbolSize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetSymbolSize, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11518,7 +12609,10 @@ hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetSymbolSize, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetSymbolSize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolSize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolSize, &tracer_record);
@@ -11553,7 +12647,8 @@ hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) &&
@@ -11566,9 +12661,13 @@ hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_real, const void *
     tracer_result = tracer_real(symbol, src, sizeBytes, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyToSymbol, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyToSymbol, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyToSymbol, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11598,7 +12697,10 @@ hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToSymbol, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyToSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol, &tracer_record);
@@ -11634,7 +12736,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyToSymbolAsync(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, src, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) &&
@@ -11647,9 +12750,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyToSymbolAsync(
     tracer_result = tracer_real(symbol, src, sizeBytes, offset, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyToSymbolAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyToSymbolAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyToSymbolAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11681,7 +12788,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyToSymbolAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToSymbolAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyToSymbolAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbolAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbolAsync, &tracer_record);
@@ -11718,7 +12828,8 @@ hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) &&
@@ -11731,9 +12842,13 @@ hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tracer_real, const vo
     tracer_result = tracer_real(dst, symbol, sizeBytes, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyFromSymbol, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbol, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyFromSymbol, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11763,7 +12878,10 @@ hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromSymbol, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol, &tracer_record);
@@ -11800,7 +12918,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyFromSymbolAsync(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) &&
@@ -11813,9 +12932,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyFromSymbolAsync(
     tracer_result = tracer_real(dst, symbol, sizeBytes, offset, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyFromSymbolAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbolAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemcpyFromSymbolAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11847,7 +12970,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyFromSymbolAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromSymbolAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbolAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbolAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync))
@@ -11886,7 +13012,8 @@ hip_traced_hipMemcpyAsync(hip_hipMemcpyAsync_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   hip_depth++;
@@ -11929,7 +13056,10 @@ hip_traced_hipMemcpyAsync(hip_hipMemcpyAsync_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync, &tracer_record);
@@ -11965,7 +13095,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset(hip_hipMemset_f
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, value, sizeBytes);
   }
   hip_depth++;
@@ -12004,7 +13135,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset(hip_hipMemset_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset, &tracer_record);
@@ -12037,7 +13171,8 @@ hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) &&
@@ -12050,8 +13185,13 @@ hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(dest, value, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemsetD8, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemsetD8, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemsetD8, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12075,7 +13215,10 @@ hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD8, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetD8, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8, &tracer_record);
@@ -12109,7 +13252,8 @@ hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) &&
@@ -12122,9 +13266,13 @@ hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_real, const void *tr
     tracer_result = tracer_real(dest, value, count, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemsetD8Async, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemsetD8Async, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemsetD8Async, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12151,7 +13299,10 @@ hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD8Async, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetD8Async, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8Async__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8Async, &tracer_record);
@@ -12187,7 +13338,8 @@ hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) &&
@@ -12200,9 +13352,13 @@ hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(dest, value, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemsetD16, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemsetD16, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemsetD16, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12226,7 +13382,10 @@ hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD16, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetD16, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16, &tracer_record);
@@ -12260,7 +13419,8 @@ hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) &&
@@ -12273,9 +13433,13 @@ hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_real, const void *
     tracer_result = tracer_real(dest, value, count, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemsetD16Async, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemsetD16Async, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemsetD16Async, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12302,7 +13466,10 @@ hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD16Async, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetD16Async, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16Async__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16Async, &tracer_record);
@@ -12338,7 +13505,8 @@ hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) &&
@@ -12351,9 +13519,13 @@ hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(dest, value, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemsetD32, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemsetD32, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemsetD32, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12377,7 +13549,10 @@ hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD32, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetD32, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32, &tracer_record);
@@ -12410,7 +13585,8 @@ hip_traced_hipMemsetAsync(hip_hipMemsetAsync_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, value, sizeBytes, stream);
   }
   hip_depth++;
@@ -12451,7 +13627,10 @@ hip_traced_hipMemsetAsync(hip_hipMemsetAsync_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetAsync, &tracer_record);
@@ -12485,7 +13664,8 @@ hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) &&
@@ -12498,9 +13678,13 @@ hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_real, const void *
     tracer_result = tracer_real(dst, value, count, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemsetD32Async, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemsetD32Async, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemsetD32Async, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12527,7 +13711,10 @@ hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD32Async, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetD32Async, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32Async__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32Async, &tracer_record);
@@ -12562,7 +13749,8 @@ hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) &&
@@ -12575,8 +13763,13 @@ hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(dst, pitch, value, width, height);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemset2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset2D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12605,7 +13798,10 @@ hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset2D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D, &tracer_record);
@@ -12640,7 +13836,8 @@ hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, pitch, value, width, height, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) &&
@@ -12653,9 +13850,13 @@ hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_real, const void *tr
     tracer_result = tracer_real(dst, pitch, value, width, height, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemset2DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset2DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset2DAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12687,7 +13888,10 @@ hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset2DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset2DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2DAsync, &tracer_record);
@@ -12724,7 +13928,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset3D(hip_hipMemset
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) &&
@@ -12737,8 +13942,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset3D(hip_hipMemset
     tracer_result = tracer_real(pitchedDevPtr, value, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemset3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset3D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12761,7 +13971,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset3D(hip_hipMemset
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D, &tracer_record);
@@ -12796,7 +14009,8 @@ hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) &&
@@ -12809,9 +14023,13 @@ hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_real, const void *tr
     tracer_result = tracer_real(pitchedDevPtr, value, extent, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemset3DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset3DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset3DAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12836,7 +14054,10 @@ hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset3DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset3DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3DAsync, &tracer_record);
@@ -12872,7 +14093,8 @@ hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) &&
@@ -12885,9 +14107,13 @@ hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(free, total);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemGetInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemGetInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemGetInfo, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12911,7 +14137,10 @@ hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real, const void *tracer_c
       tracer_record_call(HIP_ID_hipMemGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.free_val = tracer_args.free ? (uint64_t)(*tracer_args.free) : 0;
   tracer_record.total_val = tracer_args.total ? (uint64_t)(*tracer_args.total) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemGetInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetInfo, &tracer_record);
@@ -12944,7 +14173,8 @@ hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) &&
@@ -12957,9 +14187,13 @@ hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_real, const void *tr
     tracer_result = tracer_real(ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPtrGetInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPtrGetInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPtrGetInfo, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12982,7 +14216,10 @@ hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPtrGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPtrGetInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPtrGetInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPtrGetInfo, &tracer_record);
@@ -13017,7 +14254,8 @@ hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, desc, width, height, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) &&
@@ -13030,9 +14268,13 @@ hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(array, desc, width, height, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13062,7 +14304,10 @@ hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocArray, &tracer_record);
@@ -13097,7 +14342,8 @@ hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pHandle, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) &&
@@ -13110,9 +14356,13 @@ hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(pHandle, pAllocateArray);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipArrayCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipArrayCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipArrayCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13135,7 +14385,10 @@ hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipArrayCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_val = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipArrayCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipArrayCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipArrayCreate, &tracer_record);
@@ -13169,7 +14422,8 @@ hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) &&
@@ -13182,9 +14436,13 @@ hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real, const void *trac
     tracer_result = tracer_real(array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipArrayDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipArrayDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipArrayDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13204,7 +14462,10 @@ hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipArrayDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipArrayDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipArrayDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipArrayDestroy, &tracer_record);
@@ -13238,7 +14499,8 @@ hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) &&
@@ -13251,9 +14513,13 @@ hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_real, const void *tr
     tracer_result = tracer_real(array, pAllocateArray);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipArray3DCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipArray3DCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipArray3DCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13276,7 +14542,10 @@ hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipArray3DCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipArray3DCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipArray3DCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipArray3DCreate, &tracer_record);
@@ -13312,7 +14581,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) &&
@@ -13325,8 +14595,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc
     tracer_result = tracer_real(pitchedDevPtr, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMalloc3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMalloc3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMalloc3D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13347,7 +14622,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMalloc3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMalloc3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3D, &tracer_record);
@@ -13380,7 +14658,8 @@ hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) &&
@@ -13393,9 +14672,13 @@ hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFreeArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFreeArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFreeArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13415,7 +14698,10 @@ hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFreeArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeArray, &tracer_record);
@@ -13448,7 +14734,8 @@ hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) &&
@@ -13461,9 +14748,13 @@ hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn *tracer_real,
     tracer_result = tracer_real(mipmappedArray);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFreeMipmappedArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFreeMipmappedArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFreeMipmappedArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13483,7 +14774,10 @@ hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeMipmappedArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFreeMipmappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeMipmappedArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeMipmappedArray, &tracer_record);
@@ -13518,7 +14812,8 @@ hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, desc, extent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) &&
@@ -13531,9 +14826,13 @@ hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_real, const void *tr
     tracer_result = tracer_real(array, desc, extent, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMalloc3DArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMalloc3DArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMalloc3DArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13560,7 +14859,10 @@ hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMalloc3DArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMalloc3DArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3DArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3DArray, &tracer_record);
@@ -13598,7 +14900,8 @@ hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) &&
@@ -13611,9 +14914,13 @@ hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray_fn *tracer_real,
     tracer_result = tracer_real(mipmappedArray, desc, extent, numLevels, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocMipmappedArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocMipmappedArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocMipmappedArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13644,7 +14951,10 @@ hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray_fn *tracer_real,
       tracer_record_call(HIP_ID_hipMallocMipmappedArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.mipmappedArray_val =
       tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocMipmappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocMipmappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray))
@@ -13684,7 +14994,8 @@ hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayLevel_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) &&
@@ -13697,9 +15008,13 @@ hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayLevel_fn *tracer_re
     tracer_result = tracer_real(levelArray, mipmappedArray, level);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetMipmappedArrayLevel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetMipmappedArrayLevel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetMipmappedArrayLevel, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13726,7 +15041,10 @@ hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayLevel_fn *tracer_re
       tracer_record_call(HIP_ID_hipGetMipmappedArrayLevel, tracer_depth, tracer_args.tracer_status);
   tracer_record.levelArray_val =
       tracer_args.levelArray ? (uint64_t)(uintptr_t)(*tracer_args.levelArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetMipmappedArrayLevel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetMipmappedArrayLevel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel))
@@ -13765,7 +15083,8 @@ hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) &&
@@ -13778,8 +15097,13 @@ hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemcpy2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13813,7 +15137,10 @@ hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D, &tracer_record);
@@ -13848,7 +15175,8 @@ hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) &&
@@ -13861,9 +15189,13 @@ hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_real, const void *tr
     tracer_result = tracer_real(pCopy);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyParam2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyParam2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyParam2D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13883,7 +15215,10 @@ hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyParam2D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyParam2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2D, &tracer_record);
@@ -13918,7 +15253,8 @@ hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) &&
@@ -13931,9 +15267,13 @@ hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn *tracer_real,
     tracer_result = tracer_real(pCopy, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyParam2DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyParam2DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyParam2DAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13955,7 +15295,10 @@ hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyParam2DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyParam2DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2DAsync, &tracer_record);
@@ -13990,7 +15333,8 @@ hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) &&
@@ -14003,9 +15347,13 @@ hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_real, const void *tr
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2DAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14041,7 +15389,10 @@ hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DAsync, &tracer_record);
@@ -14078,7 +15429,8 @@ hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) &&
@@ -14091,9 +15443,13 @@ hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *tracer_real, const void
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DToArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DToArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2DToArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14129,7 +15485,10 @@ hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DToArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray, &tracer_record);
@@ -14167,7 +15526,8 @@ hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) &&
@@ -14180,9 +15540,13 @@ hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync_fn *tracer_real,
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DToArrayAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DToArrayAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2DToArrayAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14220,7 +15584,10 @@ hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DToArrayAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DToArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArrayAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync))
@@ -14259,7 +15626,8 @@ hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) &&
@@ -14272,9 +15640,13 @@ hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_real, const void *tr
     tracer_result = tracer_real(dst, wOffset, hOffset, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyToArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyToArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyToArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14305,7 +15677,10 @@ hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToArray, &tracer_record);
@@ -14342,7 +15717,8 @@ hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, srcArray, wOffset, hOffset, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) &&
@@ -14355,9 +15731,13 @@ hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *tracer_real, const void
     tracer_result = tracer_real(dst, srcArray, wOffset, hOffset, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyFromArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyFromArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyFromArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14389,7 +15769,10 @@ hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyFromArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromArray, &tracer_record);
@@ -14426,7 +15809,8 @@ hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) &&
@@ -14439,9 +15823,13 @@ hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *tracer_real, const 
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DFromArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2DFromArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14477,7 +15865,10 @@ hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DFromArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray, &tracer_record);
@@ -14515,7 +15906,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpy2DFromArrayAsync
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) &&
@@ -14528,9 +15920,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpy2DFromArrayAsync
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DFromArrayAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArrayAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemcpy2DFromArrayAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14569,7 +15965,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpy2DFromArrayAsync
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DFromArrayAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync))
@@ -14608,7 +16007,8 @@ hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, srcArray, srcOffset, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) &&
@@ -14621,9 +16021,13 @@ hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(dst, srcArray, srcOffset, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyAtoH, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyAtoH, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyAtoH, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14650,7 +16054,10 @@ hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyAtoH, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyAtoH, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAtoH__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAtoH, &tracer_record);
@@ -14684,7 +16091,8 @@ hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dstArray, dstOffset, srcHost, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) &&
@@ -14697,9 +16105,13 @@ hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(dstArray, dstOffset, srcHost, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyHtoA, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyHtoA, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyHtoA, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14726,7 +16138,10 @@ hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoA, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyHtoA, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoA__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoA, &tracer_record);
@@ -14760,7 +16175,8 @@ hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) &&
@@ -14773,8 +16189,13 @@ hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(p);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemcpy3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy3D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14794,7 +16215,10 @@ hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D, &tracer_record);
@@ -14827,7 +16251,8 @@ hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) &&
@@ -14840,9 +16265,13 @@ hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_real, const void *tr
     tracer_result = tracer_real(p, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy3DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy3DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy3DAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14864,7 +16293,10 @@ hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy3DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy3DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3DAsync, &tracer_record);
@@ -14898,7 +16330,8 @@ hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) &&
@@ -14911,9 +16344,13 @@ hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(pCopy);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDrvMemcpy3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDrvMemcpy3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDrvMemcpy3D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14933,7 +16370,10 @@ hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDrvMemcpy3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDrvMemcpy3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3D, &tracer_record);
@@ -14966,7 +16406,8 @@ hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) &&
@@ -14979,9 +16420,13 @@ hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tracer_real, const vo
     tracer_result = tracer_real(pCopy, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDrvMemcpy3DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDrvMemcpy3DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDrvMemcpy3DAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15003,7 +16448,10 @@ hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDrvMemcpy3DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDrvMemcpy3DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3DAsync, &tracer_record);
@@ -15038,7 +16486,8 @@ hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(canAccessPeer, deviceId, peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) &&
@@ -15051,9 +16500,13 @@ hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_fn *tracer_real,
     tracer_result = tracer_real(canAccessPeer, deviceId, peerDeviceId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceCanAccessPeer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceCanAccessPeer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceCanAccessPeer, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15080,7 +16533,10 @@ hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_fn *tracer_real,
       tracer_record_call(HIP_ID_hipDeviceCanAccessPeer, tracer_depth, tracer_args.tracer_status);
   tracer_record.canAccessPeer_val =
       tracer_args.canAccessPeer ? (uint64_t)(int64_t)(*tracer_args.canAccessPeer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceCanAccessPeer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceCanAccessPeer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceCanAccessPeer, &tracer_record);
@@ -15117,7 +16573,8 @@ hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAccess_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(peerDeviceId, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) &&
@@ -15130,9 +16587,13 @@ hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAccess_fn *tracer_re
     tracer_result = tracer_real(peerDeviceId, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceEnablePeerAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceEnablePeerAccess, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceEnablePeerAccess, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15154,7 +16615,10 @@ hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAccess_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceEnablePeerAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceEnablePeerAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceEnablePeerAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess))
@@ -15192,7 +16656,8 @@ hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeerAccess_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) &&
@@ -15205,9 +16670,13 @@ hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeerAccess_fn *tracer_
     tracer_result = tracer_real(peerDeviceId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDeviceDisablePeerAccess, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceDisablePeerAccess, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceDisablePeerAccess, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15227,7 +16696,10 @@ hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeerAccess_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDeviceDisablePeerAccess, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceDisablePeerAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceDisablePeerAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess))
@@ -15265,7 +16737,8 @@ hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pbase, psize, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) &&
@@ -15278,9 +16751,13 @@ hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn *tracer_real,
     tracer_result = tracer_real(pbase, psize, dptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemGetAddressRange, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemGetAddressRange, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemGetAddressRange, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15306,7 +16783,10 @@ hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn *tracer_real,
       tracer_record_call(HIP_ID_hipMemGetAddressRange, tracer_depth, tracer_args.tracer_status);
   tracer_record.pbase_val = tracer_args.pbase ? (uint64_t)(uintptr_t)(*tracer_args.pbase) : 0;
   tracer_record.psize_val = tracer_args.psize ? (uint64_t)(*tracer_args.psize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemGetAddressRange, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAddressRange__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAddressRange, &tracer_record);
@@ -15341,7 +16821,8 @@ hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dstDeviceId, src, srcDeviceId, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) &&
@@ -15354,9 +16835,13 @@ hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(dst, dstDeviceId, src, srcDeviceId, sizeBytes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyPeer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyPeer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyPeer, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15385,7 +16870,10 @@ hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyPeer, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyPeer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeer, &tracer_record);
@@ -15421,7 +16909,8 @@ hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dstDeviceId, src, srcDevice, sizeBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) &&
@@ -15434,9 +16923,13 @@ hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *tracer_real, const void
     tracer_result = tracer_real(dst, dstDeviceId, src, srcDevice, sizeBytes, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyPeerAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyPeerAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyPeerAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15468,7 +16961,10 @@ hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyPeerAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyPeerAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeerAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeerAsync, &tracer_record);
@@ -15504,7 +17000,8 @@ hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx, flags, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) &&
@@ -15517,9 +17014,13 @@ hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(ctx, flags, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15544,7 +17045,10 @@ hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.ctx_val = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxCreate, &tracer_record);
@@ -15577,7 +17081,8 @@ hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) &&
@@ -15590,9 +17095,13 @@ hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(ctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15612,7 +17121,10 @@ hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxDestroy, &tracer_record);
@@ -15645,7 +17157,8 @@ hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) &&
@@ -15658,9 +17171,13 @@ hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_real, const void *tr
     tracer_result = tracer_real(ctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxPopCurrent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxPopCurrent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxPopCurrent, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15681,7 +17198,10 @@ hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxPopCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.ctx_val = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxPopCurrent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxPopCurrent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxPopCurrent, &tracer_record);
@@ -15715,7 +17235,8 @@ hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) &&
@@ -15728,9 +17249,13 @@ hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_real, const void *
     tracer_result = tracer_real(ctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxPushCurrent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxPushCurrent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxPushCurrent, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15750,7 +17275,10 @@ hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxPushCurrent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxPushCurrent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxPushCurrent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxPushCurrent, &tracer_record);
@@ -15784,7 +17312,8 @@ hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) &&
@@ -15797,9 +17326,13 @@ hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_real, const void *tr
     tracer_result = tracer_real(ctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxSetCurrent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxSetCurrent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxSetCurrent, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15819,7 +17352,10 @@ hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSetCurrent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxSetCurrent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCurrent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCurrent, &tracer_record);
@@ -15853,7 +17389,8 @@ hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) &&
@@ -15866,9 +17403,13 @@ hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_real, const void *tr
     tracer_result = tracer_real(ctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxGetCurrent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxGetCurrent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxGetCurrent, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15889,7 +17430,10 @@ hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.ctx_val = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxGetCurrent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCurrent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCurrent, &tracer_record);
@@ -15923,7 +17467,8 @@ hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) &&
@@ -15936,9 +17481,13 @@ hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real, const void *trac
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxGetDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxGetDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxGetDevice, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15959,7 +17508,10 @@ hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxGetDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetDevice, &tracer_record);
@@ -15993,7 +17545,8 @@ hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx, apiVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) &&
@@ -16006,9 +17559,13 @@ hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tracer_real, const vo
     tracer_result = tracer_real(ctx, apiVersion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxGetApiVersion, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxGetApiVersion, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxGetApiVersion, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16032,7 +17589,10 @@ hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipCtxGetApiVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.apiVersion_val =
       tracer_args.apiVersion ? (uint64_t)(int64_t)(*tracer_args.apiVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxGetApiVersion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetApiVersion__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetApiVersion, &tracer_record);
@@ -16066,7 +17626,8 @@ hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) &&
@@ -16079,9 +17640,13 @@ hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *tracer_real, const 
     tracer_result = tracer_real(cacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxGetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxGetCacheConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxGetCacheConfig, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16103,7 +17668,10 @@ hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipCtxGetCacheConfig, tracer_depth, tracer_args.tracer_status);
   tracer_record.cacheConfig_val =
       tracer_args.cacheConfig ? (uint64_t)(*tracer_args.cacheConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxGetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCacheConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCacheConfig, &tracer_record);
@@ -16137,7 +17705,8 @@ hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) &&
@@ -16150,9 +17719,13 @@ hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *tracer_real, const 
     tracer_result = tracer_real(cacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxSetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxSetCacheConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxSetCacheConfig, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16172,7 +17745,10 @@ hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxSetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCacheConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCacheConfig, &tracer_record);
@@ -16207,7 +17783,8 @@ hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConfig_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) &&
@@ -16220,9 +17797,13 @@ hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConfig_fn *tracer_real
     tracer_result = tracer_real(config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxSetSharedMemConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxSetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipCtxSetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16242,7 +17823,10 @@ hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConfig_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxSetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig))
@@ -16279,7 +17863,8 @@ hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConfig_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) &&
@@ -16292,9 +17877,13 @@ hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConfig_fn *tracer_real
     tracer_result = tracer_real(pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxGetSharedMemConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxGetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipCtxGetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16315,7 +17904,10 @@ hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConfig_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
   tracer_record.pConfig_val = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxGetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig))
@@ -16350,7 +17942,8 @@ hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) &&
@@ -16363,9 +17956,13 @@ hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_real, const void *
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxSynchronize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxSynchronize, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16383,7 +17980,10 @@ hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSynchronize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSynchronize, &tracer_record);
@@ -16417,7 +18017,8 @@ hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) &&
@@ -16430,9 +18031,13 @@ hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxGetFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxGetFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16453,7 +18058,10 @@ hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetFlags, &tracer_record);
@@ -16486,7 +18094,8 @@ hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(peerCtx, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) &&
@@ -16499,9 +18108,13 @@ hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_fn *tracer_real,
     tracer_result = tracer_real(peerCtx, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxEnablePeerAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxEnablePeerAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxEnablePeerAccess, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16523,7 +18136,10 @@ hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxEnablePeerAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxEnablePeerAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxEnablePeerAccess__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxEnablePeerAccess, &tracer_record);
@@ -16558,7 +18174,8 @@ hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(peerCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) &&
@@ -16571,9 +18188,13 @@ hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess_fn *tracer_real,
     tracer_result = tracer_real(peerCtx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxDisablePeerAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxDisablePeerAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxDisablePeerAccess, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16593,7 +18214,10 @@ hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxDisablePeerAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxDisablePeerAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxDisablePeerAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess))
@@ -16630,7 +18254,8 @@ hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtxGetState_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev, flags, active);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) &&
@@ -16643,9 +18268,13 @@ hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtxGetState_fn *trace
     tracer_result = tracer_real(dev, flags, active);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDevicePrimaryCtxGetState, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxGetState, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDevicePrimaryCtxGetState, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16671,7 +18300,10 @@ hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtxGetState_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
   tracer_record.active_val = tracer_args.active ? (uint64_t)(int64_t)(*tracer_args.active) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxGetState__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState))
@@ -16709,7 +18341,8 @@ hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxRelease_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) &&
@@ -16722,9 +18355,13 @@ hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxRelease_fn *tracer_
     tracer_result = tracer_real(dev);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDevicePrimaryCtxRelease, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxRelease, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDevicePrimaryCtxRelease, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16744,7 +18381,10 @@ hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxRelease_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDevicePrimaryCtxRelease, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxRelease, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxRelease__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease))
@@ -16781,7 +18421,8 @@ hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRetain_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pctx, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) &&
@@ -16794,9 +18435,13 @@ hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRetain_fn *tracer_re
     tracer_result = tracer_real(pctx, dev);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDevicePrimaryCtxRetain, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxRetain, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDevicePrimaryCtxRetain, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16819,7 +18464,10 @@ hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRetain_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDevicePrimaryCtxRetain, tracer_depth, tracer_args.tracer_status);
   tracer_record.pctx_val = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxRetain, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxRetain__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain))
@@ -16856,7 +18504,8 @@ hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxReset_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) &&
@@ -16869,9 +18518,13 @@ hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxReset_fn *tracer_real
     tracer_result = tracer_real(dev);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDevicePrimaryCtxReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxReset, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDevicePrimaryCtxReset, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16891,7 +18544,10 @@ hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxReset_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDevicePrimaryCtxReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxReset__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset))
@@ -16929,7 +18585,8 @@ hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtxSetFlags_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) &&
@@ -16942,9 +18599,13 @@ hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtxSetFlags_fn *trace
     tracer_result = tracer_real(dev, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDevicePrimaryCtxSetFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxSetFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDevicePrimaryCtxSetFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16966,7 +18627,10 @@ hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtxSetFlags_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDevicePrimaryCtxSetFlags, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxSetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags))
@@ -17003,7 +18667,8 @@ hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(module, fname);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) &&
@@ -17016,9 +18681,13 @@ hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(module, fname);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleLoad, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleLoad, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleLoad, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17041,7 +18710,10 @@ hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleLoad, tracer_depth, tracer_args.tracer_status);
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleLoad, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoad__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoad, &tracer_record);
@@ -17074,7 +18746,8 @@ hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(module);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) &&
@@ -17087,9 +18760,13 @@ hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real, const void *trac
     tracer_result = tracer_real(module);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleUnload, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleUnload, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleUnload, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17109,7 +18786,10 @@ hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleUnload, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleUnload, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleUnload__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleUnload, &tracer_record);
@@ -17143,7 +18823,8 @@ hip_traced_hipModuleGetFunction(hip_hipModuleGetFunction_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function, module, kname);
   }
   hip_depth++;
@@ -17172,7 +18853,10 @@ hip_traced_hipModuleGetFunction(hip_hipModuleGetFunction_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipModuleGetFunction, tracer_depth, tracer_args.tracer_status);
   tracer_record.function_val =
       tracer_args.function ? (uint64_t)(uintptr_t)(*tracer_args.function) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleGetFunction, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetFunction__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetFunction, &tracer_record);
@@ -17207,7 +18891,8 @@ hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(attr, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) &&
@@ -17220,9 +18905,13 @@ hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *tracer_real, const 
     tracer_result = tracer_real(attr, func);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFuncGetAttributes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFuncGetAttributes, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFuncGetAttributes, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17244,7 +18933,10 @@ hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncGetAttributes, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFuncGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttributes__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttributes, &tracer_record);
@@ -17278,7 +18970,8 @@ hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(value, attrib, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) &&
@@ -17291,9 +18984,13 @@ hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tracer_real, const vo
     tracer_result = tracer_real(value, attrib, hfunc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFuncGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFuncGetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFuncGetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17318,7 +19015,10 @@ hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFuncGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttribute__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttribute, &tracer_record);
@@ -17353,7 +19053,8 @@ hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) &&
@@ -17366,9 +19067,13 @@ hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *tracer_real, const void
     tracer_result = tracer_real(texRef, hmod, name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleGetTexRef, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleGetTexRef, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleGetTexRef, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17393,7 +19098,10 @@ hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleGetTexRef, tracer_depth, tracer_args.tracer_status);
   tracer_record.texRef_val = tracer_args.texRef ? (uint64_t)(uintptr_t)(*tracer_args.texRef) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleGetTexRef, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetTexRef__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetTexRef, &tracer_record);
@@ -17428,7 +19136,8 @@ hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(module, image);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) &&
@@ -17441,9 +19150,13 @@ hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_real, const void *
     tracer_result = tracer_real(module, image);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleLoadData, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleLoadData, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleLoadData, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17466,7 +19179,10 @@ hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleLoadData, tracer_depth, tracer_args.tracer_status);
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleLoadData, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadData__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadData, &tracer_record);
@@ -17501,7 +19217,8 @@ hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(module, image, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) &&
@@ -17514,9 +19231,13 @@ hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tracer_real, const vo
     tracer_result = tracer_real(module, image, numOptions, options, optionValues);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleLoadDataEx, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleLoadDataEx, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleLoadDataEx, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17549,7 +19270,10 @@ hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tracer_real, const vo
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
   tracer_record.optionValues_val =
       tracer_args.optionValues ? (uint64_t)(uintptr_t)(*tracer_args.optionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleLoadDataEx, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadDataEx__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadDataEx, &tracer_record);
@@ -17587,7 +19311,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleLaunchKernel(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
                        sharedMemBytes, stream, kernelParams, extra);
   }
@@ -17645,7 +19370,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleLaunchKernel(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleLaunchKernel, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleLaunchKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLaunchKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLaunchKernel, &tracer_record);
@@ -17689,7 +19417,8 @@ hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperativeKernel_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) &&
@@ -17702,9 +19431,13 @@ hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperativeKernel_fn *tracer_
     tracer_result = tracer_real(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipLaunchCooperativeKernel, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipLaunchCooperativeKernel, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17734,7 +19467,10 @@ hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperativeKernel_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipLaunchCooperativeKernel, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel))
@@ -17775,7 +19511,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipLaunchCooperativeKerne
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) &&
@@ -17789,9 +19526,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipLaunchCooperativeKerne
     tracer_result = tracer_real(launchParamsList, numDevices, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipLaunchCooperativeKernelMultiDevice, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernelMultiDevice, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipLaunchCooperativeKernelMultiDevice,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17816,7 +19557,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipLaunchCooperativeKerne
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipLaunchCooperativeKernelMultiDevice,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernelMultiDevice,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice))
@@ -17856,7 +19600,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExtLaunchMultiKernelMu
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) &&
@@ -17869,9 +19614,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExtLaunchMultiKernelMu
     tracer_result = tracer_real(launchParamsList, numDevices, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipExtLaunchMultiKernelMultiDevice, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExtLaunchMultiKernelMultiDevice, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipExtLaunchMultiKernelMultiDevice, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17896,7 +19645,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExtLaunchMultiKernelMu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipExtLaunchMultiKernelMultiDevice,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExtLaunchMultiKernelMultiDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice))
@@ -17937,7 +19689,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleOccupancyMaxPote
                                        hipModuleOccupancyMaxPotentialBlockSize__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) &&
@@ -17951,9 +19704,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleOccupancyMaxPote
     tracer_result = tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipModuleOccupancyMaxPotentialBlockSize,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxPotentialBlockSize,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipModuleOccupancyMaxPotentialBlockSize,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17988,7 +19745,11 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleOccupancyMaxPote
       tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxPotentialBlockSize,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipModuleOccupancyMaxPotentialBlockSize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize))
@@ -18033,7 +19794,8 @@ hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(
                        lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18049,9 +19811,13 @@ hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(
     tracer_result = tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18089,8 +19855,11 @@ hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(
       tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
-                                   hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18140,7 +19909,8 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
                        lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18156,9 +19926,14 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
     tracer_result = tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
+                             tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18189,8 +19964,11 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
                          tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
-                                   hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18240,7 +20018,8 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
               lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18256,10 +20035,14 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     tracer_result = tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-                           tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                             tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18293,8 +20076,11 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          tracer_depth, tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(
-          lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(
+               lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip,
                          hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full,
                          &tracer_args, &tracer_record);
@@ -18340,7 +20126,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxActiveBloc
                                      hipOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -18355,9 +20142,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxActiveBloc
     tracer_result = tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessor,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessor,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessor,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18387,8 +20178,11 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxActiveBloc
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
-                                   hipOccupancyMaxActiveBlocksPerMultiprocessor__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessor,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipOccupancyMaxActiveBlocksPerMultiprocessor__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18435,7 +20229,8 @@ hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
               lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18451,10 +20246,14 @@ hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     tracer_result = tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-                           tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                             tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18488,8 +20287,11 @@ hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
-                                   hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(
+               lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18535,7 +20337,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxPotentialB
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) &&
@@ -18548,9 +20351,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxPotentialB
     tracer_result = tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipOccupancyMaxPotentialBlockSize, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipOccupancyMaxPotentialBlockSize, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipOccupancyMaxPotentialBlockSize, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18584,7 +20391,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxPotentialB
       tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipOccupancyMaxPotentialBlockSize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize))
@@ -18623,7 +20433,8 @@ hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(gridDim, blockDim, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) &&
@@ -18636,9 +20447,13 @@ hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_real, const void *tr
     tracer_result = tracer_real(gridDim, blockDim, sharedMem, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipConfigureCall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipConfigureCall, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipConfigureCall, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18663,7 +20478,10 @@ hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipConfigureCall, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipConfigureCall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipConfigureCall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall))
     lttng_ust_tracepoint(lttng_ust_hip, hipConfigureCall, &tracer_record);
@@ -18698,7 +20516,8 @@ hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(arg, size, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) &&
@@ -18711,9 +20530,13 @@ hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_real, const void *tr
     tracer_result = tracer_real(arg, size, offset);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipSetupArgument, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipSetupArgument, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipSetupArgument, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18737,7 +20560,10 @@ hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipSetupArgument, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipSetupArgument, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetupArgument__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetupArgument, &tracer_record);
@@ -18771,7 +20597,8 @@ hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) &&
@@ -18784,9 +20611,13 @@ hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(func);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipLaunchByPtr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipLaunchByPtr, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipLaunchByPtr, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18806,7 +20637,10 @@ hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchByPtr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchByPtr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchByPtr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchByPtr, &tracer_record);
@@ -18840,7 +20674,8 @@ hip_traced_hipLaunchKernel(hip_hipLaunchKernel_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
   hip_depth++;
@@ -18884,7 +20719,10 @@ hip_traced_hipLaunchKernel(hip_hipLaunchKernel_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchKernel, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel, &tracer_record);
@@ -18920,7 +20758,8 @@ hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) &&
@@ -18933,9 +20772,13 @@ hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned_fn *tracer_real,
     tracer_result = tracer_real(pCopy);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDrvMemcpy2DUnaligned, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDrvMemcpy2DUnaligned, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDrvMemcpy2DUnaligned, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18955,7 +20798,10 @@ hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDrvMemcpy2DUnaligned, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDrvMemcpy2DUnaligned, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned))
@@ -18992,7 +20838,8 @@ hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,
                        startEvent, stopEvent, flags);
   }
@@ -19007,9 +20854,13 @@ hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *tracer_real, const void
                                 stream, startEvent, stopEvent, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipExtLaunchKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExtLaunchKernel, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipExtLaunchKernel, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19046,7 +20897,10 @@ hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipExtLaunchKernel, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExtLaunchKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchKernel, &tracer_record);
@@ -19089,7 +20943,8 @@ hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureToMipmappedArray_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(tex, mipmappedArray, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) &&
@@ -19102,9 +20957,13 @@ hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureToMipmappedArray_fn 
     tracer_result = tracer_real(tex, mipmappedArray, desc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipBindTextureToMipmappedArray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipBindTextureToMipmappedArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipBindTextureToMipmappedArray, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19129,7 +20988,10 @@ hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureToMipmappedArray_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipBindTextureToMipmappedArray, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipBindTextureToMipmappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToMipmappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray))
@@ -19169,7 +21031,8 @@ hip_traced_hipGetTextureReference(hip_hipGetTextureReference_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texref, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) &&
@@ -19182,9 +21045,13 @@ hip_traced_hipGetTextureReference(hip_hipGetTextureReference_fn *tracer_real,
     tracer_result = tracer_real(texref, symbol);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetTextureReference, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetTextureReference, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetTextureReference, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19207,7 +21074,10 @@ hip_traced_hipGetTextureReference(hip_hipGetTextureReference_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetTextureReference, tracer_depth, tracer_args.tracer_status);
   tracer_record.texref_val = tracer_args.texref ? (uint64_t)(uintptr_t)(*tracer_args.texref) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetTextureReference, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureReference__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureReference, &tracer_record);
@@ -19244,7 +21114,8 @@ hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) &&
@@ -19257,9 +21128,13 @@ hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_fn *tracer_real,
     tracer_result = tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCreateTextureObject, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCreateTextureObject, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCreateTextureObject, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19288,7 +21163,10 @@ hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_fn *tracer_real,
       tracer_record_call(HIP_ID_hipCreateTextureObject, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTexObject_val =
       tracer_args.pTexObject ? (uint64_t)(uintptr_t)(*tracer_args.pTexObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCreateTextureObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCreateTextureObject__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject))
     lttng_ust_tracepoint(lttng_ust_hip, hipCreateTextureObject, &tracer_record);
@@ -19325,7 +21203,8 @@ hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) &&
@@ -19338,9 +21217,13 @@ hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject_fn *tracer_real,
     tracer_result = tracer_real(textureObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDestroyTextureObject, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDestroyTextureObject, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDestroyTextureObject, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19360,7 +21243,10 @@ hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDestroyTextureObject, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDestroyTextureObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDestroyTextureObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject))
@@ -19396,7 +21282,8 @@ hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(desc, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) &&
@@ -19409,9 +21296,13 @@ hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_real, const void *
     tracer_result = tracer_real(desc, array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetChannelDesc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetChannelDesc, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetChannelDesc, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19433,7 +21324,10 @@ hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetChannelDesc, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetChannelDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetChannelDesc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetChannelDesc, &tracer_record);
@@ -19470,7 +21364,8 @@ hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureObjectResourceDesc_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) &&
@@ -19483,9 +21378,13 @@ hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureObjectResourceDesc_f
     tracer_result = tracer_real(pResDesc, textureObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetTextureObjectResourceDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetTextureObjectResourceDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetTextureObjectResourceDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19507,7 +21406,10 @@ hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureObjectResourceDesc_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureObjectResourceDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetTextureObjectResourceDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectResourceDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc))
@@ -19547,7 +21449,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGetTextureObjectResour
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResViewDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) &&
@@ -19560,9 +21463,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGetTextureObjectResour
     tracer_result = tracer_real(pResViewDesc, textureObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetTextureObjectResourceViewDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetTextureObjectResourceViewDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetTextureObjectResourceViewDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19584,7 +21491,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGetTextureObjectResour
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureObjectResourceViewDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetTextureObjectResourceViewDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc))
@@ -19625,7 +21535,8 @@ hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObjectTextureDesc_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pTexDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) &&
@@ -19638,9 +21549,13 @@ hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObjectTextureDesc_fn 
     tracer_result = tracer_real(pTexDesc, textureObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetTextureObjectTextureDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetTextureObjectTextureDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetTextureObjectTextureDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19662,7 +21577,10 @@ hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObjectTextureDesc_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureObjectTextureDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetTextureObjectTextureDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectTextureDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc))
@@ -19701,7 +21619,8 @@ hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, dim, am);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) &&
@@ -19714,9 +21633,13 @@ hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode_fn *tracer_real,
     tracer_result = tracer_real(texRef, dim, am);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetAddressMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetAddressMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetAddressMode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19740,7 +21663,10 @@ hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetAddressMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetAddressMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddressMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode))
@@ -19777,7 +21703,8 @@ hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(tex, array, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) &&
@@ -19790,9 +21717,13 @@ hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_real, const void *
     tracer_result = tracer_real(tex, array, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19816,7 +21747,10 @@ hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetArray, &tracer_record);
@@ -19851,7 +21785,8 @@ hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) &&
@@ -19864,9 +21799,13 @@ hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_fn *tracer_real,
     tracer_result = tracer_real(texRef, fm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetFilterMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetFilterMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetFilterMode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19888,7 +21827,10 @@ hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetFilterMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetFilterMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFilterMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFilterMode, &tracer_record);
@@ -19922,7 +21864,8 @@ hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) &&
@@ -19935,9 +21878,13 @@ hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_real, const void *
     tracer_result = tracer_real(texRef, Flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19959,7 +21906,10 @@ hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetFlags, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFlags, &tracer_record);
@@ -19994,7 +21944,8 @@ hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, fmt, NumPackedComponents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) &&
@@ -20007,9 +21958,13 @@ hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *tracer_real, const void
     tracer_result = tracer_real(texRef, fmt, NumPackedComponents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetFormat, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetFormat, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetFormat, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20034,7 +21989,10 @@ hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetFormat, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetFormat, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFormat__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFormat, &tracer_record);
@@ -20072,7 +22030,8 @@ hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) &&
@@ -20085,9 +22044,13 @@ hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *tracer_real, const void
     tracer_result = tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexObjectCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexObjectCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexObjectCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20116,7 +22079,10 @@ hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *tracer_real, const void
       tracer_record_call(HIP_ID_hipTexObjectCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTexObject_val =
       tracer_args.pTexObject ? (uint64_t)(uintptr_t)(*tracer_args.pTexObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexObjectCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectCreate, &tracer_record);
@@ -20153,7 +22119,8 @@ hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) &&
@@ -20166,9 +22133,13 @@ hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tracer_real, const vo
     tracer_result = tracer_real(texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexObjectDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexObjectDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexObjectDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20188,7 +22159,10 @@ hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexObjectDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexObjectDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectDestroy, &tracer_record);
@@ -20224,7 +22198,8 @@ hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetResourceDesc_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) &&
@@ -20237,9 +22212,13 @@ hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetResourceDesc_fn *trace
     tracer_result = tracer_real(pResDesc, texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexObjectGetResourceDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexObjectGetResourceDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexObjectGetResourceDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20261,7 +22240,10 @@ hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetResourceDesc_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexObjectGetResourceDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexObjectGetResourceDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetResourceDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc))
@@ -20300,7 +22282,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexObjectGetResourceVi
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) &&
@@ -20313,9 +22296,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexObjectGetResourceVi
     tracer_result = tracer_real(pResViewDesc, texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexObjectGetResourceViewDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexObjectGetResourceViewDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexObjectGetResourceViewDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20337,7 +22324,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexObjectGetResourceVi
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexObjectGetResourceViewDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexObjectGetResourceViewDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc))
@@ -20377,7 +22367,8 @@ hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextureDesc_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) &&
@@ -20390,9 +22381,13 @@ hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextureDesc_fn *tracer_
     tracer_result = tracer_real(pTexDesc, texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexObjectGetTextureDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexObjectGetTextureDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexObjectGetTextureDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20414,7 +22409,10 @@ hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextureDesc_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexObjectGetTextureDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexObjectGetTextureDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetTextureDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc))
@@ -20452,7 +22450,8 @@ hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(offset, tex, devPtr, desc, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) &&
@@ -20465,9 +22464,13 @@ hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(offset, tex, devPtr, desc, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipBindTexture, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipBindTexture, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipBindTexture, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20497,7 +22500,10 @@ hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipBindTexture, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipBindTexture, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture, &tracer_record);
@@ -20534,7 +22540,8 @@ hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(offset, tex, devPtr, desc, width, height, pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) &&
@@ -20547,9 +22554,13 @@ hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_real, const void *tr
     tracer_result = tracer_real(offset, tex, devPtr, desc, width, height, pitch);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipBindTexture2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipBindTexture2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipBindTexture2D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20584,7 +22595,10 @@ hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipBindTexture2D, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipBindTexture2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture2D, &tracer_record);
@@ -20622,7 +22636,8 @@ hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(tex, array, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) &&
@@ -20635,9 +22650,13 @@ hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn *tracer_real,
     tracer_result = tracer_real(tex, array, desc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipBindTextureToArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipBindTextureToArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipBindTextureToArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20661,7 +22680,10 @@ hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipBindTextureToArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipBindTextureToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToArray, &tracer_record);
@@ -20700,7 +22722,8 @@ hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlignmentOffset_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(offset, texref);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) &&
@@ -20713,9 +22736,13 @@ hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlignmentOffset_fn *tra
     tracer_result = tracer_real(offset, texref);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetTextureAlignmentOffset, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetTextureAlignmentOffset, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetTextureAlignmentOffset, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20738,7 +22765,10 @@ hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlignmentOffset_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureAlignmentOffset, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetTextureAlignmentOffset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureAlignmentOffset__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset))
@@ -20775,7 +22805,8 @@ hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(tex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) &&
@@ -20788,9 +22819,13 @@ hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_real, const void *tr
     tracer_result = tracer_real(tex);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipUnbindTexture, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipUnbindTexture, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipUnbindTexture, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20810,7 +22845,10 @@ hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipUnbindTexture, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipUnbindTexture, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipUnbindTexture__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture))
     lttng_ust_tracepoint(lttng_ust_hip, hipUnbindTexture, &tracer_record);
@@ -20844,7 +22882,8 @@ hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) &&
@@ -20857,9 +22896,13 @@ hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tracer_real, const vo
     tracer_result = tracer_real(dev_ptr, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefGetAddress, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetAddress, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefGetAddress, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20882,7 +22925,10 @@ hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetAddress, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddress__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddress, &tracer_record);
@@ -20917,7 +22963,8 @@ hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pam, texRef, dim);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) &&
@@ -20930,9 +22977,13 @@ hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode_fn *tracer_real,
     tracer_result = tracer_real(pam, texRef, dim);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefGetAddressMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetAddressMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefGetAddressMode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20957,7 +23008,10 @@ hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetAddressMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pam_val = tracer_args.pam ? (uint64_t)(*tracer_args.pam) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetAddressMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddressMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode))
@@ -20995,7 +23049,8 @@ hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) &&
@@ -21008,9 +23063,13 @@ hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_fn *tracer_real,
     tracer_result = tracer_real(pfm, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefGetFilterMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetFilterMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefGetFilterMode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21033,7 +23092,10 @@ hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetFilterMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pfm_val = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetFilterMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFilterMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFilterMode, &tracer_record);
@@ -21067,7 +23129,8 @@ hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pFlags, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) &&
@@ -21080,9 +23143,13 @@ hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_real, const void *
     tracer_result = tracer_real(pFlags, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefGetFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21105,7 +23172,10 @@ hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFlags, &tracer_record);
@@ -21140,7 +23210,8 @@ hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pFormat, pNumChannels, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) &&
@@ -21153,9 +23224,13 @@ hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *tracer_real, const void
     tracer_result = tracer_real(pFormat, pNumChannels, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefGetFormat, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetFormat, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefGetFormat, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21183,7 +23258,10 @@ hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *tracer_real, const void
   tracer_record.pFormat_val = tracer_args.pFormat ? (uint64_t)(*tracer_args.pFormat) : 0;
   tracer_record.pNumChannels_val =
       tracer_args.pNumChannels ? (uint64_t)(int64_t)(*tracer_args.pNumChannels) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetFormat, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFormat__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFormat, &tracer_record);
@@ -21221,7 +23299,8 @@ hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisotropy_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pmaxAnsio, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) &&
@@ -21234,9 +23313,13 @@ hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisotropy_fn *tracer_re
     tracer_result = tracer_real(pmaxAnsio, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefGetMaxAnisotropy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetMaxAnisotropy, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefGetMaxAnisotropy, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21260,7 +23343,10 @@ hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisotropy_fn *tracer_re
       tracer_record_call(HIP_ID_hipTexRefGetMaxAnisotropy, tracer_depth, tracer_args.tracer_status);
   tracer_record.pmaxAnsio_val =
       tracer_args.pmaxAnsio ? (uint64_t)(int64_t)(*tracer_args.pmaxAnsio) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetMaxAnisotropy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy))
@@ -21300,7 +23386,8 @@ hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmapFilterMode_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) &&
@@ -21313,9 +23400,13 @@ hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmapFilterMode_fn *tra
     tracer_result = tracer_real(pfm, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefGetMipmapFilterMode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapFilterMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefGetMipmapFilterMode, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21338,7 +23429,10 @@ hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmapFilterMode_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefGetMipmapFilterMode, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pfm_val = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapFilterMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode))
@@ -21378,7 +23472,8 @@ hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapLevelBias_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pbias, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) &&
@@ -21391,9 +23486,13 @@ hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapLevelBias_fn *trace
     tracer_result = tracer_real(pbias, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefGetMipmapLevelBias, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapLevelBias, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefGetMipmapLevelBias, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21416,7 +23515,10 @@ hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapLevelBias_fn *trace
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefGetMipmapLevelBias, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pbias_val = tracer_args.pbias ? tracer_slot_float(*tracer_args.pbias) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapLevelBias, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias))
@@ -21455,7 +23557,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefGetMipmapLevelCl
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) &&
@@ -21468,9 +23571,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefGetMipmapLevelCl
     tracer_result = tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefGetMipmapLevelClamp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapLevelClamp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefGetMipmapLevelClamp, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21499,7 +23606,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefGetMipmapLevelCl
       tracer_args.pminMipmapLevelClamp ? tracer_slot_float(*tracer_args.pminMipmapLevelClamp) : 0;
   tracer_record.pmaxMipmapLevelClamp_val =
       tracer_args.pmaxMipmapLevelClamp ? tracer_slot_float(*tracer_args.pmaxMipmapLevelClamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapLevelClamp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp))
@@ -21539,7 +23649,8 @@ hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappedArray_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pArray, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) &&
@@ -21552,9 +23663,13 @@ hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappedArray_fn *tracer_
     tracer_result = tracer_real(pArray, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefGetMipMappedArray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetMipMappedArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefGetMipMappedArray, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21577,7 +23692,10 @@ hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappedArray_fn *tracer_
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefGetMipMappedArray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pArray_val = tracer_args.pArray ? (uint64_t)(uintptr_t)(*tracer_args.pArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetMipMappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipMappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray))
@@ -21615,7 +23733,8 @@ hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ByteOffset, texRef, dptr, bytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) &&
@@ -21628,9 +23747,13 @@ hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tracer_real, const vo
     tracer_result = tracer_real(ByteOffset, texRef, dptr, bytes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetAddress, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetAddress, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetAddress, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21658,7 +23781,10 @@ hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.ByteOffset_val = tracer_args.ByteOffset ? (uint64_t)(*tracer_args.ByteOffset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetAddress, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress, &tracer_record);
@@ -21694,7 +23820,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetAddress2D(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, desc, dptr, Pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) &&
@@ -21707,9 +23834,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetAddress2D(
     tracer_result = tracer_real(texRef, desc, dptr, Pitch);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetAddress2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetAddress2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetAddress2D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21736,7 +23867,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetAddress2D(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetAddress2D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetAddress2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress2D, &tracer_record);
@@ -21774,7 +23908,8 @@ hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisotropy_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, maxAniso);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) &&
@@ -21787,9 +23922,13 @@ hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisotropy_fn *tracer_re
     tracer_result = tracer_real(texRef, maxAniso);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetMaxAnisotropy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetMaxAnisotropy, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefSetMaxAnisotropy, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21811,7 +23950,10 @@ hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisotropy_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetMaxAnisotropy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetMaxAnisotropy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy))
@@ -21849,7 +23991,8 @@ hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, pBorderColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) &&
@@ -21862,9 +24005,13 @@ hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor_fn *tracer_real,
     tracer_result = tracer_real(texRef, pBorderColor);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetBorderColor, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetBorderColor, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetBorderColor, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21888,7 +24035,10 @@ hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor_fn *tracer_real,
       tracer_record_call(HIP_ID_hipTexRefSetBorderColor, tracer_depth, tracer_args.tracer_status);
   tracer_record.pBorderColor_val =
       tracer_args.pBorderColor ? tracer_slot_float(*tracer_args.pBorderColor) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetBorderColor, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetBorderColor__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor))
@@ -21927,7 +24077,8 @@ hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmapFilterMode_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) &&
@@ -21940,9 +24091,13 @@ hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmapFilterMode_fn *tra
     tracer_result = tracer_real(texRef, fm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefSetMipmapFilterMode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapFilterMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefSetMipmapFilterMode, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21964,7 +24119,10 @@ hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmapFilterMode_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmapFilterMode, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapFilterMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode))
@@ -22003,7 +24161,8 @@ hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapLevelBias_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, bias);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) &&
@@ -22016,9 +24175,13 @@ hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapLevelBias_fn *trace
     tracer_result = tracer_real(texRef, bias);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelBias, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapLevelBias, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelBias, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22040,7 +24203,10 @@ hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapLevelBias_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelBias, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapLevelBias, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias))
@@ -22080,7 +24246,8 @@ hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmapLevelClamp_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) &&
@@ -22093,9 +24260,13 @@ hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmapLevelClamp_fn *tra
     tracer_result = tracer_real(texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelClamp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapLevelClamp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelClamp, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22120,7 +24291,10 @@ hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmapLevelClamp_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelClamp, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapLevelClamp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp))
@@ -22159,7 +24333,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetMipmappedArra
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, mipmappedArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) &&
@@ -22172,9 +24347,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetMipmappedArra
     tracer_result = tracer_real(texRef, mipmappedArray, Flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefSetMipmappedArray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetMipmappedArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefSetMipmappedArray, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22199,7 +24378,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetMipmappedArra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmappedArray, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetMipmappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray))
@@ -22240,7 +24422,8 @@ hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) &&
@@ -22253,9 +24436,13 @@ hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate_fn *tracer_real,
     tracer_result = tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMipmappedArrayCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMipmappedArrayCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMipmappedArrayCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22281,7 +24468,10 @@ hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMipmappedArrayCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_val = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMipmappedArrayCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayCreate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate))
@@ -22321,7 +24511,8 @@ hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestroy_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) &&
@@ -22334,9 +24525,13 @@ hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestroy_fn *tracer_real
     tracer_result = tracer_real(hMipmappedArray);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMipmappedArrayDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMipmappedArrayDestroy, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMipmappedArrayDestroy, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22356,7 +24551,10 @@ hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestroy_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMipmappedArrayDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMipmappedArrayDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayDestroy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy))
@@ -22395,7 +24593,8 @@ hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetLevel_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pLevelArray, hMipMappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) &&
@@ -22408,9 +24607,13 @@ hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetLevel_fn *tracer_re
     tracer_result = tracer_real(pLevelArray, hMipMappedArray, level);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMipmappedArrayGetLevel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMipmappedArrayGetLevel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMipmappedArrayGetLevel, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22437,7 +24640,10 @@ hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetLevel_fn *tracer_re
       tracer_record_call(HIP_ID_hipMipmappedArrayGetLevel, tracer_depth, tracer_args.tracer_status);
   tracer_record.pLevelArray_val =
       tracer_args.pLevelArray ? (uint64_t)(uintptr_t)(*tracer_args.pLevelArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMipmappedArrayGetLevel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayGetLevel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel))
@@ -22475,7 +24681,8 @@ hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) &&
@@ -22488,9 +24695,13 @@ hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_fn *tracer_real,
     tracer_result = tracer_real(id, fun, arg);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipRegisterApiCallback, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipRegisterApiCallback, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipRegisterApiCallback, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22514,7 +24725,10 @@ hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipRegisterApiCallback, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipRegisterApiCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipRegisterApiCallback__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipRegisterApiCallback, &tracer_record);
@@ -22548,7 +24762,8 @@ hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) &&
@@ -22561,9 +24776,13 @@ hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *tracer_real, const 
     tracer_result = tracer_real(id);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipRemoveApiCallback, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipRemoveApiCallback, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipRemoveApiCallback, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22583,7 +24802,10 @@ hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipRemoveApiCallback, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipRemoveApiCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipRemoveApiCallback__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipRemoveApiCallback, &tracer_record);
@@ -22619,7 +24841,8 @@ hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivityCallback_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) &&
@@ -22632,9 +24855,13 @@ hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivityCallback_fn *trace
     tracer_result = tracer_real(id, fun, arg);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipRegisterActivityCallback, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipRegisterActivityCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipRegisterActivityCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22658,7 +24885,10 @@ hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivityCallback_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipRegisterActivityCallback, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipRegisterActivityCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipRegisterActivityCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback))
@@ -22696,7 +24926,8 @@ hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCallback_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) &&
@@ -22709,9 +24940,13 @@ hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCallback_fn *tracer_re
     tracer_result = tracer_real(id);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipRemoveActivityCallback, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipRemoveActivityCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipRemoveActivityCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22731,7 +24966,10 @@ hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCallback_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipRemoveActivityCallback, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipRemoveActivityCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipRemoveActivityCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback))
@@ -22766,7 +25004,8 @@ hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const void *tracer_caller,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) &&
@@ -22779,8 +25018,11 @@ hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const void *tracer_caller,
     tracer_result = tracer_real(id);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipApiName, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipApiName, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipApiName, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -22801,7 +25043,10 @@ hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const void *tracer_caller,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipApiName, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipApiName, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipApiName__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName))
     lttng_ust_tracepoint(lttng_ust_hip, hipApiName, &tracer_record);
@@ -22834,7 +25079,8 @@ hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) &&
@@ -22847,8 +25093,11 @@ hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_real, const void *tr
     tracer_result = tracer_real(f);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipKernelNameRef, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipKernelNameRef, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipKernelNameRef, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -22869,7 +25118,10 @@ hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipKernelNameRef, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipKernelNameRef, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRef__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef))
     lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRef, &tracer_record);
@@ -22904,7 +25156,8 @@ hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hostFunction, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) &&
@@ -22917,8 +25170,11 @@ hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn *tracer_real,
     tracer_result = tracer_real(hostFunction, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipKernelNameRefByPtr, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipKernelNameRefByPtr, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipKernelNameRefByPtr, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -22941,7 +25197,10 @@ hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipKernelNameRefByPtr, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipKernelNameRefByPtr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRefByPtr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr))
     lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRefByPtr, &tracer_record);
@@ -22976,7 +25235,8 @@ hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) &&
@@ -22989,8 +25249,11 @@ hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_real, const 
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetStreamDeviceId, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetStreamDeviceId, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetStreamDeviceId, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -23011,7 +25274,10 @@ hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetStreamDeviceId, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetStreamDeviceId, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetStreamDeviceId__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetStreamDeviceId, &tracer_record);
@@ -23046,7 +25312,8 @@ hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) &&
@@ -23059,9 +25326,13 @@ hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn *tracer_real,
     tracer_result = tracer_real(stream, mode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamBeginCapture, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamBeginCapture, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamBeginCapture, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23083,7 +25354,10 @@ hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamBeginCapture, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamBeginCapture, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamBeginCapture__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamBeginCapture, &tracer_record);
@@ -23117,7 +25391,8 @@ hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) &&
@@ -23130,9 +25405,13 @@ hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tracer_real, const vo
     tracer_result = tracer_real(stream, pGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamEndCapture, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamEndCapture, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamEndCapture, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23155,7 +25434,10 @@ hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamEndCapture, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamEndCapture, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamEndCapture__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamEndCapture, &tracer_record);
@@ -23189,7 +25471,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, pCaptureStatus, pId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) &&
@@ -23202,9 +25485,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo(
     tracer_result = tracer_real(stream, pCaptureStatus, pId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamGetCaptureInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamGetCaptureInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamGetCaptureInfo, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23232,7 +25519,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo(
   tracer_record.pCaptureStatus_val =
       tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
   tracer_record.pId_val = tracer_args.pId ? (uint64_t)(*tracer_args.pId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamGetCaptureInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetCaptureInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo))
@@ -23271,7 +25561,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo_v
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out,
                        numDependencies_out);
   }
@@ -23286,9 +25577,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo_v
                                 numDependencies_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipStreamGetCaptureInfo_v2, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamGetCaptureInfo_v2, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipStreamGetCaptureInfo_v2, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23327,7 +25622,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo_v
       tracer_args.dependencies_out ? (uint64_t)(uintptr_t)(*tracer_args.dependencies_out) : 0;
   tracer_record.numDependencies_out_val =
       tracer_args.numDependencies_out ? (uint64_t)(*tracer_args.numDependencies_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamGetCaptureInfo_v2, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2))
@@ -23369,7 +25667,8 @@ hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, pCaptureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) &&
@@ -23382,9 +25681,13 @@ hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *tracer_real, const 
     tracer_result = tracer_real(stream, pCaptureStatus);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamIsCapturing, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamIsCapturing, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamIsCapturing, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23408,7 +25711,10 @@ hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipStreamIsCapturing, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCaptureStatus_val =
       tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamIsCapturing, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamIsCapturing__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamIsCapturing, &tracer_record);
@@ -23445,7 +25751,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamUpdateCaptureDep
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, dependencies, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) &&
@@ -23458,9 +25765,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamUpdateCaptureDep
     tracer_result = tracer_real(stream, dependencies, numDependencies, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipStreamUpdateCaptureDependencies, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamUpdateCaptureDependencies, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipStreamUpdateCaptureDependencies, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23487,7 +25798,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamUpdateCaptureDep
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipStreamUpdateCaptureDependencies,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamUpdateCaptureDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies))
@@ -23525,7 +25839,8 @@ hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) &&
@@ -23538,9 +25853,13 @@ hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_real, const void *
     tracer_result = tracer_real(stream, fn, userData);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipLaunchHostFunc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipLaunchHostFunc, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipLaunchHostFunc, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23564,7 +25883,10 @@ hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchHostFunc, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchHostFunc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchHostFunc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchHostFunc, &tracer_record);
@@ -23601,7 +25923,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipThreadExchangeStreamCa
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) &&
@@ -23614,9 +25937,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipThreadExchangeStreamCa
     tracer_result = tracer_real(mode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipThreadExchangeStreamCaptureMode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipThreadExchangeStreamCaptureMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipThreadExchangeStreamCaptureMode, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23636,7 +25963,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipThreadExchangeStreamCa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipThreadExchangeStreamCaptureMode,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipThreadExchangeStreamCaptureMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode))
@@ -23673,7 +26003,8 @@ hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) &&
@@ -23686,9 +26017,13 @@ hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(pGraph, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23711,7 +26046,10 @@ hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphCreate, &tracer_record);
@@ -23744,7 +26082,8 @@ hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) &&
@@ -23757,9 +26096,13 @@ hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real, const void *trac
     tracer_result = tracer_real(graph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23779,7 +26122,10 @@ hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroy, &tracer_record);
@@ -23813,7 +26159,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddDependencies(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) &&
@@ -23826,9 +26173,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddDependencies(
     tracer_result = tracer_real(graph, from, to, numDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddDependencies, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddDependencies, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddDependencies, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23855,7 +26206,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddDependencies(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphAddDependencies, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies))
@@ -23893,7 +26247,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphRemoveDependencie
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) &&
@@ -23906,9 +26261,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphRemoveDependencie
     tracer_result = tracer_real(graph, from, to, numDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphRemoveDependencies, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphRemoveDependencies, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphRemoveDependencies, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23935,7 +26294,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphRemoveDependencie
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphRemoveDependencies, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphRemoveDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphRemoveDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies))
@@ -23974,7 +26336,8 @@ hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, from, to, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) &&
@@ -23987,9 +26350,13 @@ hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_real, const void *tr
     tracer_result = tracer_real(graph, from, to, numEdges);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphGetEdges, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphGetEdges, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphGetEdges, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24019,7 +26386,10 @@ hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_real, const void *tr
   tracer_record.from_val = tracer_args.from ? (uint64_t)(uintptr_t)(*tracer_args.from) : 0;
   tracer_record.to_val = tracer_args.to ? (uint64_t)(uintptr_t)(*tracer_args.to) : 0;
   tracer_record.numEdges_val = tracer_args.numEdges ? (uint64_t)(*tracer_args.numEdges) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphGetEdges, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetEdges__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetEdges, &tracer_record);
@@ -24055,7 +26425,8 @@ hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) &&
@@ -24068,9 +26439,13 @@ hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_real, const void *tr
     tracer_result = tracer_real(graph, nodes, numNodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphGetNodes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphGetNodes, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphGetNodes, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24097,7 +26472,10 @@ hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_real, const void *tr
       tracer_record_call(HIP_ID_hipGraphGetNodes, tracer_depth, tracer_args.tracer_status);
   tracer_record.nodes_val = tracer_args.nodes ? (uint64_t)(uintptr_t)(*tracer_args.nodes) : 0;
   tracer_record.numNodes_val = tracer_args.numNodes ? (uint64_t)(*tracer_args.numNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphGetNodes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetNodes__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetNodes, &tracer_record);
@@ -24133,7 +26511,8 @@ hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) &&
@@ -24146,9 +26525,13 @@ hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *tracer_real, const 
     tracer_result = tracer_real(graph, pRootNodes, pNumRootNodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphGetRootNodes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphGetRootNodes, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphGetRootNodes, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24177,7 +26560,10 @@ hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *tracer_real, const 
       tracer_args.pRootNodes ? (uint64_t)(uintptr_t)(*tracer_args.pRootNodes) : 0;
   tracer_record.pNumRootNodes_val =
       tracer_args.pNumRootNodes ? (uint64_t)(*tracer_args.pNumRootNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphGetRootNodes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetRootNodes__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetRootNodes, &tracer_record);
@@ -24215,7 +26601,8 @@ hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDependencies_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pDependencies, pNumDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) &&
@@ -24228,9 +26615,13 @@ hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDependencies_fn *trace
     tracer_result = tracer_real(node, pDependencies, pNumDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphNodeGetDependencies, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphNodeGetDependencies, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphNodeGetDependencies, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24259,7 +26650,10 @@ hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDependencies_fn *trace
       tracer_args.pDependencies ? (uint64_t)(uintptr_t)(*tracer_args.pDependencies) : 0;
   tracer_record.pNumDependencies_val =
       tracer_args.pNumDependencies ? (uint64_t)(*tracer_args.pNumDependencies) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphNodeGetDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies))
@@ -24299,7 +26693,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphNodeGetDependentN
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pDependentNodes, pNumDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) &&
@@ -24312,9 +26707,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphNodeGetDependentN
     tracer_result = tracer_real(node, pDependentNodes, pNumDependentNodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphNodeGetDependentNodes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphNodeGetDependentNodes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphNodeGetDependentNodes, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24343,7 +26742,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphNodeGetDependentN
       tracer_args.pDependentNodes ? (uint64_t)(uintptr_t)(*tracer_args.pDependentNodes) : 0;
   tracer_record.pNumDependentNodes_val =
       tracer_args.pNumDependentNodes ? (uint64_t)(*tracer_args.pNumDependentNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphNodeGetDependentNodes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetDependentNodes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes))
@@ -24381,7 +26783,8 @@ hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) &&
@@ -24394,9 +26797,13 @@ hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tracer_real, const vo
     tracer_result = tracer_real(node, pType);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphNodeGetType, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphNodeGetType, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphNodeGetType, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24419,7 +26826,10 @@ hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphNodeGetType, tracer_depth, tracer_args.tracer_status);
   tracer_record.pType_val = tracer_args.pType ? (uint64_t)(*tracer_args.pType) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphNodeGetType, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetType__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetType, &tracer_record);
@@ -24453,7 +26863,8 @@ hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) &&
@@ -24466,9 +26877,13 @@ hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tracer_real, const vo
     tracer_result = tracer_real(node);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphDestroyNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphDestroyNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphDestroyNode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24488,7 +26903,10 @@ hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphDestroyNode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphDestroyNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroyNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroyNode, &tracer_record);
@@ -24522,7 +26940,8 @@ hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) &&
@@ -24535,9 +26954,13 @@ hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(pGraphClone, originalGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphClone, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphClone, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphClone, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24561,7 +26984,10 @@ hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real, const void *tracer_c
       tracer_record_call(HIP_ID_hipGraphClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphClone_val =
       tracer_args.pGraphClone ? (uint64_t)(uintptr_t)(*tracer_args.pGraphClone) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphClone, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphClone__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphClone, &tracer_record);
@@ -24596,7 +27022,8 @@ hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) &&
@@ -24609,9 +27036,13 @@ hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone_fn *tracer_real,
     tracer_result = tracer_real(pNode, originalNode, clonedGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphNodeFindInClone, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphNodeFindInClone, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphNodeFindInClone, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24637,7 +27068,10 @@ hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphNodeFindInClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.pNode_val = tracer_args.pNode ? (uint64_t)(uintptr_t)(*tracer_args.pNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphNodeFindInClone, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeFindInClone__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone))
@@ -24675,7 +27109,8 @@ hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) &&
@@ -24688,9 +27123,13 @@ hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tracer_real, const vo
     tracer_result = tracer_real(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphInstantiate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphInstantiate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphInstantiate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24726,7 +27165,10 @@ hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tracer_real, const vo
       tracer_args.pErrorNode ? (uint64_t)(uintptr_t)(*tracer_args.pErrorNode) : 0;
   tracer_record.pLogBuffer_val =
       tracer_args.pLogBuffer ? (uint64_t)(int64_t)(*tracer_args.pLogBuffer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphInstantiate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiate, &tracer_record);
@@ -24765,7 +27207,8 @@ hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiateWithFlags_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) &&
@@ -24778,9 +27221,13 @@ hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiateWithFlags_fn *tra
     tracer_result = tracer_real(pGraphExec, graph, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphInstantiateWithFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphInstantiateWithFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphInstantiateWithFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24807,7 +27254,10 @@ hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiateWithFlags_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphInstantiateWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiateWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags))
@@ -24845,7 +27295,8 @@ hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) &&
@@ -24858,9 +27309,13 @@ hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(graphExec, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphLaunch, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphLaunch, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphLaunch, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24882,7 +27337,10 @@ hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphLaunch, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphLaunch, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphLaunch__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphLaunch, &tracer_record);
@@ -24915,7 +27373,8 @@ hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) &&
@@ -24928,9 +27387,13 @@ hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tracer_real, const vo
     tracer_result = tracer_real(graphExec);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphExecDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphExecDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24950,7 +27413,10 @@ hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphExecDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecDestroy, &tracer_record);
@@ -24984,7 +27450,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecUpdate(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) &&
@@ -24997,9 +27464,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecUpdate(
     tracer_result = tracer_real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphExecUpdate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecUpdate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphExecUpdate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25026,7 +27497,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecUpdate(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphExecUpdate, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecUpdate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecUpdate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecUpdate, &tracer_record);
@@ -25065,7 +27539,8 @@ hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) &&
@@ -25078,9 +27553,13 @@ hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn *tracer_real,
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddKernelNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddKernelNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddKernelNode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25112,7 +27591,10 @@ hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphAddKernelNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddKernelNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddKernelNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddKernelNode, &tracer_record);
@@ -25151,7 +27633,8 @@ hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeGetParams_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) &&
@@ -25164,9 +27647,13 @@ hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeGetParams_fn *trace
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphKernelNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphKernelNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphKernelNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25188,7 +27675,10 @@ hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphKernelNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams))
@@ -25227,7 +27717,8 @@ hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeSetParams_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) &&
@@ -25240,9 +27731,13 @@ hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeSetParams_fn *trace
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphKernelNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphKernelNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphKernelNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25264,7 +27759,10 @@ hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphKernelNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams))
@@ -25304,7 +27802,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecKernelNodeSet
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) &&
@@ -25317,9 +27816,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecKernelNodeSet
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecKernelNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecKernelNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecKernelNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25344,7 +27847,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecKernelNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecKernelNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecKernelNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams))
@@ -25384,7 +27890,8 @@ hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) &&
@@ -25397,9 +27904,13 @@ hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn *tracer_real,
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddMemcpyNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddMemcpyNode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25431,7 +27942,10 @@ hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphAddMemcpyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode, &tracer_record);
@@ -25470,7 +27984,8 @@ hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeGetParams_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) &&
@@ -25483,9 +27998,13 @@ hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeGetParams_fn *trace
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemcpyNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemcpyNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25507,7 +28026,10 @@ hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams))
@@ -25546,7 +28068,8 @@ hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeSetParams_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) &&
@@ -25559,9 +28082,13 @@ hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeSetParams_fn *trace
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25583,7 +28110,10 @@ hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams))
@@ -25622,7 +28152,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphKernelNodeSetAttr
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) &&
@@ -25635,9 +28166,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphKernelNodeSetAttr
     tracer_result = tracer_real(hNode, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphKernelNodeSetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphKernelNodeSetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphKernelNodeSetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25661,7 +28196,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphKernelNodeSetAttr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeSetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphKernelNodeSetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute))
@@ -25702,7 +28240,8 @@ hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNodeGetAttribute_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) &&
@@ -25715,9 +28254,13 @@ hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNodeGetAttribute_fn 
     tracer_result = tracer_real(hNode, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphKernelNodeGetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphKernelNodeGetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphKernelNodeGetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25741,7 +28284,10 @@ hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNodeGetAttribute_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeGetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphKernelNodeGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute))
@@ -25782,7 +28328,8 @@ hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMemcpyNodeSetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) &&
@@ -25795,9 +28342,13 @@ hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMemcpyNodeSetParams_f
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25822,7 +28373,10 @@ hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMemcpyNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams))
@@ -25861,7 +28415,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNode1D(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) &&
@@ -25875,9 +28430,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNode1D(
         tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddMemcpyNode1D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNode1D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddMemcpyNode1D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25916,7 +28475,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNode1D(
       tracer_record_call(HIP_ID_hipGraphAddMemcpyNode1D, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNode1D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode1D__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D))
@@ -25958,7 +28520,8 @@ hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNodeSetParams1D_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) &&
@@ -25971,9 +28534,13 @@ hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNodeSetParams1D_fn *t
     tracer_result = tracer_real(node, dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams1D, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParams1D, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams1D, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26002,7 +28569,10 @@ hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNodeSetParams1D_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams1D, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParams1D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D))
@@ -26044,7 +28614,8 @@ hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecMemcpyNodeSetParams
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) &&
@@ -26057,9 +28628,13 @@ hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecMemcpyNodeSetParams
     tracer_result = tracer_real(hGraphExec, node, dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams1D, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParams1D, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams1D, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26090,7 +28665,10 @@ hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecMemcpyNodeSetParams
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams1D,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParams1D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D))
@@ -26134,7 +28712,8 @@ hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemcpyNodeFromSymbol_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
@@ -26149,9 +28728,13 @@ hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemcpyNodeFromSymbol_f
                                 count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphAddMemcpyNodeFromSymbol, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNodeFromSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphAddMemcpyNodeFromSymbol, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26192,7 +28775,10 @@ hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemcpyNodeFromSymbol_f
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNodeFromSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol))
@@ -26237,7 +28823,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) &&
@@ -26251,9 +28838,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
     tracer_result = tracer_real(node, dst, symbol, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26284,7 +28875,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol))
@@ -26326,7 +28920,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
                                        hipGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) &&
@@ -26341,9 +28936,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
     tracer_result = tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26378,7 +28977,11 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipGraphExecMemcpyNodeSetParamsFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol))
@@ -26422,7 +29025,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNodeToSy
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
@@ -26437,9 +29041,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNodeToSy
                                 count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphAddMemcpyNodeToSymbol, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNodeToSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphAddMemcpyNodeToSymbol, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26480,7 +29088,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNodeToSy
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNodeToSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol))
@@ -26526,7 +29137,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) &&
@@ -26539,9 +29151,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
     tracer_result = tracer_real(node, symbol, src, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26572,7 +29188,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol))
@@ -26615,7 +29234,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
                                        hipGraphExecMemcpyNodeSetParamsToSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) &&
@@ -26629,9 +29249,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
     tracer_result = tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26666,7 +29290,11 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipGraphExecMemcpyNodeSetParamsToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol))
@@ -26709,7 +29337,8 @@ hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) &&
@@ -26722,9 +29351,13 @@ hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn *tracer_real,
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddMemsetNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddMemsetNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddMemsetNode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26756,7 +29389,10 @@ hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphAddMemsetNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddMemsetNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemsetNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemsetNode, &tracer_record);
@@ -26795,7 +29431,8 @@ hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeGetParams_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) &&
@@ -26808,9 +29445,13 @@ hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeGetParams_fn *trace
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemsetNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemsetNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemsetNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26832,7 +29473,10 @@ hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemsetNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemsetNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemsetNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams))
@@ -26871,7 +29515,8 @@ hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeSetParams_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) &&
@@ -26884,9 +29529,13 @@ hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeSetParams_fn *trace
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemsetNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemsetNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemsetNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26908,7 +29557,10 @@ hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemsetNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemsetNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams))
@@ -26947,7 +29599,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemsetNodeSet
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) &&
@@ -26960,9 +29613,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemsetNodeSet
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecMemsetNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecMemsetNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecMemsetNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26987,7 +29644,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemsetNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecMemsetNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams))
@@ -27027,7 +29687,8 @@ hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) &&
@@ -27040,9 +29701,13 @@ hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tracer_real, const vo
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddHostNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddHostNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddHostNode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27074,7 +29739,10 @@ hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipGraphAddHostNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddHostNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddHostNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddHostNode, &tracer_record);
@@ -27113,7 +29781,8 @@ hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetParams_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) &&
@@ -27126,9 +29795,13 @@ hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetParams_fn *tracer_re
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphHostNodeGetParams, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphHostNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphHostNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27150,7 +29823,10 @@ hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphHostNodeGetParams, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphHostNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphHostNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams))
@@ -27189,7 +29865,8 @@ hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetParams_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) &&
@@ -27202,9 +29879,13 @@ hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetParams_fn *tracer_re
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphHostNodeSetParams, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphHostNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphHostNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27226,7 +29907,10 @@ hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphHostNodeSetParams, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphHostNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphHostNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams))
@@ -27265,7 +29949,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecHostNodeSetPa
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) &&
@@ -27278,9 +29963,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecHostNodeSetPa
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecHostNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecHostNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecHostNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27305,7 +29994,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecHostNodeSetPa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecHostNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecHostNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecHostNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams))
@@ -27346,7 +30038,8 @@ hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraphNode_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) &&
@@ -27359,9 +30052,13 @@ hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraphNode_fn *tracer_re
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddChildGraphNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddChildGraphNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphAddChildGraphNode, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27393,7 +30090,10 @@ hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraphNode_fn *tracer_re
       tracer_record_call(HIP_ID_hipGraphAddChildGraphNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddChildGraphNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddChildGraphNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode))
@@ -27435,7 +30135,8 @@ hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGraphNodeGetGraph_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) &&
@@ -27448,9 +30149,13 @@ hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGraphNodeGetGraph_fn 
     tracer_result = tracer_real(node, pGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphChildGraphNodeGetGraph, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphChildGraphNodeGetGraph, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphChildGraphNodeGetGraph, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27473,7 +30178,10 @@ hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGraphNodeGetGraph_fn 
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphChildGraphNodeGetGraph, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphChildGraphNodeGetGraph, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph))
@@ -27512,7 +30220,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecChildGraphNod
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) &&
@@ -27525,9 +30234,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecChildGraphNod
     tracer_result = tracer_real(hGraphExec, node, childGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecChildGraphNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecChildGraphNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecChildGraphNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27552,7 +30265,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecChildGraphNod
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecChildGraphNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecChildGraphNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams))
@@ -27591,7 +30307,8 @@ hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) &&
@@ -27604,9 +30321,13 @@ hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *tracer_real, const 
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddEmptyNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddEmptyNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddEmptyNode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27635,7 +30356,10 @@ hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipGraphAddEmptyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddEmptyNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEmptyNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEmptyNode, &tracer_record);
@@ -27674,7 +30398,8 @@ hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventRecordNode_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) &&
@@ -27687,9 +30412,13 @@ hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventRecordNode_fn *tracer_
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphAddEventRecordNode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddEventRecordNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphAddEventRecordNode, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27721,7 +30450,10 @@ hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventRecordNode_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddEventRecordNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEventRecordNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode))
@@ -27763,7 +30495,8 @@ hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRecordNodeGetEvent_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) &&
@@ -27776,9 +30509,13 @@ hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRecordNodeGetEvent_f
     tracer_result = tracer_real(node, event_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphEventRecordNodeGetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphEventRecordNodeGetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphEventRecordNodeGetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27802,7 +30539,10 @@ hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRecordNodeGetEvent_f
                                                tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphEventRecordNodeGetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent))
@@ -27842,7 +30582,8 @@ hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRecordNodeSetEvent_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) &&
@@ -27855,9 +30596,13 @@ hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRecordNodeSetEvent_f
     tracer_result = tracer_real(node, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphEventRecordNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphEventRecordNodeSetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphEventRecordNodeSetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27879,7 +30624,10 @@ hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRecordNodeSetEvent_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphEventRecordNodeSetEvent, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphEventRecordNodeSetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent))
@@ -27918,7 +30666,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecEventRecordNo
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) &&
@@ -27931,9 +30680,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecEventRecordNo
     tracer_result = tracer_real(hGraphExec, hNode, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecEventRecordNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecEventRecordNodeSetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecEventRecordNodeSetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27958,7 +30711,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecEventRecordNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecEventRecordNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecEventRecordNodeSetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent))
@@ -27999,7 +30755,8 @@ hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNode_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) &&
@@ -28012,9 +30769,13 @@ hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNode_fn *tracer_real
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddEventWaitNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddEventWaitNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphAddEventWaitNode, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28046,7 +30807,10 @@ hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNode_fn *tracer_real
       tracer_record_call(HIP_ID_hipGraphAddEventWaitNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddEventWaitNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEventWaitNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode))
@@ -28088,7 +30852,8 @@ hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWaitNodeGetEvent_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) &&
@@ -28101,9 +30866,13 @@ hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWaitNodeGetEvent_fn *t
     tracer_result = tracer_real(node, event_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphEventWaitNodeGetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphEventWaitNodeGetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphEventWaitNodeGetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28127,7 +30896,10 @@ hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWaitNodeGetEvent_fn *t
                                                tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphEventWaitNodeGetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent))
@@ -28167,7 +30939,8 @@ hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWaitNodeSetEvent_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) &&
@@ -28180,9 +30953,13 @@ hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWaitNodeSetEvent_fn *t
     tracer_result = tracer_real(node, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphEventWaitNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphEventWaitNodeSetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphEventWaitNodeSetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28204,7 +30981,10 @@ hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWaitNodeSetEvent_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphEventWaitNodeSetEvent, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphEventWaitNodeSetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent))
@@ -28244,7 +31024,8 @@ hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecEventWaitNodeSetEve
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) &&
@@ -28257,9 +31038,13 @@ hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecEventWaitNodeSetEve
     tracer_result = tracer_real(hGraphExec, hNode, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecEventWaitNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecEventWaitNodeSetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecEventWaitNodeSetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28284,7 +31069,10 @@ hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecEventWaitNodeSetEve
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecEventWaitNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecEventWaitNodeSetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent))
@@ -28322,7 +31110,8 @@ hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) &&
@@ -28335,9 +31124,13 @@ hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_real, const void *
     tracer_result = tracer_real(devPtr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemAddressFree, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemAddressFree, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemAddressFree, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28359,7 +31152,10 @@ hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAddressFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemAddressFree, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressFree, &tracer_record);
@@ -28394,7 +31190,8 @@ hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, alignment, addr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) &&
@@ -28407,9 +31204,13 @@ hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *tracer_real, const 
     tracer_result = tracer_real(ptr, size, alignment, addr, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemAddressReserve, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemAddressReserve, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemAddressReserve, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28439,7 +31240,10 @@ hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAddressReserve, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemAddressReserve, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressReserve__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressReserve, &tracer_record);
@@ -28476,7 +31280,8 @@ hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, size, prop, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) &&
@@ -28489,9 +31294,13 @@ hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(handle, size, prop, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28519,7 +31328,10 @@ hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemCreate, &tracer_record);
@@ -28557,7 +31369,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemExportToShareableHa
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(shareableHandle, handle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) &&
@@ -28570,9 +31383,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemExportToShareableHa
     tracer_result = tracer_real(shareableHandle, handle, handleType, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemExportToShareableHandle, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemExportToShareableHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemExportToShareableHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28599,7 +31416,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemExportToShareableHa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemExportToShareableHandle, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemExportToShareableHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemExportToShareableHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle))
@@ -28639,7 +31459,8 @@ hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags, location, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) &&
@@ -28652,9 +31473,13 @@ hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real, const void *trac
     tracer_result = tracer_real(flags, location, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemGetAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemGetAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemGetAccess, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28679,7 +31504,10 @@ hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemGetAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAccess__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAccess, &tracer_record);
@@ -28717,7 +31545,8 @@ hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocationGranularity_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(granularity, prop, option);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) &&
@@ -28730,9 +31559,13 @@ hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocationGranularity_fn 
     tracer_result = tracer_real(granularity, prop, option);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemGetAllocationGranularity, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemGetAllocationGranularity, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemGetAllocationGranularity, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28759,7 +31592,10 @@ hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocationGranularity_fn 
                                                tracer_args.tracer_status);
   tracer_record.granularity_val =
       tracer_args.granularity ? (uint64_t)(*tracer_args.granularity) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemGetAllocationGranularity, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAllocationGranularity__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity))
@@ -28800,7 +31636,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemGetAllocationProper
                                        hipMemGetAllocationPropertiesFromHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(prop, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) &&
@@ -28814,9 +31651,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemGetAllocationProper
     tracer_result = tracer_real(prop, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemGetAllocationPropertiesFromHandle,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemGetAllocationPropertiesFromHandle,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemGetAllocationPropertiesFromHandle,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28839,7 +31680,11 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemGetAllocationProper
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemGetAllocationPropertiesFromHandle,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemGetAllocationPropertiesFromHandle,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipMemGetAllocationPropertiesFromHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle))
@@ -28882,7 +31727,8 @@ hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFromShareableHandle_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, osHandle, shHandleType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) &&
@@ -28895,9 +31741,13 @@ hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFromShareableHandle_f
     tracer_result = tracer_real(handle, osHandle, shHandleType);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemImportFromShareableHandle, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemImportFromShareableHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemImportFromShareableHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28923,7 +31773,10 @@ hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFromShareableHandle_f
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemImportFromShareableHandle, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemImportFromShareableHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemImportFromShareableHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle))
@@ -28962,7 +31815,8 @@ hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void *tracer_caller, v
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, offset, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) &&
@@ -28975,8 +31829,11 @@ hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void *tracer_caller, v
     tracer_result = tracer_real(ptr, size, offset, handle, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemMap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemMap, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemMap, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29005,7 +31862,10 @@ hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void *tracer_caller, v
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemMap, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemMap, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemMap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemMap, &tracer_record);
@@ -29041,7 +31901,8 @@ hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mapInfoList, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) &&
@@ -29054,9 +31915,13 @@ hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tracer_real, const vo
     tracer_result = tracer_real(mapInfoList, count, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemMapArrayAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemMapArrayAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemMapArrayAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29081,7 +31946,10 @@ hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemMapArrayAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemMapArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemMapArrayAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemMapArrayAsync, &tracer_record);
@@ -29117,7 +31985,8 @@ hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) &&
@@ -29130,9 +31999,13 @@ hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemRelease, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemRelease, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemRelease, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29152,7 +32025,10 @@ hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemRelease, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemRelease, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRelease__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRelease, &tracer_record);
@@ -29188,7 +32064,8 @@ hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAllocationHandle_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, addr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) &&
@@ -29201,9 +32078,13 @@ hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAllocationHandle_fn *tra
     tracer_result = tracer_real(handle, addr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemRetainAllocationHandle, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemRetainAllocationHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemRetainAllocationHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29226,7 +32107,10 @@ hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAllocationHandle_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemRetainAllocationHandle, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemRetainAllocationHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRetainAllocationHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle))
@@ -29263,7 +32147,8 @@ hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, desc, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) &&
@@ -29276,9 +32161,13 @@ hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real, const void *trac
     tracer_result = tracer_real(ptr, size, desc, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemSetAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemSetAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemSetAccess, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29305,7 +32194,10 @@ hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemSetAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemSetAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemSetAccess__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemSetAccess, &tracer_record);
@@ -29340,7 +32232,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnm
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) &&
@@ -29353,8 +32246,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnm
     tracer_result = tracer_real(ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemUnmap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemUnmap, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemUnmap, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29376,7 +32274,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnm
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemUnmap, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemUnmap, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemUnmap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemUnmap, &tracer_record);
@@ -29410,7 +32311,8 @@ hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pHipDeviceCount, pHipDevices, hipDeviceCount, deviceList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) &&
@@ -29423,9 +32325,13 @@ hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real, const void *trac
     tracer_result = tracer_real(pHipDeviceCount, pHipDevices, hipDeviceCount, deviceList);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGLGetDevices, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGLGetDevices, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGLGetDevices, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29456,7 +32362,10 @@ hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real, const void *trac
       tracer_args.pHipDeviceCount ? (uint64_t)(*tracer_args.pHipDeviceCount) : 0;
   tracer_record.pHipDevices_val =
       tracer_args.pHipDevices ? (uint64_t)(int64_t)(*tracer_args.pHipDevices) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGLGetDevices, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGLGetDevices__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices))
     lttng_ust_tracepoint(lttng_ust_hip, hipGLGetDevices, &tracer_record);
@@ -29494,7 +32403,8 @@ hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegisterBuffer_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(resource, buffer, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) &&
@@ -29507,9 +32417,13 @@ hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegisterBuffer_fn *trace
     tracer_result = tracer_real(resource, buffer, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphicsGLRegisterBuffer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsGLRegisterBuffer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphicsGLRegisterBuffer, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29536,7 +32450,10 @@ hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegisterBuffer_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.resource_val =
       tracer_args.resource ? (uint64_t)(uintptr_t)(*tracer_args.resource) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsGLRegisterBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer))
@@ -29576,7 +32493,8 @@ hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegisterImage_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(resource, image, target, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) &&
@@ -29589,9 +32507,13 @@ hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegisterImage_fn *tracer_
     tracer_result = tracer_real(resource, image, target, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphicsGLRegisterImage, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsGLRegisterImage, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphicsGLRegisterImage, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29620,7 +32542,10 @@ hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegisterImage_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.resource_val =
       tracer_args.resource ? (uint64_t)(uintptr_t)(*tracer_args.resource) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsGLRegisterImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsGLRegisterImage__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage))
@@ -29659,7 +32584,8 @@ hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) &&
@@ -29672,9 +32598,13 @@ hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources_fn *tracer_real,
     tracer_result = tracer_real(count, resources, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphicsMapResources, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsMapResources, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphicsMapResources, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29701,7 +32631,10 @@ hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphicsMapResources, tracer_depth, tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsMapResources, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsMapResources__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources))
@@ -29741,7 +32674,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsSubResourceGet
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) &&
@@ -29755,9 +32689,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsSubResourceGet
     tracer_result = tracer_real(array, resource, arrayIndex, mipLevel);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphicsSubResourceGetMappedArray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsSubResourceGetMappedArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphicsSubResourceGetMappedArray,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29785,7 +32723,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsSubResourceGet
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphicsSubResourceGetMappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsSubResourceGetMappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray))
@@ -29825,7 +32766,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsResourceGetMap
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, size, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) &&
@@ -29838,9 +32780,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsResourceGetMap
     tracer_result = tracer_real(devPtr, size, resource);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphicsResourceGetMappedPointer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsResourceGetMappedPointer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphicsResourceGetMappedPointer, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29867,7 +32813,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsResourceGetMap
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsResourceGetMappedPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer))
@@ -29907,7 +32856,8 @@ hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResources_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) &&
@@ -29920,9 +32870,13 @@ hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResources_fn *tracer_re
     tracer_result = tracer_real(count, resources, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphicsUnmapResources, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsUnmapResources, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphicsUnmapResources, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29949,7 +32903,10 @@ hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResources_fn *tracer_re
       tracer_record_call(HIP_ID_hipGraphicsUnmapResources, tracer_depth, tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsUnmapResources, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsUnmapResources__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources))
@@ -29990,7 +32947,8 @@ hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregisterResource_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) &&
@@ -30003,9 +32961,13 @@ hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregisterResource_fn *t
     tracer_result = tracer_real(resource);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphicsUnregisterResource, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsUnregisterResource, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphicsUnregisterResource, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30025,7 +32987,10 @@ hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregisterResource_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphicsUnregisterResource, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsUnregisterResource, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsUnregisterResource__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource))

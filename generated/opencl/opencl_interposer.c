@@ -8,8 +8,10 @@
  * - opencl_traced_F records the call. The wrapper checked the events only when the
  *   real function was resolved, so the first call checks them here. A call from inside
  *   another traced call of this backend, or made while the recording is paused, goes
- *   straight to the library. Minimal mode keeps no arguments: a function that no hook or
- *   command needs the arguments of puts the call into its thread's batch
+ *   straight to the library; once the trace reached its bound (tracer_recording.h) a call
+ *   is counted with its times (tracer_count_span) instead of written. Minimal mode
+ *   keeps no arguments: a function that no hook or command needs the arguments of puts
+ *   the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
@@ -563,7 +565,8 @@ opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) &&
@@ -576,9 +579,13 @@ opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_real, const vo
     tracer_result = tracer_real(num_entries, platforms, num_platforms);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetPlatformIDs, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetPlatformIDs, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetPlatformIDs, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -605,7 +612,10 @@ opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetPlatformIDs, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_platforms_val =
       tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetPlatformIDs, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs, &tracer_record);
@@ -642,7 +652,8 @@ opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(platform, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) &&
@@ -656,9 +667,13 @@ opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *tracer_real, const 
         tracer_real(platform, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetPlatformInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetPlatformInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetPlatformInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -690,7 +705,10 @@ opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *tracer_real, const 
       tracer_record_call(OPENCL_ID_clGetPlatformInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetPlatformInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo, &tracer_record);
@@ -728,7 +746,8 @@ opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(platform, device_type, num_entries, devices, num_devices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) &&
@@ -741,9 +760,13 @@ opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real, const void *
     tracer_result = tracer_real(platform, device_type, num_entries, devices, num_devices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetDeviceIDs, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetDeviceIDs, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetDeviceIDs, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -775,7 +798,10 @@ opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetDeviceIDs, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_devices_val =
       tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetDeviceIDs, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs, &tracer_record);
@@ -813,7 +839,8 @@ opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) &&
@@ -827,9 +854,13 @@ opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_real, const void
         tracer_real(device, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetDeviceInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetDeviceInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetDeviceInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -861,7 +892,10 @@ opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_real, const void
       tracer_record_call(OPENCL_ID_clGetDeviceInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetDeviceInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo, &tracer_record);
@@ -898,7 +932,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevices(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) &&
@@ -911,9 +946,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevices(
     tracer_result = tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCreateSubDevices, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCreateSubDevices, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clCreateSubDevices, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -947,7 +986,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevices(
       tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
   tracer_record.num_devices_ret_val =
       tracer_args.num_devices_ret ? (uint64_t)(*tracer_args.num_devices_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateSubDevices, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices, &tracer_record);
@@ -984,7 +1026,8 @@ opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) &&
@@ -997,9 +1040,13 @@ opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real, const void *
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainDevice, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1019,7 +1066,10 @@ opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainDevice, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice, &tracer_record);
@@ -1053,7 +1103,8 @@ opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) &&
@@ -1066,9 +1117,13 @@ opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_real, const void
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseDevice, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1088,7 +1143,10 @@ opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseDevice, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice, &tracer_record);
@@ -1125,7 +1183,8 @@ opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDeviceCommandQue
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, device, command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) &&
@@ -1139,9 +1198,13 @@ opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDeviceCommandQue
     tracer_result = tracer_real(context, device, command_queue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetDefaultDeviceCommandQueue, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetDefaultDeviceCommandQueue, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetDefaultDeviceCommandQueue, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1166,7 +1229,10 @@ opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDeviceCommandQue
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetDefaultDeviceCommandQueue,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetDefaultDeviceCommandQueue, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue))
@@ -1205,7 +1271,8 @@ opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTimer_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, device_timestamp, host_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) &&
@@ -1218,9 +1285,13 @@ opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTimer_fn *tracer_
     tracer_result = tracer_real(device, device_timestamp, host_timestamp);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetDeviceAndHostTimer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetDeviceAndHostTimer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetDeviceAndHostTimer, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1249,7 +1320,10 @@ opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTimer_fn *tracer_
       tracer_args.device_timestamp ? (uint64_t)(*tracer_args.device_timestamp) : 0;
   tracer_record.host_timestamp_val =
       tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetDeviceAndHostTimer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer))
@@ -1287,7 +1361,8 @@ opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, host_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) &&
@@ -1300,9 +1375,13 @@ opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real, const void *
     tracer_result = tracer_real(device, host_timestamp);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetHostTimer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetHostTimer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetHostTimer, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1326,7 +1405,10 @@ opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetHostTimer, tracer_depth, tracer_args.tracer_status);
   tracer_record.host_timestamp_val =
       tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetHostTimer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer, &tracer_record);
@@ -1364,7 +1446,8 @@ opencl_traced_clCreateContext(opencl_clCreateContext_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(properties, num_devices, devices, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
@@ -1401,7 +1484,10 @@ opencl_traced_clCreateContext(opencl_clCreateContext_fn *tracer_real, const void
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateContext, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext, &tracer_record);
@@ -1441,7 +1527,8 @@ __attribute__((noinline)) static cl_context opencl_traced_clCreateContextFromTyp
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(properties, device_type, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
@@ -1476,7 +1563,10 @@ __attribute__((noinline)) static cl_context opencl_traced_clCreateContextFromTyp
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateContextFromType, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType))
@@ -1516,7 +1606,8 @@ opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) &&
@@ -1529,9 +1620,13 @@ opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_real, const void
     tracer_result = tracer_real(context);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainContext, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainContext, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainContext, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1551,7 +1646,10 @@ opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainContext, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainContext, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext, &tracer_record);
@@ -1585,7 +1683,8 @@ opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) &&
@@ -1598,9 +1697,13 @@ opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_real, const vo
     tracer_result = tracer_real(context);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseContext, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseContext, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseContext, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1620,7 +1723,10 @@ opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseContext, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseContext, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext, &tracer_record);
@@ -1656,7 +1762,8 @@ opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) &&
@@ -1670,9 +1777,13 @@ opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_real, const vo
         tracer_real(context, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetContextInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetContextInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetContextInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1704,7 +1815,10 @@ opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetContextInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetContextInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo, &tracer_record);
@@ -1743,7 +1857,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetContextDestructorCall
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) &&
@@ -1757,9 +1872,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetContextDestructorCall
     tracer_result = tracer_real(context, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetContextDestructorCallback, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetContextDestructorCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetContextDestructorCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1784,7 +1903,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetContextDestructorCall
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetContextDestructorCallback,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetContextDestructorCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback))
@@ -1825,7 +1947,8 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -1859,7 +1982,10 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateCommandQueueWithProperties,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties))
@@ -1898,7 +2024,8 @@ opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) &&
@@ -1911,9 +2038,13 @@ opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn *tracer_real,
     tracer_result = tracer_real(command_queue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainCommandQueue, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainCommandQueue, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainCommandQueue, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1933,7 +2064,10 @@ opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainCommandQueue, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainCommandQueue, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue))
@@ -1969,7 +2103,8 @@ opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) &&
@@ -1982,9 +2117,13 @@ opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_fn *tracer_real
     tracer_result = tracer_real(command_queue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseCommandQueue, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseCommandQueue, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clReleaseCommandQueue, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2004,7 +2143,10 @@ opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseCommandQueue, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseCommandQueue, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue))
@@ -2043,7 +2185,8 @@ opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -2058,9 +2201,13 @@ opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_fn *tracer_real
         tracer_real(command_queue, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetCommandQueueInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetCommandQueueInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetCommandQueueInfo, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2092,7 +2239,10 @@ opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_fn *tracer_real
       tracer_record_call(OPENCL_ID_clGetCommandQueueInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetCommandQueueInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo))
@@ -2134,7 +2284,8 @@ opencl_traced_clCreateBuffer(opencl_clCreateBuffer_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -2168,7 +2319,10 @@ opencl_traced_clCreateBuffer(opencl_clCreateBuffer_fn *tracer_real, const void *
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer, &tracer_record);
@@ -2206,7 +2360,8 @@ opencl_traced_clCreateSubBuffer(opencl_clCreateSubBuffer_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buffer, flags, buffer_create_type, buffer_create_info, errcode_ret);
   }
   opencl_depth++;
@@ -2241,7 +2396,10 @@ opencl_traced_clCreateSubBuffer(opencl_clCreateSubBuffer_fn *tracer_real, const 
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateSubBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer, &tracer_record);
@@ -2280,7 +2438,8 @@ opencl_traced_clCreateImage(opencl_clCreateImage_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, image_format, image_desc, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -2317,7 +2476,10 @@ opencl_traced_clCreateImage(opencl_clCreateImage_fn *tracer_real, const void *tr
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage, &tracer_record);
@@ -2355,7 +2517,8 @@ opencl_traced_clCreatePipe(opencl_clCreatePipe_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, pipe_packet_size, pipe_max_packets, properties, errcode_ret);
   }
   opencl_depth++;
@@ -2392,7 +2555,10 @@ opencl_traced_clCreatePipe(opencl_clCreatePipe_fn *tracer_real, const void *trac
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreatePipe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe, &tracer_record);
@@ -2433,7 +2599,8 @@ opencl_traced_clCreateBufferWithProperties(opencl_clCreateBufferWithProperties_f
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -2470,7 +2637,10 @@ opencl_traced_clCreateBufferWithProperties(opencl_clCreateBufferWithProperties_f
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateBufferWithProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties))
@@ -2514,7 +2684,8 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImageWithPropertie
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, properties, flags, image_format, image_desc, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -2553,7 +2724,10 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImageWithPropertie
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateImageWithProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties))
@@ -2594,7 +2768,8 @@ opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memobj);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) &&
@@ -2607,9 +2782,13 @@ opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *tracer_real, const 
     tracer_result = tracer_real(memobj);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainMemObject, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainMemObject, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainMemObject, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2629,7 +2808,10 @@ opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainMemObject, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainMemObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject, &tracer_record);
@@ -2663,7 +2845,8 @@ opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memobj);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) &&
@@ -2676,9 +2859,13 @@ opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tracer_real,
     tracer_result = tracer_real(memobj);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseMemObject, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseMemObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseMemObject, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2698,7 +2885,10 @@ opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseMemObject, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseMemObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject, &tracer_record);
@@ -2735,7 +2925,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSupportedImageFormats
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, image_type, num_entries, image_formats, num_image_formats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) &&
@@ -2749,9 +2940,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSupportedImageFormats
         tracer_real(context, flags, image_type, num_entries, image_formats, num_image_formats);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetSupportedImageFormats, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetSupportedImageFormats, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetSupportedImageFormats, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2785,7 +2980,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSupportedImageFormats
                                                tracer_args.tracer_status);
   tracer_record.num_image_formats_val =
       tracer_args.num_image_formats ? (uint64_t)(*tracer_args.num_image_formats) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetSupportedImageFormats, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats))
@@ -2827,7 +3025,8 @@ opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memobj, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) &&
@@ -2841,9 +3040,13 @@ opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tracer_real,
         tracer_real(memobj, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetMemObjectInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetMemObjectInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetMemObjectInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2875,7 +3078,10 @@ opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tracer_real,
       tracer_record_call(OPENCL_ID_clGetMemObjectInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetMemObjectInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo, &tracer_record);
@@ -2913,7 +3119,8 @@ opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(image, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) &&
@@ -2927,9 +3134,13 @@ opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real, const void *
         tracer_real(image, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetImageInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetImageInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetImageInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2961,7 +3172,10 @@ opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetImageInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetImageInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo, &tracer_record);
@@ -2998,7 +3212,8 @@ opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pipe, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) &&
@@ -3012,9 +3227,13 @@ opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real, const void *tr
         tracer_real(pipe, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetPipeInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetPipeInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetPipeInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3046,7 +3265,10 @@ opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real, const void *tr
       tracer_record_call(OPENCL_ID_clGetPipeInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetPipeInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo, &tracer_record);
@@ -3084,7 +3306,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetMemObjectDestructorCa
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) &&
@@ -3098,9 +3321,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetMemObjectDestructorCa
     tracer_result = tracer_real(memobj, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetMemObjectDestructorCallback, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetMemObjectDestructorCallback,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetMemObjectDestructorCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3126,7 +3353,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetMemObjectDestructorCa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetMemObjectDestructorCallback,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetMemObjectDestructorCallback,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback))
@@ -3166,7 +3396,8 @@ __attribute__((noinline)) static void *opencl_traced_clSVMAlloc(opencl_clSVMAllo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, size, alignment);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) &&
@@ -3179,8 +3410,11 @@ __attribute__((noinline)) static void *opencl_traced_clSVMAlloc(opencl_clSVMAllo
     tracer_result = tracer_real(context, flags, size, alignment);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSVMAlloc, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSVMAlloc, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSVMAlloc, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -3208,7 +3442,10 @@ __attribute__((noinline)) static void *opencl_traced_clSVMAlloc(opencl_clSVMAllo
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSVMAlloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc, &tracer_record);
@@ -3243,7 +3480,8 @@ __attribute__((noinline)) static void opencl_traced_clSVMFree(opencl_clSVMFree_f
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     tracer_real(context, svm_pointer);
     return;
   }
@@ -3256,8 +3494,11 @@ __attribute__((noinline)) static void opencl_traced_clSVMFree(opencl_clSVMFree_f
     tracer_real(context, svm_pointer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSVMFree, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSVMFree, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSVMFree, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -3279,7 +3520,10 @@ __attribute__((noinline)) static void opencl_traced_clSVMFree(opencl_clSVMFree_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSVMFree, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree, &tracer_record);
@@ -3314,7 +3558,8 @@ __attribute__((noinline)) static cl_sampler opencl_traced_clCreateSamplerWithPro
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, sampler_properties, errcode_ret);
   }
   opencl_depth++;
@@ -3344,7 +3589,10 @@ __attribute__((noinline)) static cl_sampler opencl_traced_clCreateSamplerWithPro
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateSamplerWithProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties))
@@ -3383,7 +3631,8 @@ opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) &&
@@ -3396,9 +3645,13 @@ opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_real, const void
     tracer_result = tracer_real(sampler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainSampler, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainSampler, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainSampler, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3418,7 +3671,10 @@ opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainSampler, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainSampler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler, &tracer_record);
@@ -3452,7 +3708,8 @@ opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) &&
@@ -3465,9 +3722,13 @@ opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_real, const vo
     tracer_result = tracer_real(sampler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseSampler, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseSampler, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseSampler, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3487,7 +3748,10 @@ opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseSampler, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseSampler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler, &tracer_record);
@@ -3523,7 +3787,8 @@ opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sampler, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) &&
@@ -3537,9 +3802,13 @@ opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_real, const vo
         tracer_real(sampler, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetSamplerInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetSamplerInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetSamplerInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3571,7 +3840,10 @@ opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetSamplerInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetSamplerInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo, &tracer_record);
@@ -3610,7 +3882,8 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithSou
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, count, strings, lengths, errcode_ret);
   }
   opencl_depth++;
@@ -3645,7 +3918,10 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithSou
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithSource, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource))
@@ -3686,7 +3962,8 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBin
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, num_devices, device_list, lengths, binaries, binary_status,
                        errcode_ret);
   }
@@ -3726,7 +4003,10 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBin
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithBinary, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary))
@@ -3771,7 +4051,8 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBui
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, num_devices, device_list, kernel_names, errcode_ret);
   }
   opencl_depth++;
@@ -3807,7 +4088,10 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBui
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithBuiltInKernels,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels))
@@ -3848,7 +4132,8 @@ opencl_traced_clCreateProgramWithIL(opencl_clCreateProgramWithIL_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, il, length, errcode_ret);
   }
   opencl_depth++;
@@ -3880,7 +4165,10 @@ opencl_traced_clCreateProgramWithIL(opencl_clCreateProgramWithIL_fn *tracer_real
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithIL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL))
@@ -3918,7 +4206,8 @@ opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) &&
@@ -3931,9 +4220,13 @@ opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_real, const void
     tracer_result = tracer_real(program);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainProgram, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainProgram, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainProgram, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3953,7 +4246,10 @@ opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainProgram, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainProgram, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram, &tracer_record);
@@ -3987,7 +4283,8 @@ opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) &&
@@ -4000,9 +4297,13 @@ opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_real, const vo
     tracer_result = tracer_real(program);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseProgram, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseProgram, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseProgram, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4022,7 +4323,10 @@ opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseProgram, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseProgram, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram, &tracer_record);
@@ -4058,7 +4362,8 @@ opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) &&
@@ -4071,9 +4376,13 @@ opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real, const void *
     tracer_result = tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clBuildProgram, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clBuildProgram, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clBuildProgram, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4105,7 +4414,10 @@ opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clBuildProgram, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clBuildProgram, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram, &tracer_record);
@@ -4144,7 +4456,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCompileProgram(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, num_devices, device_list, options, num_input_headers, input_headers,
                        header_include_names, pfn_notify, user_data);
   }
@@ -4159,9 +4472,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCompileProgram(
                                 input_headers, header_include_names, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCompileProgram, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCompileProgram, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clCompileProgram, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4203,7 +4520,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCompileProgram(
   tracer_record.header_include_names_val =
       tracer_args.header_include_names ? (uint64_t)(uintptr_t)(*tracer_args.header_include_names)
                                        : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCompileProgram, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram, &tracer_record);
@@ -4245,7 +4565,8 @@ __attribute__((noinline)) static cl_program opencl_traced_clLinkProgram(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, num_devices, device_list, options, num_input_programs,
                        input_programs, pfn_notify, user_data, errcode_ret);
   }
@@ -4290,7 +4611,10 @@ __attribute__((noinline)) static cl_program opencl_traced_clLinkProgram(
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clLinkProgram, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram, &tracer_record);
@@ -4333,7 +4657,8 @@ opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramReleaseCallback_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) &&
@@ -4346,9 +4671,13 @@ opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramReleaseCallback_fn 
     tracer_result = tracer_real(program, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetProgramReleaseCallback, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetProgramReleaseCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetProgramReleaseCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4373,7 +4702,10 @@ opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramReleaseCallback_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetProgramReleaseCallback, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetProgramReleaseCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback))
@@ -4413,7 +4745,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetProgramSpecialization
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, spec_id, spec_size, spec_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) &&
@@ -4427,9 +4760,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetProgramSpecialization
     tracer_result = tracer_real(program, spec_id, spec_size, spec_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetProgramSpecializationConstant, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetProgramSpecializationConstant,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetProgramSpecializationConstant,
+                                           tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4457,7 +4794,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetProgramSpecialization
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetProgramSpecializationConstant,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetProgramSpecializationConstant,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant))
@@ -4496,7 +4836,8 @@ opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformCompiler_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(platform);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) &&
@@ -4509,9 +4850,13 @@ opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformCompiler_fn *trace
     tracer_result = tracer_real(platform);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clUnloadPlatformCompiler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clUnloadPlatformCompiler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clUnloadPlatformCompiler, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4531,7 +4876,10 @@ opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformCompiler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clUnloadPlatformCompiler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clUnloadPlatformCompiler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler))
@@ -4569,7 +4917,8 @@ opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) &&
@@ -4583,9 +4932,13 @@ opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_real, const vo
         tracer_real(program, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetProgramInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetProgramInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetProgramInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4617,7 +4970,10 @@ opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetProgramInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetProgramInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo, &tracer_record);
@@ -4655,7 +5011,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetProgramBuildInfo(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -4670,9 +5027,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetProgramBuildInfo(
                                 param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetProgramBuildInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetProgramBuildInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetProgramBuildInfo, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4706,7 +5067,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetProgramBuildInfo(
       tracer_record_call(OPENCL_ID_clGetProgramBuildInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetProgramBuildInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo))
@@ -4747,7 +5111,8 @@ opencl_traced_clCreateKernel(opencl_clCreateKernel_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, kernel_name, errcode_ret);
   }
   opencl_depth++;
@@ -4777,7 +5142,10 @@ opencl_traced_clCreateKernel(opencl_clCreateKernel_fn *tracer_real, const void *
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel, &tracer_record);
@@ -4813,7 +5181,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateKernelsInProgram(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, num_kernels, kernels, num_kernels_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) &&
@@ -4826,9 +5195,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateKernelsInProgram(
     tracer_result = tracer_real(program, num_kernels, kernels, num_kernels_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clCreateKernelsInProgram, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCreateKernelsInProgram, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCreateKernelsInProgram, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4857,7 +5230,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateKernelsInProgram(
                                                tracer_args.tracer_status);
   tracer_record.num_kernels_ret_val =
       tracer_args.num_kernels_ret ? (uint64_t)(*tracer_args.num_kernels_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateKernelsInProgram, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram))
@@ -4895,7 +5271,8 @@ opencl_traced_clCloneKernel(opencl_clCloneKernel_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(source_kernel, errcode_ret);
   }
   opencl_depth++;
@@ -4922,7 +5299,10 @@ opencl_traced_clCloneKernel(opencl_clCloneKernel_fn *tracer_real, const void *tr
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCloneKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel, &tracer_record);
@@ -4957,7 +5337,8 @@ opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) &&
@@ -4970,9 +5351,13 @@ opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real, const void *
     tracer_result = tracer_real(kernel);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainKernel, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainKernel, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4992,7 +5377,10 @@ opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainKernel, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel, &tracer_record);
@@ -5026,7 +5414,8 @@ opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) &&
@@ -5039,9 +5428,13 @@ opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_real, const void
     tracer_result = tracer_real(kernel);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseKernel, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseKernel, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5061,7 +5454,10 @@ opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseKernel, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel, &tracer_record);
@@ -5096,7 +5492,8 @@ opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, arg_index, arg_size, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) &&
@@ -5109,9 +5506,13 @@ opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real, const void *
     tracer_result = tracer_real(kernel, arg_index, arg_size, arg_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clSetKernelArg, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetKernelArg, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clSetKernelArg, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5138,7 +5539,10 @@ opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetKernelArg, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetKernelArg, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg, &tracer_record);
@@ -5175,7 +5579,8 @@ opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPointer_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) &&
@@ -5188,9 +5593,13 @@ opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPointer_fn *trace
     tracer_result = tracer_real(kernel, arg_index, arg_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetKernelArgSVMPointer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointer, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5215,7 +5624,10 @@ opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPointer_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointer, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetKernelArgSVMPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer))
@@ -5252,7 +5664,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfo(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) &&
@@ -5265,9 +5678,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfo(
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clSetKernelExecInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetKernelExecInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clSetKernelExecInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5294,7 +5711,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfo(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetKernelExecInfo, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetKernelExecInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo, &tracer_record);
@@ -5331,7 +5751,8 @@ opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) &&
@@ -5345,9 +5766,13 @@ opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_real, const void
         tracer_real(kernel, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetKernelInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetKernelInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetKernelInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5379,7 +5804,10 @@ opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_real, const void
       tracer_record_call(OPENCL_ID_clGetKernelInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetKernelInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo, &tracer_record);
@@ -5417,7 +5845,8 @@ opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -5432,9 +5861,13 @@ opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tracer_real,
                                 param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetKernelArgInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetKernelArgInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetKernelArgInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5468,7 +5901,10 @@ opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tracer_real,
       tracer_record_call(OPENCL_ID_clGetKernelArgInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetKernelArgInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo, &tracer_record);
@@ -5509,7 +5945,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelWorkGroupInfo(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -5524,9 +5961,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelWorkGroupInfo(
                                 param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetKernelWorkGroupInfo, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetKernelWorkGroupInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetKernelWorkGroupInfo, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5560,7 +6001,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelWorkGroupInfo(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetKernelWorkGroupInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo))
@@ -5603,7 +6047,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfo(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, device, param_name, input_value_size, input_value, param_value_size,
                        param_value, param_value_size_ret);
   }
@@ -5618,9 +6063,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfo(
                                 param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetKernelSubGroupInfo, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetKernelSubGroupInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetKernelSubGroupInfo, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5659,7 +6108,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfo(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetKernelSubGroupInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo))
@@ -5701,7 +6153,8 @@ opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_events, event_list);
   }
   opencl_depth++;
@@ -5723,7 +6176,10 @@ opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clWaitForEvents, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clWaitForEvents, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents))
     lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents, &tracer_record);
@@ -5759,7 +6215,8 @@ opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) &&
@@ -5773,9 +6230,13 @@ opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real, const void *
         tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetEventInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetEventInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetEventInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5807,7 +6268,10 @@ opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetEventInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetEventInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo, &tracer_record);
@@ -5843,7 +6307,8 @@ opencl_traced_clCreateUserEvent(opencl_clCreateUserEvent_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, errcode_ret);
   }
   opencl_depth++;
@@ -5870,7 +6335,10 @@ opencl_traced_clCreateUserEvent(opencl_clCreateUserEvent_fn *tracer_real, const 
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateUserEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent, &tracer_record);
@@ -5905,7 +6373,8 @@ opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) &&
@@ -5918,9 +6387,13 @@ opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real, const void *tr
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainEvent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainEvent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainEvent, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5940,7 +6413,10 @@ opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainEvent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent, &tracer_record);
@@ -5974,7 +6450,8 @@ opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) &&
@@ -5987,9 +6464,13 @@ opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real, const void *
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseEvent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseEvent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseEvent, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6009,7 +6490,10 @@ opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseEvent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent, &tracer_record);
@@ -6044,7 +6528,8 @@ opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, execution_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) &&
@@ -6057,9 +6542,13 @@ opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn *tracer_real,
     tracer_result = tracer_real(event, execution_status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clSetUserEventStatus, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetUserEventStatus, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clSetUserEventStatus, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6081,7 +6570,10 @@ opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetUserEventStatus, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetUserEventStatus, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus))
@@ -6119,7 +6611,8 @@ opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) &&
@@ -6132,9 +6625,13 @@ opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tracer_real,
     tracer_result = tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clSetEventCallback, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetEventCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clSetEventCallback, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6162,7 +6659,10 @@ opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetEventCallback, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetEventCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback, &tracer_record);
@@ -6200,7 +6700,8 @@ opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingInfo_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) &&
@@ -6214,9 +6715,13 @@ opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingInfo_fn *tracer_
         tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetEventProfilingInfo, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetEventProfilingInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetEventProfilingInfo, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6248,7 +6753,10 @@ opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingInfo_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetEventProfilingInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo))
@@ -6288,7 +6796,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clFlush(opencl_clFlush_fn 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) &&
@@ -6301,8 +6810,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clFlush(opencl_clFlush_fn 
     tracer_result = tracer_real(command_queue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clFlush, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clFlush, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clFlush, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6322,7 +6836,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clFlush(opencl_clFlush_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clFlush, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clFlush, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clFlush__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush))
     lttng_ust_tracepoint(lttng_ust_opencl, clFlush, &tracer_record);
@@ -6355,7 +6872,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clFinish(opencl_clFinish_f
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue);
   }
   opencl_depth++;
@@ -6375,7 +6893,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clFinish(opencl_clFinish_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clFinish, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clFinish, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clFinish__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish))
     lttng_ust_tracepoint(lttng_ust_opencl, clFinish, &tracer_record);
@@ -6411,7 +6932,8 @@ opencl_traced_clEnqueueReadBuffer(opencl_clEnqueueReadBuffer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, buffer, blocking_read, offset, size, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6466,7 +6988,10 @@ opencl_traced_clEnqueueReadBuffer(opencl_clEnqueueReadBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueReadBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueReadBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer, &tracer_record);
@@ -6509,7 +7034,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadBufferRect(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, buffer, blocking_read, buffer_origin, host_origin, region,
                        buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                        num_events_in_wait_list, event_wait_list, event);
@@ -6579,7 +7105,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadBufferRect(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReadBufferRect, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueReadBufferRect, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect))
@@ -6628,7 +7157,8 @@ opencl_traced_clEnqueueWriteBuffer(opencl_clEnqueueWriteBuffer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, buffer, blocking_write, offset, size, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6683,7 +7213,10 @@ opencl_traced_clEnqueueWriteBuffer(opencl_clEnqueueWriteBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueWriteBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueWriteBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer))
@@ -6729,7 +7262,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteBufferRect(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, buffer, blocking_write, buffer_origin, host_origin, region,
                        buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                        num_events_in_wait_list, event_wait_list, event);
@@ -6799,7 +7333,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteBufferRect(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueWriteBufferRect, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueWriteBufferRect, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect))
@@ -6849,7 +7386,8 @@ opencl_traced_clEnqueueFillBuffer(opencl_clEnqueueFillBuffer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, buffer, pattern, pattern_size, offset, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6904,7 +7442,10 @@ opencl_traced_clEnqueueFillBuffer(opencl_clEnqueueFillBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueFillBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueFillBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer, &tracer_record);
@@ -6947,7 +7488,8 @@ opencl_traced_clEnqueueCopyBuffer(opencl_clEnqueueCopyBuffer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7002,7 +7544,10 @@ opencl_traced_clEnqueueCopyBuffer(opencl_clEnqueueCopyBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueCopyBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer, &tracer_record);
@@ -7045,7 +7590,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferRect(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_origin, dst_origin, region,
                        src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch,
                        num_events_in_wait_list, event_wait_list, event);
@@ -7112,7 +7658,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferRect(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyBufferRect, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBufferRect, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect))
@@ -7160,7 +7709,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadImage(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, image, blocking_read, origin, region, row_pitch, slice_pitch,
                        ptr, num_events_in_wait_list, event_wait_list, event);
   }
@@ -7219,7 +7769,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadImage(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueReadImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueReadImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage, &tracer_record);
@@ -7261,7 +7814,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteImage(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, image, blocking_write, origin, region, input_row_pitch,
                        input_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
   }
@@ -7321,7 +7875,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteImage(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueWriteImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueWriteImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage, &tracer_record);
@@ -7366,7 +7923,8 @@ opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, image, fill_color, origin, region, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -7381,9 +7939,13 @@ opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tracer_real,
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueFillImage, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueFillImage, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueFillImage, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7421,7 +7983,10 @@ opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueFillImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueFillImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage, &tracer_record);
@@ -7463,7 +8028,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImage(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, src_image, dst_image, src_origin, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7518,7 +8084,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImage(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueCopyImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage, &tracer_record);
@@ -7562,7 +8131,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImageToBuffer
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, src_image, dst_buffer, src_origin, region, dst_offset,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7577,9 +8147,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImageToBuffer
                                 dst_offset, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyImageToBuffer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7619,7 +8193,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImageToBuffer
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer))
@@ -7665,7 +8242,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferToImage
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7680,9 +8258,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferToImage
                                 region, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueCopyBufferToImage, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBufferToImage, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueCopyBufferToImage, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7722,7 +8304,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferToImage
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyBufferToImage, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBufferToImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage))
@@ -7766,7 +8351,8 @@ __attribute__((noinline)) static void *opencl_traced_clEnqueueMapBuffer(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, buffer, blocking_map, map_flags, offset, size,
                        num_events_in_wait_list, event_wait_list, event, errcode_ret);
   }
@@ -7830,7 +8416,10 @@ __attribute__((noinline)) static void *opencl_traced_clEnqueueMapBuffer(
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMapBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer, &tracer_record);
@@ -7874,7 +8463,8 @@ opencl_traced_clEnqueueMapImage(opencl_clEnqueueMapImage_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, image, blocking_map, map_flags, origin, region,
                        image_row_pitch, image_slice_pitch, num_events_in_wait_list, event_wait_list,
                        event, errcode_ret);
@@ -7932,7 +8522,10 @@ opencl_traced_clEnqueueMapImage(opencl_clEnqueueMapImage_fn *tracer_real, const 
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMapImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage, &tracer_record);
@@ -7976,7 +8569,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueUnmapMemObject(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -8024,7 +8618,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueUnmapMemObject(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueUnmapMemObject, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueUnmapMemObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject))
@@ -8069,7 +8666,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjects
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -8084,9 +8682,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjects
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjects, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemObjects, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjects, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8122,7 +8724,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjects
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjects, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemObjects, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects))
@@ -8166,7 +8771,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNDRangeKernel(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        local_work_size, num_events_in_wait_list, event_wait_list, event);
   }
@@ -8221,7 +8827,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNDRangeKernel(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueNDRangeKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueNDRangeKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel))
@@ -8265,7 +8874,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNativeKernel(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
                        args_mem_loc, num_events_in_wait_list, event_wait_list, event);
   }
@@ -8280,9 +8890,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNativeKernel(
                                 args_mem_loc, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueNativeKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueNativeKernel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueNativeKernel, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8326,7 +8940,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNativeKernel(
   tracer_record.args_mem_loc_val =
       tracer_args.args_mem_loc ? (uint64_t)(uintptr_t)(*tracer_args.args_mem_loc) : 0;
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueNativeKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel))
@@ -8372,7 +8989,8 @@ opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWithWaitList_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) &&
@@ -8385,9 +9003,13 @@ opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWithWaitList_fn 
     tracer_result = tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMarkerWithWaitList, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8416,7 +9038,10 @@ opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWithWaitList_fn 
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList))
@@ -8458,7 +9083,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueBarrierWithWaitLi
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
@@ -8487,7 +9113,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueBarrierWithWaitLi
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueBarrierWithWaitList, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueBarrierWithWaitList, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList))
@@ -8528,7 +9157,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFree(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -8543,9 +9173,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFree(
                                 user_data, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMFree, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMFree, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueSVMFree, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8583,7 +9217,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFree(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMFree, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMFree, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree, &tracer_record);
@@ -8627,7 +9264,8 @@ opencl_traced_clEnqueueSVMMemcpy(opencl_clEnqueueSVMMemcpy_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -8680,7 +9318,10 @@ opencl_traced_clEnqueueSVMMemcpy(opencl_clEnqueueSVMMemcpy_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpy, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemcpy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy, &tracer_record);
@@ -8722,7 +9363,8 @@ opencl_traced_clEnqueueSVMMemFill(opencl_clEnqueueSVMMemFill_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -8775,7 +9417,10 @@ opencl_traced_clEnqueueSVMMemFill(opencl_clEnqueueSVMMemFill_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemFill, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemFill, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill, &tracer_record);
@@ -8817,7 +9462,8 @@ opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -8832,9 +9478,13 @@ opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_real, const void
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMMap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMap, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueSVMMap, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8872,7 +9522,10 @@ opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMap, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMap, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap, &tracer_record);
@@ -8913,7 +9566,8 @@ opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) &&
@@ -8927,9 +9581,13 @@ opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *tracer_real, const 
         tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMUnmap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMUnmap, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueSVMUnmap, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8960,7 +9618,10 @@ opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMUnmap, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMUnmap, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap, &tracer_record);
@@ -8999,7 +9660,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMMigrateMem(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -9014,9 +9676,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMMigrateMem(
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMMigrateMem, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMigrateMem, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueSVMMigrateMem, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9056,7 +9722,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMMigrateMem(
   tracer_record.svm_pointers_val =
       tracer_args.svm_pointers ? (uint64_t)(uintptr_t)(*tracer_args.svm_pointers) : 0;
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMigrateMem, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem))
@@ -9101,7 +9770,8 @@ __attribute__((noinline)) static void *opencl_traced_clGetExtensionFunctionAddre
                                      clGetExtensionFunctionAddressForPlatform__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(platform, func_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) &&
@@ -9116,9 +9786,13 @@ __attribute__((noinline)) static void *opencl_traced_clGetExtensionFunctionAddre
     tracer_result = tracer_real(platform, func_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddressForPlatform, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetExtensionFunctionAddressForPlatform, 0,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddressForPlatform, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -9142,8 +9816,11 @@ __attribute__((noinline)) static void *opencl_traced_clGetExtensionFunctionAddre
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddressForPlatform,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl,
-                                   clGetExtensionFunctionAddressForPlatform__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetExtensionFunctionAddressForPlatform,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl,
+                                        clGetExtensionFunctionAddressForPlatform__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform))
@@ -9186,7 +9863,8 @@ opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueueProperty_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, properties, enable, old_properties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) &&
@@ -9199,9 +9877,13 @@ opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueueProperty_fn *tra
     tracer_result = tracer_real(command_queue, properties, enable, old_properties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetCommandQueueProperty, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetCommandQueueProperty, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetCommandQueueProperty, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9230,7 +9912,10 @@ opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueueProperty_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.old_properties_val =
       tracer_args.old_properties ? (uint64_t)(*tracer_args.old_properties) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetCommandQueueProperty, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty))
@@ -9270,7 +9955,8 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImage2D(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_row_pitch,
                        host_ptr, errcode_ret);
   }
@@ -9313,7 +9999,10 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImage2D(
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateImage2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D, &tracer_record);
@@ -9355,7 +10044,8 @@ opencl_traced_clCreateImage3D(opencl_clCreateImage3D_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_depth,
                        image_row_pitch, image_slice_pitch, host_ptr, errcode_ret);
   }
@@ -9402,7 +10092,10 @@ opencl_traced_clCreateImage3D(opencl_clCreateImage3D_fn *tracer_real, const void
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateImage3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D, &tracer_record);
@@ -9442,7 +10135,8 @@ opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) &&
@@ -9455,9 +10149,13 @@ opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_real, const void
     tracer_result = tracer_real(command_queue, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueMarker, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMarker, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueMarker, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9480,7 +10178,10 @@ opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMarker, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMarker, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker, &tracer_record);
@@ -9516,7 +10217,8 @@ opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_events, event_list);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) &&
@@ -9529,9 +10231,13 @@ opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents_fn *tracer_re
     tracer_result = tracer_real(command_queue, num_events, event_list);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueWaitForEvents, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueWaitForEvents, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueWaitForEvents, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9556,7 +10262,10 @@ opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueWaitForEvents, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueWaitForEvents, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents))
@@ -9594,7 +10303,8 @@ opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) &&
@@ -9607,9 +10317,13 @@ opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_real, const vo
     tracer_result = tracer_real(command_queue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueBarrier, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueBarrier, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueBarrier, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9629,7 +10343,10 @@ opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueBarrier, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueBarrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier, &tracer_record);
@@ -9662,7 +10379,8 @@ opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) &&
@@ -9675,9 +10393,13 @@ opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_real, const vo
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clUnloadCompiler, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clUnloadCompiler, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clUnloadCompiler, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9695,7 +10417,10 @@ opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clUnloadCompiler, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clUnloadCompiler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler))
     lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler, &tracer_record);
@@ -9731,7 +10456,8 @@ opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFunctionAddress
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) &&
@@ -9744,8 +10470,13 @@ opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFunctionAddress
     tracer_result = tracer_real(func_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddress, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetExtensionFunctionAddress, 0, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddress, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -9766,7 +10497,10 @@ opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFunctionAddress
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddress,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetExtensionFunctionAddress, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress))
@@ -9803,7 +10537,8 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -9836,7 +10571,10 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateCommandQueue, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue))
@@ -9875,7 +10613,8 @@ opencl_traced_clCreateSampler(opencl_clCreateSampler_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, normalized_coords, addressing_mode, filter_mode, errcode_ret);
   }
   opencl_depth++;
@@ -9910,7 +10649,10 @@ opencl_traced_clCreateSampler(opencl_clCreateSampler_fn *tracer_real, const void
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateSampler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler, &tracer_record);
@@ -9950,7 +10692,8 @@ opencl_traced_clEnqueueTask(opencl_clEnqueueTask_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, kernel, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
@@ -9995,7 +10738,10 @@ opencl_traced_clEnqueueTask(opencl_clEnqueueTask_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueTask, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueTask, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask, &tracer_record);
@@ -10034,7 +10780,8 @@ __attribute__((noinline)) static cl_command_buffer_khr opencl_traced_clCreateCom
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_queues, queues, properties, errcode_ret);
   }
   opencl_depth++;
@@ -10066,7 +10813,10 @@ __attribute__((noinline)) static cl_command_buffer_khr opencl_traced_clCreateCom
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateCommandBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR))
@@ -10108,7 +10858,8 @@ opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandBufferKHR_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) &&
@@ -10121,9 +10872,13 @@ opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandBufferKHR_fn *t
     tracer_result = tracer_real(command_buffer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clFinalizeCommandBufferKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clFinalizeCommandBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clFinalizeCommandBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10143,7 +10898,10 @@ opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandBufferKHR_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clFinalizeCommandBufferKHR, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clFinalizeCommandBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR))
@@ -10182,7 +10940,8 @@ opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBufferKHR_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) &&
@@ -10195,9 +10954,13 @@ opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBufferKHR_fn *trace
     tracer_result = tracer_real(command_buffer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clRetainCommandBufferKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainCommandBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clRetainCommandBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10217,7 +10980,10 @@ opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBufferKHR_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clRetainCommandBufferKHR, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainCommandBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR))
@@ -10257,7 +11023,8 @@ opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBufferKHR_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) &&
@@ -10270,9 +11037,13 @@ opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBufferKHR_fn *tra
     tracer_result = tracer_real(command_buffer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clReleaseCommandBufferKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseCommandBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clReleaseCommandBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10292,7 +11063,10 @@ opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBufferKHR_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clReleaseCommandBufferKHR, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseCommandBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR))
@@ -10332,7 +11106,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCommandBufferKHR(
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -10347,9 +11122,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCommandBufferKHR(
                                 event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueCommandBufferKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueCommandBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueCommandBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10383,7 +11162,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCommandBufferKHR(
                                                tracer_args.tracer_status);
   tracer_record.queues_val = tracer_args.queues ? (uint64_t)(uintptr_t)(*tracer_args.queues) : 0;
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueCommandBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR))
@@ -10429,7 +11211,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandBarrierWithWaitLi
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle);
   }
@@ -10445,9 +11228,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandBarrierWithWaitLi
                                 sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clCommandBarrierWithWaitListKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandBarrierWithWaitListKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandBarrierWithWaitListKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10483,7 +11270,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandBarrierWithWaitLi
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandBarrierWithWaitListKHR,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR))
@@ -10530,7 +11320,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferKHR(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset,
                        dst_offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
                        sync_point, mutable_handle);
@@ -10547,9 +11338,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferKHR(
                                 sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCommandCopyBufferKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandCopyBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10596,7 +11391,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR))
@@ -10648,7 +11446,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferRectKHR
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_origin,
                        dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
                        dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
@@ -10667,9 +11466,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferRectKHR
                     num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clCommandCopyBufferRectKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferRectKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandCopyBufferRectKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10725,7 +11528,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferRectKHR
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferRectKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR))
@@ -10778,7 +11584,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferToImage
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_image, src_offset, dst_origin,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -10795,9 +11602,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferToImage
                                 sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clCommandCopyBufferToImageKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferToImageKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandCopyBufferToImageKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10844,7 +11655,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferToImage
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferToImageKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR))
@@ -10894,7 +11708,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageKHR(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin, dst_origin,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -10911,9 +11726,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageKHR(
                                 sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCommandCopyImageKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandCopyImageKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandCopyImageKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10960,7 +11779,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandCopyImageKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR))
@@ -11012,7 +11834,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageToBuffer
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, src_image, dst_buffer, src_origin, region,
                        dst_offset, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -11029,9 +11852,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageToBuffer
                                 sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clCommandCopyImageToBufferKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandCopyImageToBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandCopyImageToBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11078,7 +11905,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageToBuffer
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandCopyImageToBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR))
@@ -11126,7 +11956,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillBufferKHR(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, buffer, pattern, pattern_size, offset, size,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -11143,9 +11974,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillBufferKHR(
                     num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCommandFillBufferKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandFillBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandFillBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11192,7 +12027,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillBufferKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandFillBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR))
@@ -11241,7 +12079,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillImageKHR(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, image, fill_color, origin, region,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -11258,9 +12097,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillImageKHR(
                     num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCommandFillImageKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandFillImageKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandFillImageKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11305,7 +12148,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillImageKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandFillImageKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR))
@@ -11357,7 +12203,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandNDRangeKernelKHR(
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, properties, kernel, work_dim,
                        global_work_offset, global_work_size, local_work_size,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
@@ -11376,9 +12223,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandNDRangeKernelKHR(
                     sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clCommandNDRangeKernelKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandNDRangeKernelKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandNDRangeKernelKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11428,7 +12279,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandNDRangeKernelKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandNDRangeKernelKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR))
@@ -11478,7 +12332,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetCommandBufferInfoKHR(
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -11493,9 +12348,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetCommandBufferInfoKHR(
                                 param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetCommandBufferInfoKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetCommandBufferInfoKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetCommandBufferInfoKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11527,7 +12386,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetCommandBufferInfoKHR(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetCommandBufferInfoKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR))
@@ -11570,7 +12432,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clUpdateMutableCommandsKHR
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, mutable_config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) &&
@@ -11583,9 +12446,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clUpdateMutableCommandsKHR
     tracer_result = tracer_real(command_buffer, mutable_config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clUpdateMutableCommandsKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clUpdateMutableCommandsKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clUpdateMutableCommandsKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11607,7 +12474,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clUpdateMutableCommandsKHR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clUpdateMutableCommandsKHR, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clUpdateMutableCommandsKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR))
@@ -11648,7 +12518,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetMutableCommandInfoKHR
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) &&
@@ -11662,9 +12533,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetMutableCommandInfoKHR
         tracer_real(command, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetMutableCommandInfoKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetMutableCommandInfoKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetMutableCommandInfoKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11696,7 +12571,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetMutableCommandInfoKHR
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetMutableCommandInfoKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR))
@@ -11739,7 +12617,8 @@ opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectDestructorAPPLE
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) &&
@@ -11752,9 +12631,13 @@ opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectDestructorAPPLE
     tracer_result = tracer_real(memobj, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetMemObjectDestructorAPPLE, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetMemObjectDestructorAPPLE, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetMemObjectDestructorAPPLE, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11779,7 +12662,10 @@ opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectDestructorAPPLE
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetMemObjectDestructorAPPLE,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetMemObjectDestructorAPPLE, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE))
@@ -11820,7 +12706,8 @@ opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSystemLogAPPLE
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -11833,8 +12720,13 @@ opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSystemLogAPPLE
     tracer_real(errstr, private_info, cb, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clLogMessagesToSystemLogAPPLE, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clLogMessagesToSystemLogAPPLE, 0, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clLogMessagesToSystemLogAPPLE, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -11860,7 +12752,10 @@ opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSystemLogAPPLE
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToSystemLogAPPLE,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clLogMessagesToSystemLogAPPLE, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE))
@@ -11901,7 +12796,8 @@ opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdoutAPPLE_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -11914,8 +12810,12 @@ opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdoutAPPLE_fn *t
     tracer_real(errstr, private_info, cb, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clLogMessagesToStdoutAPPLE, 0, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -11941,7 +12841,10 @@ opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdoutAPPLE_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE))
@@ -11982,7 +12885,8 @@ opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStderrAPPLE_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -11995,8 +12899,12 @@ opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStderrAPPLE_fn *t
     tracer_real(errstr, private_info, cb, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clLogMessagesToStderrAPPLE, 0, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -12022,7 +12930,10 @@ opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStderrAPPLE_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE))
@@ -12061,7 +12972,8 @@ opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) &&
@@ -12074,9 +12986,13 @@ opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR_fn *tracer_re
     tracer_result = tracer_real(num_entries, platforms, num_platforms);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clIcdGetPlatformIDsKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clIcdGetPlatformIDsKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clIcdGetPlatformIDsKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12105,7 +13021,10 @@ opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR_fn *tracer_re
       tracer_args.platforms ? (uint64_t)(uintptr_t)(*tracer_args.platforms) : 0;
   tracer_record.num_platforms_val =
       tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clIcdGetPlatformIDsKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR))
@@ -12145,7 +13064,8 @@ opencl_traced_clCreateProgramWithILKHR(opencl_clCreateProgramWithILKHR_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, il, length, errcode_ret);
   }
   opencl_depth++;
@@ -12177,7 +13097,10 @@ opencl_traced_clCreateProgramWithILKHR(opencl_clCreateProgramWithILKHR_fn *trace
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithILKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR))
@@ -12215,7 +13138,8 @@ opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) &&
@@ -12228,9 +13152,13 @@ opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_fn *tracer_real
     tracer_result = tracer_real(context);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clTerminateContextKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clTerminateContextKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clTerminateContextKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12250,7 +13178,10 @@ opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clTerminateContextKHR, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clTerminateContextKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR))
@@ -12291,7 +13222,8 @@ opencl_traced_clCreateCommandQueueWithPropertiesKHR(
                                        clCreateCommandQueueWithPropertiesKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -12324,7 +13256,11 @@ opencl_traced_clCreateCommandQueueWithPropertiesKHR(
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateCommandQueueWithPropertiesKHR,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl,
+                                        clCreateCommandQueueWithPropertiesKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR))
@@ -12364,7 +13300,8 @@ opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) &&
@@ -12377,9 +13314,13 @@ opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tracer_real,
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseDeviceEXT, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseDeviceEXT, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseDeviceEXT, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12399,7 +13340,10 @@ opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseDeviceEXT, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseDeviceEXT, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT, &tracer_record);
@@ -12433,7 +13377,8 @@ opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) &&
@@ -12446,9 +13391,13 @@ opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *tracer_real, const 
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainDeviceEXT, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainDeviceEXT, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainDeviceEXT, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12468,7 +13417,10 @@ opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainDeviceEXT, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainDeviceEXT, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT, &tracer_record);
@@ -12503,7 +13455,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevicesEXT(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(in_device, properties, num_entries, out_devices, num_devices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) &&
@@ -12516,9 +13469,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevicesEXT(
     tracer_result = tracer_real(in_device, properties, num_entries, out_devices, num_devices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCreateSubDevicesEXT, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCreateSubDevicesEXT, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCreateSubDevicesEXT, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12552,7 +13509,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevicesEXT(
       tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
   tracer_record.num_devices_val =
       tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateSubDevicesEXT, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT))
@@ -12595,7 +13555,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjectE
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -12610,9 +13571,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjectE
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemObjectEXT, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12648,7 +13613,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjectE
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT))
@@ -12693,7 +13661,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetDeviceImageInfoQCOM(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, image_width, image_height, image_format, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -12708,9 +13677,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetDeviceImageInfoQCOM(
                                 param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetDeviceImageInfoQCOM, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetDeviceImageInfoQCOM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetDeviceImageInfoQCOM, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12749,7 +13722,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetDeviceImageInfoQCOM(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetDeviceImageInfoQCOM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM))
@@ -12794,7 +13770,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireGrallocObj
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -12810,9 +13787,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireGrallocObj
                                 event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG,
+                                           tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12846,7 +13827,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireGrallocObj
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG))
@@ -12890,7 +13874,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseGrallocObj
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -12906,9 +13891,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseGrallocObj
                                 event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG,
+                                           tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12942,7 +13931,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseGrallocObj
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG))
@@ -12988,7 +13980,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueGenerateMipmapIMG
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode, array_region,
                        mip_region, num_events_in_wait_list, event_wait_list, event);
   }
@@ -13004,9 +13997,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueGenerateMipmapIMG
                     mip_region, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueGenerateMipmapIMG, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13046,7 +14043,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueGenerateMipmapIMG
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG))
@@ -13094,7 +14094,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfoKHR
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -13109,9 +14110,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfoKHR
                                 param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetKernelSubGroupInfoKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetKernelSubGroupInfoKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetKernelSubGroupInfoKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13150,7 +14155,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfoKHR
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetKernelSubGroupInfoKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR))
@@ -13197,7 +14205,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSuggestedLocalW
                                        clGetKernelSuggestedLocalWorkSizeKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        suggested_local_work_size);
   }
@@ -13213,9 +14222,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSuggestedLocalW
                                 global_work_size, suggested_local_work_size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR,
+                                           tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13253,7 +14266,11 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSuggestedLocalW
   tracer_record.suggested_local_work_size_val =
       tracer_args.suggested_local_work_size ? (uint64_t)(*tracer_args.suggested_local_work_size)
                                             : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl,
+                                        clGetKernelSuggestedLocalWorkSizeKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR))
@@ -13300,7 +14317,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireExternalMe
                                        clEnqueueAcquireExternalMemObjectsKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -13317,9 +14335,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireExternalMe
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
+                                           tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13353,7 +14375,11 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireExternalMe
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl,
+                                        clEnqueueAcquireExternalMemObjectsKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR))
@@ -13400,7 +14426,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseExternalMe
                                        clEnqueueReleaseExternalMemObjectsKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -13417,9 +14444,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseExternalMe
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
+                                           tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13453,7 +14484,11 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseExternalMe
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl,
+                                        clEnqueueReleaseExternalMemObjectsKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR))
@@ -13500,7 +14535,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSemaphoreHandleForTyp
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sema_object, device, handle_type, handle_size, handle_ptr, handle_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) &&
@@ -13515,9 +14551,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSemaphoreHandleForTyp
         tracer_real(sema_object, device, handle_type, handle_size, handle_ptr, handle_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetSemaphoreHandleForTypeKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetSemaphoreHandleForTypeKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetSemaphoreHandleForTypeKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13551,7 +14591,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSemaphoreHandleForTyp
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_size_ret_val =
       tracer_args.handle_size_ret ? (uint64_t)(*tracer_args.handle_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetSemaphoreHandleForTypeKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR))
@@ -13594,7 +14637,8 @@ __attribute__((noinline)) static cl_semaphore_khr opencl_traced_clCreateSemaphor
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, sema_props, errcode_ret);
   }
   opencl_depth++;
@@ -13625,7 +14669,10 @@ __attribute__((noinline)) static cl_semaphore_khr opencl_traced_clCreateSemaphor
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateSemaphoreWithPropertiesKHR,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR))
@@ -13668,7 +14715,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -13683,9 +14731,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueWaitSemaphoresKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13721,7 +14773,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR))
@@ -13768,7 +14823,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSignalSemaphoresK
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -13783,9 +14839,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSignalSemaphoresK
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSignalSemaphoresKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13821,7 +14881,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSignalSemaphoresK
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR))
@@ -13866,7 +14929,8 @@ opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sema_object, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -13881,9 +14945,13 @@ opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_fn *tracer_real
         tracer_real(sema_object, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetSemaphoreInfoKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetSemaphoreInfoKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetSemaphoreInfoKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13915,7 +14983,10 @@ opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_fn *tracer_real
       tracer_record_call(OPENCL_ID_clGetSemaphoreInfoKHR, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetSemaphoreInfoKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR))
@@ -13956,7 +15027,8 @@ opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sema_object);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) &&
@@ -13969,9 +15041,13 @@ opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_fn *tracer_real
     tracer_result = tracer_real(sema_object);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseSemaphoreKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseSemaphoreKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clReleaseSemaphoreKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13991,7 +15067,10 @@ opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseSemaphoreKHR, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseSemaphoreKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR))
@@ -14027,7 +15106,8 @@ opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sema_object);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) &&
@@ -14040,9 +15120,13 @@ opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn *tracer_real,
     tracer_result = tracer_real(sema_object);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainSemaphoreKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainSemaphoreKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainSemaphoreKHR, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14062,7 +15146,10 @@ opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainSemaphoreKHR, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainSemaphoreKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR))
@@ -14099,7 +15186,8 @@ opencl_traced_clImportMemoryARM(opencl_clImportMemoryARM_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, properties, memory, size, errcode_ret);
   }
   opencl_depth++;
@@ -14136,7 +15224,10 @@ opencl_traced_clImportMemoryARM(opencl_clImportMemoryARM_fn *tracer_real, const 
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clImportMemoryARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM, &tracer_record);
@@ -14174,7 +15265,8 @@ opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, size, alignment);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) &&
@@ -14187,8 +15279,11 @@ opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real, const void *tr
     tracer_result = tracer_real(context, flags, size, alignment);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSVMAllocARM, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSVMAllocARM, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSVMAllocARM, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -14216,7 +15311,10 @@ opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMAllocARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSVMAllocARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM, &tracer_record);
@@ -14252,7 +15350,8 @@ opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     tracer_real(context, svm_pointer);
     return;
   }
@@ -14265,8 +15364,11 @@ opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real, const void *trac
     tracer_real(context, svm_pointer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSVMFreeARM, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSVMFreeARM, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSVMFreeARM, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -14288,7 +15390,10 @@ opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMFreeARM, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSVMFreeARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM, &tracer_record);
@@ -14324,7 +15429,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFreeARM(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -14339,9 +15445,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFreeARM(
                                 user_data, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMFreeARM, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMFreeARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueSVMFreeARM, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14379,7 +15489,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFreeARM(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMFreeARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMFreeARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM, &tracer_record);
@@ -14423,7 +15536,8 @@ opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -14438,9 +15552,13 @@ opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_fn *tracer_real
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemcpyARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14478,7 +15596,10 @@ opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM))
@@ -14522,7 +15643,8 @@ opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -14537,9 +15659,13 @@ opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM_fn *tracer_re
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMMemFillARM, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemFillARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueSVMMemFillARM, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14577,7 +15703,10 @@ opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemFillARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemFillARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM))
@@ -14621,7 +15750,8 @@ opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -14636,9 +15766,13 @@ opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tracer_real,
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMMapARM, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMapARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueSVMMapARM, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14676,7 +15810,10 @@ opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMapARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMapARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM, &tracer_record);
@@ -14717,7 +15854,8 @@ opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) &&
@@ -14731,9 +15869,13 @@ opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn *tracer_real,
         tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMUnmapARM, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMUnmapARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueSVMUnmapARM, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14764,7 +15906,10 @@ opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMUnmapARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMUnmapARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM))
@@ -14806,7 +15951,8 @@ opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVMPointerARM_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) &&
@@ -14819,9 +15965,13 @@ opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVMPointerARM_fn 
     tracer_result = tracer_real(kernel, arg_index, arg_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetKernelArgSVMPointerARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14846,7 +15996,10 @@ opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVMPointerARM_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM))
@@ -14883,7 +16036,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfoARM(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) &&
@@ -14896,9 +16050,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfoARM(
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clSetKernelExecInfoARM, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetKernelExecInfoARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetKernelExecInfoARM, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14925,7 +16083,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfoARM(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetKernelExecInfoARM, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetKernelExecInfoARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM))
@@ -14965,7 +16126,8 @@ __attribute__((noinline)) static cl_accelerator_intel opencl_traced_clCreateAcce
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, accelerator_type, descriptor_size, descriptor, errcode_ret);
   }
   opencl_depth++;
@@ -15000,7 +16162,10 @@ __attribute__((noinline)) static cl_accelerator_intel opencl_traced_clCreateAcce
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateAcceleratorINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL))
@@ -15044,7 +16209,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetAcceleratorInfoINTEL(
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(accelerator, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -15059,9 +16225,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetAcceleratorInfoINTEL(
         tracer_real(accelerator, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetAcceleratorInfoINTEL, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetAcceleratorInfoINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetAcceleratorInfoINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15093,7 +16263,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetAcceleratorInfoINTEL(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetAcceleratorInfoINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL))
@@ -15136,7 +16309,8 @@ opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorINTEL_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(accelerator);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) &&
@@ -15149,9 +16323,13 @@ opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorINTEL_fn *trace
     tracer_result = tracer_real(accelerator);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clRetainAcceleratorINTEL, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainAcceleratorINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clRetainAcceleratorINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15171,7 +16349,10 @@ opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorINTEL_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clRetainAcceleratorINTEL, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainAcceleratorINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL))
@@ -15211,7 +16392,8 @@ opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAcceleratorINTEL_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(accelerator);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) &&
@@ -15224,9 +16406,13 @@ opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAcceleratorINTEL_fn *tra
     tracer_result = tracer_real(accelerator);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clReleaseAcceleratorINTEL, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseAcceleratorINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clReleaseAcceleratorINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15246,7 +16432,10 @@ opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAcceleratorINTEL_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clReleaseAcceleratorINTEL, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseAcceleratorINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL))
@@ -15285,7 +16474,8 @@ opencl_traced_clHostMemAllocINTEL(opencl_clHostMemAllocINTEL_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -15320,7 +16510,10 @@ opencl_traced_clHostMemAllocINTEL(opencl_clHostMemAllocINTEL_fn *tracer_real,
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clHostMemAllocINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL, &tracer_record);
@@ -15358,7 +16551,8 @@ opencl_traced_clDeviceMemAllocINTEL(opencl_clDeviceMemAllocINTEL_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -15395,7 +16589,10 @@ opencl_traced_clDeviceMemAllocINTEL(opencl_clDeviceMemAllocINTEL_fn *tracer_real
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clDeviceMemAllocINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL))
@@ -15436,7 +16633,8 @@ opencl_traced_clSharedMemAllocINTEL(opencl_clSharedMemAllocINTEL_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -15473,7 +16671,10 @@ opencl_traced_clSharedMemAllocINTEL(opencl_clSharedMemAllocINTEL_fn *tracer_real
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSharedMemAllocINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL))
@@ -15512,7 +16713,8 @@ opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) &&
@@ -15525,9 +16727,13 @@ opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real, const void *
     tracer_result = tracer_real(context, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clMemFreeINTEL, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clMemFreeINTEL, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clMemFreeINTEL, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15549,7 +16755,10 @@ opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clMemFreeINTEL, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clMemFreeINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL, &tracer_record);
@@ -15583,7 +16792,8 @@ opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) &&
@@ -15596,9 +16806,13 @@ opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL_fn *tracer_re
     tracer_result = tracer_real(context, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clMemBlockingFreeINTEL, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clMemBlockingFreeINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clMemBlockingFreeINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15620,7 +16834,10 @@ opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clMemBlockingFreeINTEL, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clMemBlockingFreeINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL))
@@ -15659,7 +16876,8 @@ opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, ptr, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -15674,9 +16892,13 @@ opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL_fn *tracer_re
         tracer_real(context, ptr, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetMemAllocInfoINTEL, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetMemAllocInfoINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetMemAllocInfoINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15710,7 +16932,10 @@ opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL_fn *tracer_re
       tracer_record_call(OPENCL_ID_clGetMemAllocInfoINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetMemAllocInfoINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL))
@@ -15754,7 +16979,8 @@ opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgMemPointerINTEL
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) &&
@@ -15767,9 +16993,13 @@ opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgMemPointerINTEL
     tracer_result = tracer_real(kernel, arg_index, arg_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetKernelArgMemPointerINTEL, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetKernelArgMemPointerINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetKernelArgMemPointerINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15794,7 +17024,10 @@ opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgMemPointerINTEL
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgMemPointerINTEL,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetKernelArgMemPointerINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL))
@@ -15834,7 +17067,8 @@ opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, dst_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -15849,9 +17083,13 @@ opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_fn *tracer_real
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueMemFillINTEL, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMemFillINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueMemFillINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15889,7 +17127,10 @@ opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMemFillINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMemFillINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL))
@@ -15933,7 +17174,8 @@ opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, blocking, dst_ptr, src_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -15948,9 +17190,13 @@ opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn *tracer_real,
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueMemcpyINTEL, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMemcpyINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueMemcpyINTEL, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15988,7 +17234,10 @@ opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMemcpyINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMemcpyINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL))
@@ -16029,7 +17278,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemAdviseINTEL(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -16044,9 +17294,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemAdviseINTEL(
                                 event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMemAdviseINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16081,7 +17335,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemAdviseINTEL(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL))
@@ -16124,7 +17381,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemINTEL(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -16139,9 +17397,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemINTEL(
                                 event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16176,7 +17438,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemINTEL(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL))
@@ -16218,7 +17483,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemsetINTEL(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -16233,9 +17499,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemsetINTEL(
                                 event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueMemsetINTEL, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMemsetINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueMemsetINTEL, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16270,7 +17540,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemsetINTEL(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMemsetINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMemsetINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL))
@@ -16313,7 +17586,8 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateBufferWithProperti
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -16351,7 +17625,10 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateBufferWithProperti
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateBufferWithPropertiesINTEL,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL))
@@ -16397,7 +17674,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetImageRequirementsInfo
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, properties, flags, image_format, image_desc, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -16412,9 +17690,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetImageRequirementsInfo
                                 param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetImageRequirementsInfoEXT, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetImageRequirementsInfoEXT, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetImageRequirementsInfoEXT, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16455,7 +17737,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetImageRequirementsInfo
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetImageRequirementsInfoEXT, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT))

@@ -7,6 +7,7 @@
  */
 #include "openmpi_args.h"
 #include "openmpi_tracepoints.h"
+#include "tracer_recording.h"
 #include "tracer_requests.h"
 
 /* The library that exports the Fortran symbols: libmpi_mpifh.so.40. Arguments are forwarded
@@ -169,7 +170,10 @@ void mpi_abort_(void *f_comm, void *f_errorcode, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Abort, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Abort, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort, &tracer_record);
@@ -243,7 +247,10 @@ void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_d
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Accumulate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate, &tracer_record);
@@ -292,7 +299,10 @@ void mpi_add_error_class_(void *f_errorclass, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Add_error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_class, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_class__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class))
@@ -343,7 +353,10 @@ void mpi_add_error_code_(void *f_errorclass, void *f_errorcode, MPI_Fint *f_ierr
       tracer_record_call(OPENMPI_ID_MPI_Add_error_code, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorcode_val =
       tracer_args.errorcode ? (uint64_t)(int64_t)(*tracer_args.errorcode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_code, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code, &tracer_record);
@@ -391,7 +404,10 @@ void mpi_add_error_string_(void *f_errorcode, void *f_string, MPI_Fint *f_ierr,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Add_error_string, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_string, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_string__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string))
@@ -455,7 +471,10 @@ void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather, &tracer_record);
@@ -527,7 +546,10 @@ void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather, &tracer_record);
@@ -592,7 +614,10 @@ void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv, &tracer_record);
@@ -664,7 +689,10 @@ void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv, &tracer_record);
@@ -711,7 +739,10 @@ void mpi_alloc_mem_(void *f_size, void *f_info, void *f_baseptr, MPI_Fint *f_ier
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alloc_mem, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Alloc_mem, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem, &tracer_record);
@@ -769,7 +800,10 @@ void mpi_allreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dat
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Allreduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce, &tracer_record);
@@ -834,7 +868,10 @@ void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_da
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallreduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce, &tracer_record);
@@ -897,7 +934,10 @@ void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall, &tracer_record);
@@ -969,7 +1009,10 @@ void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall, &tracer_record);
@@ -1031,7 +1074,10 @@ void mpi_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alltoallv, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv, &tracer_record);
@@ -1098,7 +1144,10 @@ void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ialltoallv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv, &tracer_record);
@@ -1158,7 +1207,10 @@ void mpi_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alltoallw, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallw, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw, &tracer_record);
@@ -1223,7 +1275,10 @@ void mpi_ialltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ialltoallw, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallw, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw, &tracer_record);
@@ -1266,7 +1321,10 @@ void mpi_barrier_(void *f_comm, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Barrier, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Barrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier, &tracer_record);
@@ -1314,7 +1372,10 @@ void mpi_ibarrier_(void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ibarrier, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibarrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier, &tracer_record);
@@ -1371,7 +1432,10 @@ void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, v
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Bcast, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast, &tracer_record);
@@ -1430,7 +1494,10 @@ void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend, &tracer_record);
@@ -1493,7 +1560,10 @@ void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, 
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibcast, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast, &tracer_record);
@@ -1560,7 +1630,10 @@ void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init, &tracer_record);
@@ -1605,7 +1678,10 @@ void mpi_buffer_attach_(void *f_buffer, void *f_size, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Buffer_attach, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_attach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach, &tracer_record);
@@ -1653,7 +1729,10 @@ void mpi_buffer_detach_(void *f_buffer, void *f_size, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Buffer_detach, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_detach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach, &tracer_record);
@@ -1698,7 +1777,10 @@ void mpi_cancel_(void *f_request, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cancel, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cancel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel, &tracer_record);
@@ -1748,7 +1830,10 @@ void mpi_cart_coords_(void *f_comm, void *f_rank, void *f_maxdims, void *f_coord
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_coords, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_coords, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords, &tracer_record);
@@ -1805,7 +1890,10 @@ void mpi_cart_create_(void *f_old_comm, void *f_ndims, void *f_dims, void *f_per
       tracer_record_call(OPENMPI_ID_MPI_Cart_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_cart_val =
       tracer_args.comm_cart ? (uint64_t)(uintptr_t)(*tracer_args.comm_cart) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create, &tracer_record);
@@ -1855,7 +1943,10 @@ void mpi_cart_get_(void *f_comm, void *f_maxdims, void *f_dims, void *f_periods,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_get, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get, &tracer_record);
@@ -1909,7 +2000,10 @@ void mpi_cart_map_(void *f_comm, void *f_ndims, void *f_dims, void *f_periods, v
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_map, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map, &tracer_record);
@@ -1958,7 +2052,10 @@ void mpi_cart_rank_(void *f_comm, void *f_coords, void *f_rank, MPI_Fint *f_ierr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_rank, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank, &tracer_record);
@@ -2019,7 +2116,10 @@ void mpi_cart_shift_(void *f_comm, void *f_direction, void *f_disp, void *f_rank
       tracer_args.rank_source ? (uint64_t)(int64_t)(*tracer_args.rank_source) : 0;
   tracer_record.rank_dest_val =
       tracer_args.rank_dest ? (uint64_t)(int64_t)(*tracer_args.rank_dest) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_shift, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift, &tracer_record);
@@ -2069,7 +2169,10 @@ void mpi_cart_sub_(void *f_comm, void *f_remain_dims, void *f_new_comm, MPI_Fint
       tracer_record_call(OPENMPI_ID_MPI_Cart_sub, tracer_depth, tracer_args.tracer_status);
   tracer_record.new_comm_val =
       tracer_args.new_comm ? (uint64_t)(uintptr_t)(*tracer_args.new_comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_sub, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub, &tracer_record);
@@ -2117,7 +2220,10 @@ void mpi_cartdim_get_(void *f_comm, void *f_ndims, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cartdim_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.ndims_val = tracer_args.ndims ? (uint64_t)(int64_t)(*tracer_args.ndims) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cartdim_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get, &tracer_record);
@@ -2159,7 +2265,10 @@ void mpi_close_port_(void *f_port_name, MPI_Fint *f_ierr, size_t f_port_name_len
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Close_port, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Close_port, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port, &tracer_record);
@@ -2214,7 +2323,10 @@ void mpi_comm_accept_(void *f_port_name, void *f_info, void *f_root, void *f_com
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_accept, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_accept, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept, &tracer_record);
@@ -2261,7 +2373,10 @@ void mpi_comm_call_errhandler_(void *f_comm, void *f_errorcode, MPI_Fint *f_ierr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_call_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_call_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler))
@@ -2312,7 +2427,10 @@ void mpi_comm_compare_(void *f_comm1, void *f_comm2, void *f_result, MPI_Fint *f
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_compare, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare, &tracer_record);
@@ -2368,7 +2486,10 @@ void mpi_comm_connect_(void *f_port_name, void *f_info, void *f_root, void *f_co
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_connect, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_connect, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect, &tracer_record);
@@ -2418,7 +2539,10 @@ void mpi_comm_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint 
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler))
@@ -2474,7 +2598,10 @@ void mpi_comm_create_keyval_(void *f_comm_copy_attr_fn, void *f_comm_delete_attr
                                                tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval))
@@ -2531,7 +2658,10 @@ void mpi_comm_create_group_(void *f_comm, void *f_group, void *f_tag, void *f_ne
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_group__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group))
@@ -2582,7 +2712,10 @@ void mpi_comm_create_(void *f_comm, void *f_group, void *f_newcomm, MPI_Fint *f_
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create, &tracer_record);
@@ -2629,7 +2762,10 @@ void mpi_comm_delete_attr_(void *f_comm, void *f_comm_keyval, MPI_Fint *f_ierr) 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_delete_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_delete_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_delete_attr__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr))
@@ -2678,7 +2814,10 @@ void mpi_comm_disconnect_(void *f_comm, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_disconnect, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_disconnect, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_disconnect__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect))
@@ -2727,7 +2866,10 @@ void mpi_comm_dup_(void *f_comm, void *f_newcomm, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup, &tracer_record);
@@ -2780,7 +2922,10 @@ void mpi_comm_idup_(void *f_comm, void *f_newcomm, void *f_request, MPI_Fint *f_
       tracer_record_call(OPENMPI_ID_MPI_Comm_idup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_idup, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup, &tracer_record);
@@ -2832,7 +2977,10 @@ void mpi_comm_dup_with_info_(void *f_comm, void *f_info, void *f_newcomm, MPI_Fi
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_dup_with_info, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup_with_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup_with_info__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info))
@@ -2882,7 +3030,10 @@ void mpi_comm_free_keyval_(void *f_comm_keyval, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Comm_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval))
@@ -2929,7 +3080,10 @@ void mpi_comm_free_(void *f_comm, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free, &tracer_record);
@@ -2983,7 +3137,10 @@ void mpi_comm_get_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr, &tracer_record);
@@ -3050,7 +3207,10 @@ void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create))
@@ -3125,7 +3285,10 @@ void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_dist_graph_val =
       tracer_args.comm_dist_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_dist_graph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create_adjacent,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent))
@@ -3186,7 +3349,10 @@ void mpi_dist_graph_neighbors_(void *f_comm, void *f_maxindegree, void *f_source
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors))
@@ -3253,7 +3419,10 @@ void mpi_dist_graph_neighbors_count_(void *f_comm, void *f_inneighbors, void *f_
       tracer_args.outneighbors ? (uint64_t)(int64_t)(*tracer_args.outneighbors) : 0;
   tracer_record.weighted_val =
       tracer_args.weighted ? (uint64_t)(int64_t)(*tracer_args.weighted) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors_count,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count))
@@ -3305,7 +3474,10 @@ void mpi_comm_get_errhandler_(void *f_comm, void *f_erhandler, MPI_Fint *f_ierr)
                                                tracer_args.tracer_status);
   tracer_record.erhandler_val =
       tracer_args.erhandler ? (uint64_t)(uintptr_t)(*tracer_args.erhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler))
@@ -3355,7 +3527,10 @@ void mpi_comm_get_info_(void *f_comm, void *f_info_used, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info, &tracer_record);
@@ -3410,7 +3585,10 @@ void mpi_comm_get_name_(void *f_comm, void *f_comm_name, void *f_resultlen, MPI_
       tracer_args.comm_name ? (uint64_t)(int64_t)(*tracer_args.comm_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name, &tracer_record);
@@ -3458,7 +3636,10 @@ void mpi_comm_get_parent_(void *f_parent, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_parent, tracer_depth, tracer_args.tracer_status);
   tracer_record.parent_val = tracer_args.parent ? (uint64_t)(uintptr_t)(*tracer_args.parent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_parent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_parent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent))
@@ -3507,7 +3688,10 @@ void mpi_comm_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group, &tracer_record);
@@ -3556,7 +3740,10 @@ void mpi_comm_join_(void *f_fd, void *f_intercomm, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Comm_join, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_join, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join, &tracer_record);
@@ -3604,7 +3791,10 @@ void mpi_comm_rank_(void *f_comm, void *f_rank, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_rank, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank, &tracer_record);
@@ -3654,7 +3844,10 @@ void mpi_comm_remote_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_remote_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_group__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group))
@@ -3705,7 +3898,10 @@ void mpi_comm_remote_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_remote_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_size__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size))
@@ -3754,7 +3950,10 @@ void mpi_comm_set_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr, &tracer_record);
@@ -3801,7 +4000,10 @@ void mpi_comm_set_errhandler_(void *f_comm, void *f_errhandler, MPI_Fint *f_ierr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler))
@@ -3847,7 +4049,10 @@ void mpi_comm_set_info_(void *f_comm, void *f_info, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_info, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info, &tracer_record);
@@ -3891,7 +4096,10 @@ void mpi_comm_set_name_(void *f_comm, void *f_comm_name, MPI_Fint *f_ierr, size_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name, &tracer_record);
@@ -3939,7 +4147,10 @@ void mpi_comm_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size, &tracer_record);
@@ -4004,7 +4215,10 @@ void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_ro
       tracer_record_call(OPENMPI_ID_MPI_Comm_spawn, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn, &tracer_record);
@@ -4073,7 +4287,10 @@ void mpi_comm_spawn_multiple_(void *f_count, void *f_array_of_commands, void *f_
                                                tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn_multiple, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple))
@@ -4126,7 +4343,10 @@ void mpi_comm_split_(void *f_comm, void *f_color, void *f_key, void *f_newcomm, 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split, &tracer_record);
@@ -4184,7 +4404,10 @@ void mpi_comm_split_type_(void *f_comm, void *f_split_type, void *f_key, void *f
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split_type, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split_type, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split_type__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type))
@@ -4235,7 +4458,10 @@ void mpi_comm_test_inter_(void *f_comm, void *f_flag, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_test_inter, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_test_inter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_test_inter__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter))
@@ -4300,7 +4526,10 @@ void mpi_compare_and_swap_(void *f_origin_addr, void *f_compare_addr, void *f_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Compare_and_swap, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Compare_and_swap, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Compare_and_swap__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap))
@@ -4347,7 +4576,10 @@ void mpi_dims_create_(void *f_nnodes, void *f_ndims, void *f_dims, MPI_Fint *f_i
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Dims_create, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dims_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create, &tracer_record);
@@ -4396,7 +4628,10 @@ void mpi_errhandler_free_(void *f_errhandler, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Errhandler_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Errhandler_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Errhandler_free__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free))
@@ -4446,7 +4681,10 @@ void mpi_error_class_(void *f_errorcode, void *f_errorclass, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_class, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class, &tracer_record);
@@ -4500,7 +4738,10 @@ void mpi_error_string_(void *f_errorcode, void *f_string, void *f_resultlen, MPI
   tracer_record.string_val = tracer_args.string ? (uint64_t)(int64_t)(*tracer_args.string) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_string, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string, &tracer_record);
@@ -4557,7 +4798,10 @@ void mpi_exscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Exscan, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan, &tracer_record);
@@ -4619,7 +4863,10 @@ void mpi_fetch_and_op_(void *f_origin_addr, void *f_result_addr, void *f_datatyp
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Fetch_and_op, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Fetch_and_op, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op, &tracer_record);
@@ -4684,7 +4931,10 @@ void mpi_iexscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iexscan, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan, &tracer_record);
@@ -4731,7 +4981,10 @@ void mpi_file_call_errhandler_(void *f_fh, void *f_errorcode, MPI_Fint *f_ierr) 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_call_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_call_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler))
@@ -4782,7 +5035,10 @@ void mpi_file_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint 
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_create_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_create_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler))
@@ -4830,7 +5086,10 @@ void mpi_file_set_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler))
@@ -4882,7 +5141,10 @@ void mpi_file_get_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler))
@@ -4938,7 +5200,10 @@ void mpi_file_open_(void *f_comm, void *f_filename, void *f_amode, void *f_info,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_open, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_open, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open, &tracer_record);
@@ -4984,7 +5249,10 @@ void mpi_file_close_(void *f_fh, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_close, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_close, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close, &tracer_record);
@@ -5028,7 +5296,10 @@ void mpi_file_delete_(void *f_filename, void *f_info, MPI_Fint *f_ierr, size_t f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_delete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_delete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete, &tracer_record);
@@ -5073,7 +5344,10 @@ void mpi_file_set_size_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_size, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size, &tracer_record);
@@ -5120,7 +5394,10 @@ void mpi_file_preallocate_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_preallocate, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_preallocate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_preallocate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate))
@@ -5169,7 +5446,10 @@ void mpi_file_get_size_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size, &tracer_record);
@@ -5218,7 +5498,10 @@ void mpi_file_get_group_(void *f_fh, void *f_group, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group, &tracer_record);
@@ -5267,7 +5550,10 @@ void mpi_file_get_amode_(void *f_fh, void *f_amode, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_amode, tracer_depth, tracer_args.tracer_status);
   tracer_record.amode_val = tracer_args.amode ? (uint64_t)(int64_t)(*tracer_args.amode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_amode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode, &tracer_record);
@@ -5312,7 +5598,10 @@ void mpi_file_set_info_(void *f_fh, void *f_info, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_info, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info, &tracer_record);
@@ -5361,7 +5650,10 @@ void mpi_file_get_info_(void *f_fh, void *f_info_used, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_File_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info, &tracer_record);
@@ -5416,7 +5708,10 @@ void mpi_file_set_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_view, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_view, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view, &tracer_record);
@@ -5482,7 +5777,10 @@ void mpi_file_get_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
   tracer_record.filetype_val =
       tracer_args.filetype ? (uint64_t)(uintptr_t)(*tracer_args.filetype) : 0;
   tracer_record.datarep_val = tracer_args.datarep ? (uint64_t)(int64_t)(*tracer_args.datarep) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_view, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view, &tracer_record);
@@ -5537,7 +5835,10 @@ void mpi_file_read_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, v
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_at, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at, &tracer_record);
@@ -5594,7 +5895,10 @@ void mpi_file_read_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_coun
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_at_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all))
@@ -5650,7 +5954,10 @@ void mpi_file_write_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_at, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at, &tracer_record);
@@ -5707,7 +6014,10 @@ void mpi_file_write_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_at_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all))
@@ -5767,7 +6077,10 @@ void mpi_file_iread_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at, &tracer_record);
@@ -5827,7 +6140,10 @@ void mpi_file_iwrite_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at, &tracer_record);
@@ -5888,7 +6204,10 @@ void mpi_file_iread_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_at_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all))
@@ -5950,7 +6269,10 @@ void mpi_file_iwrite_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_co
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at_all, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all))
@@ -6003,7 +6325,10 @@ void mpi_file_read_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read, &tracer_record);
@@ -6055,7 +6380,10 @@ void mpi_file_read_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all, &tracer_record);
@@ -6107,7 +6435,10 @@ void mpi_file_write_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write, &tracer_record);
@@ -6160,7 +6491,10 @@ void mpi_file_write_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all, &tracer_record);
@@ -6216,7 +6550,10 @@ void mpi_file_iread_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread, &tracer_record);
@@ -6272,7 +6609,10 @@ void mpi_file_iwrite_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite, &tracer_record);
@@ -6329,7 +6669,10 @@ void mpi_file_iread_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all, &tracer_record);
@@ -6387,7 +6730,10 @@ void mpi_file_iwrite_all_(void *f_fh, void *f_buf, void *f_count, void *f_dataty
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all))
@@ -6435,7 +6781,10 @@ void mpi_file_seek_(void *f_fh, void *f_offset, void *f_whence, MPI_Fint *f_ierr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_seek, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek, &tracer_record);
@@ -6485,7 +6834,10 @@ void mpi_file_get_position_(void *f_fh, void *f_offset, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_position, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position))
@@ -6538,7 +6890,10 @@ void mpi_file_get_byte_offset_(void *f_fh, void *f_offset, void *f_disp, MPI_Fin
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_byte_offset, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.disp_val = tracer_args.disp ? (uint64_t)(int64_t)(*tracer_args.disp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_byte_offset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_byte_offset__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset))
@@ -6593,7 +6948,10 @@ void mpi_file_read_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datat
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_shared, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared))
@@ -6648,7 +7006,10 @@ void mpi_file_write_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_shared, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared))
@@ -6707,7 +7068,10 @@ void mpi_file_iread_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_shared, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared))
@@ -6766,7 +7130,10 @@ void mpi_file_iwrite_shared_(void *f_fh, void *f_buf, void *f_count, void *f_dat
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_iwrite_shared, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared))
@@ -6821,7 +7188,10 @@ void mpi_file_read_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_data
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_ordered, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered))
@@ -6876,7 +7246,10 @@ void mpi_file_write_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_dat
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered))
@@ -6926,7 +7299,10 @@ void mpi_file_seek_shared_(void *f_fh, void *f_offset, void *f_whence, MPI_Fint 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_seek_shared, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared))
@@ -6977,7 +7353,10 @@ void mpi_file_get_position_shared_(void *f_fh, void *f_offset, MPI_Fint *f_ierr)
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_position_shared,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared))
@@ -7034,7 +7413,10 @@ void mpi_file_read_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin))
@@ -7083,7 +7465,10 @@ void mpi_file_read_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end))
@@ -7140,7 +7525,10 @@ void mpi_file_write_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin))
@@ -7189,7 +7577,10 @@ void mpi_file_write_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end))
@@ -7243,7 +7634,10 @@ void mpi_file_read_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_da
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin))
@@ -7292,7 +7686,10 @@ void mpi_file_read_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_all_end, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end))
@@ -7346,7 +7743,10 @@ void mpi_file_write_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_d
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin))
@@ -7395,7 +7795,10 @@ void mpi_file_write_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end))
@@ -7449,7 +7852,10 @@ void mpi_file_read_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin))
@@ -7498,7 +7904,10 @@ void mpi_file_read_ordered_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end))
@@ -7552,7 +7961,10 @@ void mpi_file_write_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_begin,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin))
@@ -7601,7 +8013,10 @@ void mpi_file_write_ordered_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fi
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end))
@@ -7654,7 +8069,10 @@ void mpi_file_get_type_extent_(void *f_fh, void *f_datatype, void *f_extent, MPI
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_type_extent, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_type_extent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_type_extent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent))
@@ -7702,7 +8120,10 @@ void mpi_file_set_atomicity_(void *f_fh, void *f_flag, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_set_atomicity, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_atomicity, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_atomicity__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity))
@@ -7753,7 +8174,10 @@ void mpi_file_get_atomicity_(void *f_fh, void *f_flag, MPI_Fint *f_ierr) {
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_atomicity, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_atomicity, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_atomicity__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity))
@@ -7797,7 +8221,10 @@ void mpi_file_sync_(void *f_fh, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_sync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_sync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync, &tracer_record);
@@ -7838,7 +8265,10 @@ void mpi_finalize_(MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Finalize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize, &tracer_record);
@@ -7884,7 +8314,10 @@ void mpi_finalized_(void *f_flag, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Finalized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalized, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized, &tracer_record);
@@ -7927,7 +8360,10 @@ void mpi_free_mem_(void *f_base, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Free_mem, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Free_mem, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem, &tracer_record);
@@ -7994,7 +8430,10 @@ void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_r
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Gather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather, &tracer_record);
@@ -8070,7 +8509,10 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Igather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather, &tracer_record);
@@ -8139,7 +8581,10 @@ void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Gatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv, &tracer_record);
@@ -8215,7 +8660,10 @@ void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Igatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv, &tracer_record);
@@ -8263,7 +8711,10 @@ void mpi_get_address_(void *f_location, void *f_address, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_address, tracer_depth, tracer_args.tracer_status);
   tracer_record.address_val = tracer_args.address ? (uint64_t)(int64_t)(*tracer_args.address) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_address, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address, &tracer_record);
@@ -8312,7 +8763,10 @@ void mpi_get_count_(void *f_status, void *f_datatype, void *f_count, MPI_Fint *f
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_count, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_count, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count, &tracer_record);
@@ -8361,7 +8815,10 @@ void mpi_get_elements_(void *f_status, void *f_datatype, void *f_count, MPI_Fint
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_elements, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements, &tracer_record);
@@ -8411,7 +8868,10 @@ void mpi_get_elements_x_(void *f_status, void *f_datatype, void *f_count, MPI_Fi
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_elements_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x, &tracer_record);
@@ -8482,7 +8942,10 @@ void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get, &tracer_record);
@@ -8568,7 +9031,10 @@ void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_orig
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_accumulate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate, &tracer_record);
@@ -8622,7 +9088,10 @@ void mpi_get_library_version_(void *f_version, void *f_resultlen, MPI_Fint *f_ie
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_library_version, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_library_version__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version))
@@ -8677,7 +9146,10 @@ void mpi_get_processor_name_(void *f_name, void *f_resultlen, MPI_Fint *f_ierr) 
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_processor_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_processor_name__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name))
@@ -8730,7 +9202,10 @@ void mpi_get_version_(void *f_version, void *f_subversion, MPI_Fint *f_ierr) {
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.subversion_val =
       tracer_args.subversion ? (uint64_t)(int64_t)(*tracer_args.subversion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_version, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version, &tracer_record);
@@ -8788,7 +9263,10 @@ void mpi_graph_create_(void *f_comm_old, void *f_nnodes, void *f_index, void *f_
       tracer_record_call(OPENMPI_ID_MPI_Graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_graph_val =
       tracer_args.comm_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_graph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create, &tracer_record);
@@ -8839,7 +9317,10 @@ void mpi_graph_get_(void *f_comm, void *f_maxindex, void *f_maxedges, void *f_in
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_get, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get, &tracer_record);
@@ -8893,7 +9374,10 @@ void mpi_graph_map_(void *f_comm, void *f_nnodes, void *f_index, void *f_edges, 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_map, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map, &tracer_record);
@@ -8946,7 +9430,10 @@ void mpi_graph_neighbors_count_(void *f_comm, void *f_rank, void *f_nneighbors, 
                                                tracer_args.tracer_status);
   tracer_record.nneighbors_val =
       tracer_args.nneighbors ? (uint64_t)(int64_t)(*tracer_args.nneighbors) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors_count, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors_count__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count))
@@ -8999,7 +9486,10 @@ void mpi_graph_neighbors_(void *f_comm, void *f_rank, void *f_maxneighbors, void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors))
@@ -9053,7 +9543,10 @@ void mpi_graphdims_get_(void *f_comm, void *f_nnodes, void *f_nedges, MPI_Fint *
       tracer_record_call(OPENMPI_ID_MPI_Graphdims_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.nnodes_val = tracer_args.nnodes ? (uint64_t)(int64_t)(*tracer_args.nnodes) : 0;
   tracer_record.nedges_val = tracer_args.nedges ? (uint64_t)(int64_t)(*tracer_args.nedges) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graphdims_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get, &tracer_record);
@@ -9098,7 +9591,10 @@ void mpi_grequest_complete_(void *f_request, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Grequest_complete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_complete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_complete__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete))
@@ -9153,7 +9649,10 @@ void mpi_grequest_start_(void *f_query_fn, void *f_free_fn, void *f_cancel_fn, v
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Grequest_start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_start, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start, &tracer_record);
@@ -9203,7 +9702,10 @@ void mpi_group_compare_(void *f_group1, void *f_group2, void *f_result, MPI_Fint
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_compare, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare, &tracer_record);
@@ -9256,7 +9758,10 @@ void mpi_group_difference_(void *f_group1, void *f_group2, void *f_newgroup, MPI
       tracer_record_call(OPENMPI_ID_MPI_Group_difference, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_difference, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_difference__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference))
@@ -9309,7 +9814,10 @@ void mpi_group_excl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
       tracer_record_call(OPENMPI_ID_MPI_Group_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_excl, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl, &tracer_record);
@@ -9355,7 +9863,10 @@ void mpi_group_free_(void *f_group, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free, &tracer_record);
@@ -9407,7 +9918,10 @@ void mpi_group_incl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
       tracer_record_call(OPENMPI_ID_MPI_Group_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_incl, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl, &tracer_record);
@@ -9460,7 +9974,10 @@ void mpi_group_intersection_(void *f_group1, void *f_group2, void *f_newgroup, M
                                                tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_intersection, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_intersection__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection))
@@ -9517,7 +10034,10 @@ void mpi_group_range_excl_(void *f_group, void *f_n, void *f_ranges, void *f_new
       tracer_record_call(OPENMPI_ID_MPI_Group_range_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_excl, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_excl__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl))
@@ -9574,7 +10094,10 @@ void mpi_group_range_incl_(void *f_group, void *f_n, void *f_ranges, void *f_new
       tracer_record_call(OPENMPI_ID_MPI_Group_range_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_incl, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_incl__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl))
@@ -9623,7 +10146,10 @@ void mpi_group_rank_(void *f_group, void *f_rank, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_rank, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank, &tracer_record);
@@ -9671,7 +10197,10 @@ void mpi_group_size_(void *f_group, void *f_size, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size, &tracer_record);
@@ -9725,7 +10254,10 @@ void mpi_group_translate_ranks_(void *f_group1, void *f_n, void *f_ranks1, void 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Group_translate_ranks, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_translate_ranks, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_translate_ranks__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks))
@@ -9777,7 +10309,10 @@ void mpi_group_union_(void *f_group1, void *f_group2, void *f_newgroup, MPI_Fint
       tracer_record_call(OPENMPI_ID_MPI_Group_union, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_union, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union, &tracer_record);
@@ -9843,7 +10378,10 @@ void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibsend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend, &tracer_record);
@@ -9904,7 +10442,10 @@ void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void 
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Improbe);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Improbe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe, &tracer_record);
@@ -9962,7 +10503,10 @@ void mpi_imrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void
       tracer_record_call(OPENMPI_ID_MPI_Imrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Imrecv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv, &tracer_record);
@@ -10008,7 +10552,10 @@ void mpi_info_create_(void *f_info, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create, &tracer_record);
@@ -10052,7 +10599,10 @@ void mpi_info_delete_(void *f_info, void *f_key, MPI_Fint *f_ierr, size_t f_key_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_delete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_delete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete, &tracer_record);
@@ -10100,7 +10650,10 @@ void mpi_info_dup_(void *f_info, void *f_newinfo, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newinfo_val = tracer_args.newinfo ? (uint64_t)(uintptr_t)(*tracer_args.newinfo) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_dup, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup, &tracer_record);
@@ -10146,7 +10699,10 @@ void mpi_info_free_(void *f_info, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free, &tracer_record);
@@ -10204,7 +10760,10 @@ void mpi_info_get_(void *f_info, void *f_key, void *f_valuelen, void *f_value, v
       tracer_record_call(OPENMPI_ID_MPI_Info_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get, &tracer_record);
@@ -10253,7 +10812,10 @@ void mpi_info_get_nkeys_(void *f_info, void *f_nkeys, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_get_nkeys, tracer_depth, tracer_args.tracer_status);
   tracer_record.nkeys_val = tracer_args.nkeys ? (uint64_t)(int64_t)(*tracer_args.nkeys) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nkeys, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys, &tracer_record);
@@ -10305,7 +10867,10 @@ void mpi_info_get_nthkey_(void *f_info, void *f_n, void *f_key, MPI_Fint *f_ierr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_get_nthkey, tracer_depth, tracer_args.tracer_status);
   tracer_record.key_val = tracer_args.key ? (uint64_t)(int64_t)(*tracer_args.key) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nthkey, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nthkey__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey))
@@ -10365,7 +10930,10 @@ void mpi_info_get_valuelen_(void *f_info, void *f_key, void *f_valuelen, void *f
   tracer_record.valuelen_val =
       tracer_args.valuelen ? (uint64_t)(int64_t)(*tracer_args.valuelen) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_valuelen, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_valuelen__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen))
@@ -10413,7 +10981,10 @@ void mpi_info_set_(void *f_info, void *f_key, void *f_value, MPI_Fint *f_ierr, s
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_set, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_set, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set, &tracer_record);
@@ -10457,7 +11028,10 @@ void mpi_init_(MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, tracer_args.tracer_status);
   tracer_record.argc_val = tracer_args.argc ? (uint64_t)(int64_t)(*tracer_args.argc) : 0;
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init, &tracer_record);
@@ -10503,7 +11077,10 @@ void mpi_initialized_(void *f_flag, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Initialized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Initialized, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized, &tracer_record);
@@ -10556,7 +11133,10 @@ void mpi_init_thread_(void *f_required, void *f_provided, MPI_Fint *f_ierr) {
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Init_thread, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread, &tracer_record);
@@ -10622,7 +11202,10 @@ void mpi_intercomm_create_(void *f_local_comm, void *f_local_leader, void *f_bri
       tracer_record_call(OPENMPI_ID_MPI_Intercomm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_create__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create))
@@ -10676,7 +11259,10 @@ void mpi_intercomm_merge_(void *f_intercomm, void *f_high, void *f_newintercomm,
       tracer_record_call(OPENMPI_ID_MPI_Intercomm_merge, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_merge, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_merge__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge))
@@ -10732,7 +11318,10 @@ void mpi_iprobe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *
       tracer_record_call(OPENMPI_ID_MPI_Iprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Iprobe);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iprobe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe, &tracer_record);
@@ -10798,7 +11387,10 @@ void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, vo
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Irecv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv, &tracer_record);
@@ -10864,7 +11456,10 @@ void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Irsend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend, &tracer_record);
@@ -10930,7 +11525,10 @@ void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Isend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend, &tracer_record);
@@ -10996,7 +11594,10 @@ void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Issend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend, &tracer_record);
@@ -11043,7 +11644,10 @@ void mpi_is_thread_main_(void *f_flag, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Is_thread_main, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Is_thread_main, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main, &tracer_record);
@@ -11095,7 +11699,10 @@ void mpi_lookup_name_(void *f_service_name, void *f_info, void *f_port_name, MPI
       tracer_record_call(OPENMPI_ID_MPI_Lookup_name, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Lookup_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name, &tracer_record);
@@ -11149,7 +11756,10 @@ void mpi_mprobe_(void *f_source, void *f_tag, void *f_comm, void *f_message, voi
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Mprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Mprobe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe, &tracer_record);
@@ -11203,7 +11813,10 @@ void mpi_mrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Mrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Mrecv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv, &tracer_record);
@@ -11265,7 +11878,10 @@ void mpi_neighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgather, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgather__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather))
@@ -11335,7 +11951,10 @@ void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendty
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgather, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgather__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather))
@@ -11400,7 +12019,10 @@ void mpi_neighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendty
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv))
@@ -11470,7 +12092,10 @@ void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendt
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv))
@@ -11533,7 +12158,10 @@ void mpi_neighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoall, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoall__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall))
@@ -11603,7 +12231,10 @@ void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall))
@@ -11668,7 +12299,10 @@ void mpi_neighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv))
@@ -11740,7 +12374,10 @@ void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv))
@@ -11803,7 +12440,10 @@ void mpi_neighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw))
@@ -11873,7 +12513,10 @@ void mpi_ineighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw))
@@ -11923,7 +12566,10 @@ void mpi_op_commutative_(void *f_op, void *f_commute, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_commutative, tracer_depth, tracer_args.tracer_status);
   tracer_record.commute_val = tracer_args.commute ? (uint64_t)(int64_t)(*tracer_args.commute) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_commutative, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative, &tracer_record);
@@ -11972,7 +12618,10 @@ void mpi_op_create_(void *f_function, void *f_commute, void *f_op, MPI_Fint *f_i
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create, &tracer_record);
@@ -12021,7 +12670,10 @@ void mpi_open_port_(void *f_info, void *f_port_name, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Open_port, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Open_port, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port, &tracer_record);
@@ -12067,7 +12719,10 @@ void mpi_op_free_(void *f_op, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free, &tracer_record);
@@ -12128,7 +12783,10 @@ void mpi_pack_external_(void *f_datarep, void *f_inbuf, void *f_incount, void *f
       tracer_record_call(OPENMPI_ID_MPI_Pack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external, &tracer_record);
@@ -12183,7 +12841,10 @@ void mpi_pack_external_size_(void *f_datarep, void *f_incount, void *f_datatype,
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Pack_external_size, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external_size__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size))
@@ -12245,7 +12906,10 @@ void mpi_pack_(void *f_inbuf, void *f_incount, void *f_datatype, void *f_outbuf,
       tracer_record_call(OPENMPI_ID_MPI_Pack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack, &tracer_record);
@@ -12299,7 +12963,10 @@ void mpi_pack_size_(void *f_incount, void *f_datatype, void *f_comm, void *f_siz
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Pack_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size, &tracer_record);
@@ -12346,7 +13013,10 @@ void mpi_probe_(void *f_source, void *f_tag, void *f_comm, void *f_status, MPI_F
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Probe, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Probe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe, &tracer_record);
@@ -12393,7 +13063,10 @@ void mpi_publish_name_(void *f_service_name, void *f_info, void *f_port_name, MP
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Publish_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Publish_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name, &tracer_record);
@@ -12464,7 +13137,10 @@ void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Put, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put, &tracer_record);
@@ -12511,7 +13187,10 @@ void mpi_query_thread_(void *f_provided, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Query_thread, tracer_depth, tracer_args.tracer_status);
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Query_thread, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread, &tracer_record);
@@ -12593,7 +13272,10 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Raccumulate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate, &tracer_record);
@@ -12660,7 +13342,10 @@ void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init, &tracer_record);
@@ -12721,7 +13406,10 @@ void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, voi
                             : 0;
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv, &tracer_record);
@@ -12783,7 +13471,10 @@ void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce, &tracer_record);
@@ -12852,7 +13543,10 @@ void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce, &tracer_record);
@@ -12905,7 +13599,10 @@ void mpi_reduce_local_(void *f_inbuf, void *f_inoutbuf, void *f_count, void *f_d
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Reduce_local, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_local, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local, &tracer_record);
@@ -12961,7 +13658,10 @@ void mpi_reduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, v
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter, &tracer_record);
@@ -13023,7 +13723,10 @@ void mpi_ireduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter))
@@ -13085,7 +13788,10 @@ void mpi_reduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcou
   tracer_record.bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                         mpi_element_size(tracer_args.datatype)
                                                   : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter_block, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_block__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block))
@@ -13156,7 +13862,10 @@ void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvco
                              tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                              mpi_element_size(tracer_args.datatype)
                                                        : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter_block, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block))
@@ -13213,7 +13922,10 @@ void mpi_register_datarep_(void *f_datarep, void *f_read_conversion_fn, void *f_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Register_datarep, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Register_datarep, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Register_datarep__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep))
@@ -13260,7 +13972,10 @@ void mpi_request_free_(void *f_request, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Request_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free, &tracer_record);
@@ -13311,7 +14026,10 @@ void mpi_request_get_status_(void *f_request, void *f_flag, void *f_status, MPI_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Request_get_status, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_get_status, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_get_status__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status))
@@ -13389,7 +14107,10 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget, &tracer_record);
@@ -13478,7 +14199,10 @@ void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_ori
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Rget_accumulate, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget_accumulate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_accumulate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate))
@@ -13556,7 +14280,10 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rput, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput, &tracer_record);
@@ -13615,7 +14342,10 @@ void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, voi
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend, &tracer_record);
@@ -13682,7 +14412,10 @@ void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init, &tracer_record);
@@ -13739,7 +14472,10 @@ void mpi_scan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Scan, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan, &tracer_record);
@@ -13803,7 +14539,10 @@ void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatyp
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscan, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan, &tracer_record);
@@ -13872,7 +14611,10 @@ void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter, &tracer_record);
@@ -13948,7 +14690,10 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter, &tracer_record);
@@ -14017,7 +14762,10 @@ void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatterv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv, &tracer_record);
@@ -14093,7 +14841,10 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatterv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv, &tracer_record);
@@ -14160,7 +14911,10 @@ void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, 
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Send_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init, &tracer_record);
@@ -14219,7 +14973,10 @@ void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void 
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Send, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send, &tracer_record);
@@ -14296,7 +15053,10 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
                                                   : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv, &tracer_record);
@@ -14368,7 +15128,10 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv_replace, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace))
@@ -14436,7 +15199,10 @@ void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init, &tracer_record);
@@ -14495,7 +15261,10 @@ void mpi_ssend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend, &tracer_record);
@@ -14540,7 +15309,10 @@ void mpi_start_(void *f_request, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Start, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start, &tracer_record);
@@ -14584,7 +15356,10 @@ void mpi_startall_(void *f_count, void *f_array_of_requests, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Startall, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Startall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall, &tracer_record);
@@ -14630,7 +15405,10 @@ void mpi_status_set_cancelled_(void *f_status, void *f_flag, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_cancelled, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_cancelled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_cancelled__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled))
@@ -14679,7 +15457,10 @@ void mpi_status_set_elements_(void *f_status, void *f_datatype, void *f_count, M
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_elements, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements))
@@ -14728,7 +15509,10 @@ void mpi_status_set_elements_x_(void *f_status, void *f_datatype, void *f_count,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_elements_x, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements_x__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x))
@@ -14783,7 +15567,10 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.bytes = 0;
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testall);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall, &tracer_record);
@@ -14842,7 +15629,10 @@ void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.bytes = 0;
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testany);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany, &tracer_record);
@@ -14900,7 +15690,10 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
                             ? tracer_request_completed(tracer_record.request_in)
                             : 0;
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Test);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Test, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test, &tracer_record);
@@ -14948,7 +15741,10 @@ void mpi_test_cancelled_(void *f_status, void *f_flag, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Test_cancelled, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Test_cancelled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled, &tracer_record);
@@ -15006,7 +15802,10 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
   tracer_record.bytes = 0;
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testsome);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome, &tracer_record);
@@ -15054,7 +15853,10 @@ void mpi_topo_test_(void *f_comm, void *f_status, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Topo_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.status_val = tracer_args.status ? (uint64_t)(int64_t)(*tracer_args.status) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Topo_test, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test, &tracer_record);
@@ -15100,7 +15902,10 @@ void mpi_type_commit_(void *f_type, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_commit, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_commit, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit, &tracer_record);
@@ -15152,7 +15957,10 @@ void mpi_type_contiguous_(void *f_count, void *f_oldtype, void *f_newtype, MPI_F
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_contiguous, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_contiguous, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_contiguous__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous))
@@ -15222,7 +16030,10 @@ void mpi_type_create_darray_(void *f_size, void *f_rank, void *f_ndims, void *f_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_darray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_darray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_darray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray))
@@ -15275,7 +16086,10 @@ void mpi_type_create_f90_complex_(void *f_p, void *f_r, void *f_newtype, MPI_Fin
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_complex, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_complex, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_complex__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex))
@@ -15326,7 +16140,10 @@ void mpi_type_create_f90_integer_(void *f_r, void *f_newtype, MPI_Fint *f_ierr) 
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_integer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_integer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_integer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer))
@@ -15379,7 +16196,10 @@ void mpi_type_create_f90_real_(void *f_p, void *f_r, void *f_newtype, MPI_Fint *
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_real, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_real, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_real__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real))
@@ -15441,7 +16261,10 @@ void mpi_type_create_hindexed_block_(void *f_count, void *f_blocklength,
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed_block,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed_block,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block))
@@ -15503,7 +16326,10 @@ void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths,
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed))
@@ -15562,7 +16388,10 @@ void mpi_type_create_hvector_(void *f_count, void *f_blocklength, void *f_stride
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hvector, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hvector, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hvector__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector))
@@ -15618,7 +16447,10 @@ void mpi_type_create_keyval_(void *f_type_copy_attr_fn, void *f_type_delete_attr
                                                tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval))
@@ -15679,7 +16511,10 @@ void mpi_type_create_indexed_block_(void *f_count, void *f_blocklength,
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_indexed_block,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_indexed_block,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_indexed_block__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block))
@@ -15739,7 +16574,10 @@ void mpi_type_create_struct_(void *f_count, void *f_array_of_block_lengths,
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_struct, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_struct, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_struct__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct))
@@ -15804,7 +16642,10 @@ void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsiz
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_subarray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_subarray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_subarray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray))
@@ -15861,7 +16702,10 @@ void mpi_type_create_resized_(void *f_oldtype, void *f_lb, void *f_extent, void 
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_resized, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_resized, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_resized__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized))
@@ -15909,7 +16753,10 @@ void mpi_type_delete_attr_(void *f_type, void *f_type_keyval, MPI_Fint *f_ierr) 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_delete_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_delete_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_delete_attr__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr))
@@ -15958,7 +16805,10 @@ void mpi_type_dup_(void *f_type, void *f_newtype, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_dup, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup, &tracer_record);
@@ -16004,7 +16854,10 @@ void mpi_type_free_(void *f_type, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free, &tracer_record);
@@ -16053,7 +16906,10 @@ void mpi_type_free_keyval_(void *f_type_keyval, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Type_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval))
@@ -16108,7 +16964,10 @@ void mpi_type_get_attr_(void *f_type, void *f_type_keyval, void *f_attribute_val
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr, &tracer_record);
@@ -16171,7 +17030,10 @@ void mpi_type_get_contents_(void *f_mtype, void *f_max_integers, void *f_max_add
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_get_contents, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_contents, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_contents__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents))
@@ -16243,7 +17105,10 @@ void mpi_type_get_envelope_(void *f_type, void *f_num_integers, void *f_num_addr
       tracer_args.num_datatypes ? (uint64_t)(int64_t)(*tracer_args.num_datatypes) : 0;
   tracer_record.combiner_val =
       tracer_args.combiner ? (uint64_t)(int64_t)(*tracer_args.combiner) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_envelope, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_envelope__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope))
@@ -16299,7 +17164,10 @@ void mpi_type_get_extent_(void *f_type, void *f_lb, void *f_extent, MPI_Fint *f_
       tracer_record_call(OPENMPI_ID_MPI_Type_get_extent, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent))
@@ -16355,7 +17223,10 @@ void mpi_type_get_extent_x_(void *f_type, void *f_lb, void *f_extent, MPI_Fint *
       tracer_record_call(OPENMPI_ID_MPI_Type_get_extent_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent_x__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x))
@@ -16411,7 +17282,10 @@ void mpi_type_get_name_(void *f_type, void *f_type_name, void *f_resultlen, MPI_
       tracer_args.type_name ? (uint64_t)(int64_t)(*tracer_args.type_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name, &tracer_record);
@@ -16469,7 +17343,10 @@ void mpi_type_get_true_extent_(void *f_datatype, void *f_true_lb, void *f_true_e
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent))
@@ -16528,7 +17405,10 @@ void mpi_type_get_true_extent_x_(void *f_datatype, void *f_true_lb, void *f_true
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x))
@@ -16585,7 +17465,10 @@ void mpi_type_indexed_(void *f_count, void *f_array_of_blocklengths, void *f_arr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_indexed, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_indexed, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed, &tracer_record);
@@ -16637,7 +17520,10 @@ void mpi_type_match_size_(void *f_typeclass, void *f_size, void *f_type, MPI_Fin
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_match_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_match_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_match_size__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size))
@@ -16685,7 +17571,10 @@ void mpi_type_set_attr_(void *f_type, void *f_type_keyval, void *f_attr_val, MPI
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_set_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr, &tracer_record);
@@ -16729,7 +17618,10 @@ void mpi_type_set_name_(void *f_type, void *f_type_name, MPI_Fint *f_ierr, size_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_set_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name, &tracer_record);
@@ -16777,7 +17669,10 @@ void mpi_type_size_(void *f_type, void *f_size, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size, &tracer_record);
@@ -16825,7 +17720,10 @@ void mpi_type_size_x_(void *f_type, void *f_size, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_size_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x, &tracer_record);
@@ -16881,7 +17779,10 @@ void mpi_type_vector_(void *f_count, void *f_blocklength, void *f_stride, void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_vector, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_vector, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector, &tracer_record);
@@ -16942,7 +17843,10 @@ void mpi_unpack_(void *f_inbuf, void *f_insize, void *f_position, void *f_outbuf
       tracer_record_call(OPENMPI_ID_MPI_Unpack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack, &tracer_record);
@@ -16990,7 +17894,10 @@ void mpi_unpublish_name_(void *f_service_name, void *f_info, void *f_port_name, 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Unpublish_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpublish_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name, &tracer_record);
@@ -17053,7 +17960,10 @@ void mpi_unpack_external_(void *f_datarep, void *f_inbuf, void *f_insize, void *
       tracer_record_call(OPENMPI_ID_MPI_Unpack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack_external, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack_external__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external))
@@ -17105,7 +18015,10 @@ void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_sta
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_completed;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall, &tracer_record);
@@ -17158,7 +18071,10 @@ void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void 
       tracer_record_call(OPENMPI_ID_MPI_Waitany, tracer_depth, tracer_args.tracer_status);
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record.bytes = 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitany, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany, &tracer_record);
@@ -17207,7 +18123,10 @@ void mpi_wait_(void *f_request, void *f_status, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Wait, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record.bytes = tracer_request_completed(tracer_record.request_in);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Wait, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait, &tracer_record);
@@ -17264,7 +18183,10 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
   tracer_record.bytes = 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitsome, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome, &tracer_record);
@@ -17323,7 +18245,10 @@ void mpi_win_allocate_(void *f_size, void *f_disp_unit, void *f_info, void *f_co
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_allocate, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate, &tracer_record);
@@ -17384,7 +18309,10 @@ void mpi_win_allocate_shared_(void *f_size, void *f_disp_unit, void *f_info, voi
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_allocate_shared, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared))
@@ -17432,7 +18360,10 @@ void mpi_win_attach_(void *f_win, void *f_base, void *f_size, MPI_Fint *f_ierr) 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_attach, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_attach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach, &tracer_record);
@@ -17479,7 +18410,10 @@ void mpi_win_call_errhandler_(void *f_win, void *f_errorcode, MPI_Fint *f_ierr) 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_call_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_call_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler))
@@ -17523,7 +18457,10 @@ void mpi_win_complete_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_complete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_complete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete, &tracer_record);
@@ -17581,7 +18518,10 @@ void mpi_win_create_(void *f_base, void *f_size, void *f_disp_unit, void *f_info
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create, &tracer_record);
@@ -17633,7 +18573,10 @@ void mpi_win_create_dynamic_(void *f_info, void *f_comm, void *f_win, MPI_Fint *
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_create_dynamic, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_dynamic, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_dynamic__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic))
@@ -17684,7 +18627,10 @@ void mpi_win_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint *
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler))
@@ -17740,7 +18686,10 @@ void mpi_win_create_keyval_(void *f_win_copy_attr_fn, void *f_win_delete_attr_fn
       tracer_record_call(OPENMPI_ID_MPI_Win_create_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval))
@@ -17788,7 +18737,10 @@ void mpi_win_delete_attr_(void *f_win, void *f_win_keyval, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_delete_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_delete_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_delete_attr__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr))
@@ -17834,7 +18786,10 @@ void mpi_win_detach_(void *f_win, void *f_base, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_detach, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_detach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach, &tracer_record);
@@ -17879,7 +18834,10 @@ void mpi_win_fence_(void *f_assert, void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_fence, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_fence, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence, &tracer_record);
@@ -17924,7 +18882,10 @@ void mpi_win_flush_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush, &tracer_record);
@@ -17967,7 +18928,10 @@ void mpi_win_flush_all_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all, &tracer_record);
@@ -18014,7 +18978,10 @@ void mpi_win_flush_local_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush_local, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local))
@@ -18060,7 +19027,10 @@ void mpi_win_flush_local_all_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_flush_local_all, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all))
@@ -18107,7 +19077,10 @@ void mpi_win_free_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free, &tracer_record);
@@ -18156,7 +19129,10 @@ void mpi_win_free_keyval_(void *f_win_keyval, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Win_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval))
@@ -18211,7 +19187,10 @@ void mpi_win_get_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, v
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr, &tracer_record);
@@ -18262,7 +19241,10 @@ void mpi_win_get_errhandler_(void *f_win, void *f_errhandler, MPI_Fint *f_ierr) 
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler))
@@ -18311,7 +19293,10 @@ void mpi_win_get_group_(void *f_win, void *f_group, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group, &tracer_record);
@@ -18360,7 +19345,10 @@ void mpi_win_get_info_(void *f_win, void *f_info_used, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Win_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info, &tracer_record);
@@ -18415,7 +19403,10 @@ void mpi_win_get_name_(void *f_win, void *f_win_name, void *f_resultlen, MPI_Fin
       tracer_args.win_name ? (uint64_t)(int64_t)(*tracer_args.win_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name, &tracer_record);
@@ -18464,7 +19455,10 @@ void mpi_win_lock_(void *f_lock_type, void *f_rank, void *f_assert, void *f_win,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_lock, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock, &tracer_record);
@@ -18509,7 +19503,10 @@ void mpi_win_lock_all_(void *f_assert, void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_lock_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all, &tracer_record);
@@ -18556,7 +19553,10 @@ void mpi_win_post_(void *f_group, void *f_assert, void *f_win, MPI_Fint *f_ierr)
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_post, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_post, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post, &tracer_record);
@@ -18603,7 +19603,10 @@ void mpi_win_set_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, M
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr, &tracer_record);
@@ -18650,7 +19653,10 @@ void mpi_win_set_errhandler_(void *f_win, void *f_errhandler, MPI_Fint *f_ierr) 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler))
@@ -18696,7 +19702,10 @@ void mpi_win_set_info_(void *f_win, void *f_info, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_info, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info, &tracer_record);
@@ -18740,7 +19749,10 @@ void mpi_win_set_name_(void *f_win, void *f_win_name, MPI_Fint *f_ierr, size_t f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name, &tracer_record);
@@ -18802,7 +19814,10 @@ void mpi_win_shared_query_(void *f_win, void *f_rank, void *f_size, void *f_disp
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
   tracer_record.disp_unit_val =
       tracer_args.disp_unit ? (uint64_t)(int64_t)(*tracer_args.disp_unit) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_shared_query, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_shared_query__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query))
@@ -18850,7 +19865,10 @@ void mpi_win_start_(void *f_group, void *f_assert, void *f_win, MPI_Fint *f_ierr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_start, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_start, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start, &tracer_record);
@@ -18893,7 +19911,10 @@ void mpi_win_sync_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_sync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_sync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync, &tracer_record);
@@ -18941,7 +19962,10 @@ void mpi_win_test_(void *f_win, void *f_flag, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_test, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test, &tracer_record);
@@ -18986,7 +20010,10 @@ void mpi_win_unlock_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_unlock, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock, &tracer_record);
@@ -19030,7 +20057,10 @@ void mpi_win_unlock_all_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_unlock_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all, &tracer_record);
@@ -19073,7 +20103,10 @@ void mpi_win_wait_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_wait, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_wait, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait, &tracer_record);
@@ -19118,7 +20151,10 @@ void mpi_attr_delete_(void *f_comm, void *f_keyval, MPI_Fint *f_ierr) {
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_delete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_delete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete, &tracer_record);
@@ -19172,7 +20208,10 @@ void mpi_attr_get_(void *f_comm, void *f_keyval, void *f_attribute_val, void *f_
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get, &tracer_record);
@@ -19219,7 +20258,10 @@ void mpi_attr_put_(void *f_comm, void *f_keyval, void *f_attribute_val, MPI_Fint
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_put, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_put, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put, &tracer_record);
@@ -19271,7 +20313,10 @@ void mpi_keyval_create_(void *f_copy_fn, void *f_delete_fn, void *f_keyval, void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Keyval_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create, &tracer_record);
@@ -19317,7 +20362,10 @@ void mpi_keyval_free_(void *f_keyval, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Keyval_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free, &tracer_record);

@@ -8,8 +8,10 @@
  * - openmpi_traced_F records the call. The wrapper checked the events only when the
  *   real function was resolved, so the first call checks them here. A call from inside
  *   another traced call of this backend, or made while the recording is paused, goes
- *   straight to the library. Minimal mode keeps no arguments: a function that no hook or
- *   command needs the arguments of puts the call into its thread's batch
+ *   straight to the library; once the trace reached its bound (tracer_recording.h) a call
+ *   is counted with its times (tracer_count_span) instead of written. Minimal mode
+ *   keeps no arguments: a function that no hook or command needs the arguments of puts
+ *   the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
@@ -951,7 +953,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) &&
@@ -964,9 +967,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_
     tracer_result = tracer_real(comm, errorcode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Abort, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Abort, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Abort, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -988,7 +995,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Abort, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Abort, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort, &tracer_record);
@@ -1022,7 +1032,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Accumulate(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win);
   }
@@ -1037,9 +1048,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Accumulate(
                                 target_disp, target_count, target_datatype, op, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Accumulate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Accumulate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Accumulate, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1084,7 +1099,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Accumulate(
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Accumulate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate, &tracer_record);
@@ -1123,7 +1141,8 @@ openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) &&
@@ -1136,9 +1155,13 @@ openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tracer_real,
     tracer_result = tracer_real(errorclass);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Add_error_class, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_class, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Add_error_class, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1160,7 +1183,10 @@ openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Add_error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_class, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_class__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class))
@@ -1195,7 +1221,8 @@ openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(errorclass, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) &&
@@ -1208,9 +1235,13 @@ openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *tracer_real,
     tracer_result = tracer_real(errorclass, errorcode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Add_error_code, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_code, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Add_error_code, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1234,7 +1265,10 @@ openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Add_error_code, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorcode_val =
       tracer_args.errorcode ? (uint64_t)(int64_t)(*tracer_args.errorcode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_code, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code, &tracer_record);
@@ -1269,7 +1303,8 @@ openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(errorcode, string);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) &&
@@ -1282,9 +1317,13 @@ openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *tracer_real
     tracer_result = tracer_real(errorcode, string);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Add_error_string, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_string, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Add_error_string, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1306,7 +1345,10 @@ openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Add_error_string, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_string, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_string__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string))
@@ -1344,7 +1386,8 @@ openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) &&
@@ -1357,9 +1400,13 @@ openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real, const void *
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Allgather, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgather, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Allgather, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1396,7 +1443,10 @@ openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real, const void *
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather, &tracer_record);
@@ -1434,7 +1484,8 @@ openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) &&
@@ -1448,9 +1499,13 @@ openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real, const void
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iallgather, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgather, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iallgather, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1492,7 +1547,10 @@ openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real, const void
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather, &tracer_record);
@@ -1530,7 +1588,8 @@ openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) &&
@@ -1544,9 +1603,13 @@ openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real, const void
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Allgatherv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgatherv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Allgatherv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1585,7 +1648,10 @@ openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real, const void
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv, &tracer_record);
@@ -1624,7 +1690,8 @@ openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -1639,9 +1706,13 @@ openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_real, const vo
                                 comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iallgatherv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgatherv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iallgatherv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1686,7 +1757,10 @@ openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_real, const vo
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv, &tracer_record);
@@ -1725,7 +1799,8 @@ openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(size, info, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) &&
@@ -1738,9 +1813,13 @@ openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real, const void *
     tracer_result = tracer_real(size, info, baseptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Alloc_mem, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Alloc_mem, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Alloc_mem, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1764,7 +1843,10 @@ openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alloc_mem, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Alloc_mem, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem, &tracer_record);
@@ -1800,7 +1882,8 @@ openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) &&
@@ -1813,9 +1896,13 @@ openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real, const void *
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Allreduce, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Allreduce, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Allreduce, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1850,7 +1937,10 @@ openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real, const void *
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Allreduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce, &tracer_record);
@@ -1887,7 +1977,8 @@ openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) &&
@@ -1900,9 +1991,13 @@ openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real, const void
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iallreduce, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallreduce, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iallreduce, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1941,7 +2036,10 @@ openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real, const void
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallreduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce, &tracer_record);
@@ -1978,7 +2076,8 @@ openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) &&
@@ -1991,9 +2090,13 @@ openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real, const void *tr
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Alltoall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoall, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Alltoall, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2030,7 +2133,10 @@ openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real, const void *tr
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall, &tracer_record);
@@ -2068,7 +2174,8 @@ openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) &&
@@ -2082,9 +2189,13 @@ openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real, const void *
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ialltoall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoall, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ialltoall, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2126,7 +2237,10 @@ openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real, const void *
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall, &tracer_record);
@@ -2164,7 +2278,8 @@ openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -2179,9 +2294,13 @@ openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real, const void *
                                 rdispls, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Alltoallv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Alltoallv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2220,7 +2339,10 @@ openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alltoallv, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv, &tracer_record);
@@ -2262,7 +2384,8 @@ openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -2277,9 +2400,13 @@ openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real, const void
                                 rdispls, recvtype, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ialltoallv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ialltoallv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2321,7 +2448,10 @@ openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ialltoallv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv, &tracer_record);
@@ -2363,7 +2493,8 @@ openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -2378,9 +2509,13 @@ openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real, const void *
                                 rdispls, recvtypes, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Alltoallw, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallw, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Alltoallw, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2419,7 +2554,10 @@ openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alltoallw, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallw, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw, &tracer_record);
@@ -2461,7 +2599,8 @@ openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -2476,9 +2615,13 @@ openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real, const void
                                 rdispls, recvtypes, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ialltoallw, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallw, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ialltoallw, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2520,7 +2663,10 @@ openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ialltoallw, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallw, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw, &tracer_record);
@@ -2560,7 +2706,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) &&
@@ -2573,9 +2720,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barr
     tracer_result = tracer_real(comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Barrier, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Barrier, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Barrier, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2595,7 +2746,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Barrier, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Barrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier, &tracer_record);
@@ -2629,7 +2783,8 @@ openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) &&
@@ -2642,9 +2797,13 @@ openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ibarrier, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibarrier, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ibarrier, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2667,7 +2826,10 @@ openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ibarrier, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibarrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier, &tracer_record);
@@ -2701,7 +2863,8 @@ openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buffer, count, datatype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) &&
@@ -2714,9 +2877,13 @@ openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(buffer, count, datatype, root, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Bcast, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Bcast, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Bcast, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2750,7 +2917,10 @@ openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const void *tracer_c
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Bcast, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast, &tracer_record);
@@ -2786,7 +2956,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) &&
@@ -2799,9 +2970,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Bsend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Bsend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2837,7 +3012,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend, &tracer_record);
@@ -2872,7 +3050,8 @@ openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buffer, count, datatype, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) &&
@@ -2885,9 +3064,13 @@ openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(buffer, count, datatype, root, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ibcast, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibcast, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ibcast, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2926,7 +3109,10 @@ openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibcast, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast, &tracer_record);
@@ -2962,7 +3148,8 @@ openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) &&
@@ -2975,9 +3162,13 @@ openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real, const void
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Bsend_init, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend_init, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Bsend_init, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3018,7 +3209,10 @@ openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real, const void
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init, &tracer_record);
@@ -3054,7 +3248,8 @@ openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) &&
@@ -3067,9 +3262,13 @@ openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer_real,
     tracer_result = tracer_real(buffer, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Buffer_attach, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_attach, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Buffer_attach, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3091,7 +3290,10 @@ openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Buffer_attach, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_attach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach, &tracer_record);
@@ -3125,7 +3327,8 @@ openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) &&
@@ -3138,9 +3341,13 @@ openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer_real,
     tracer_result = tracer_real(buffer, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Buffer_detach, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_detach, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Buffer_detach, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3163,7 +3370,10 @@ openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Buffer_detach, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_detach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach, &tracer_record);
@@ -3197,7 +3407,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cance
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) &&
@@ -3210,9 +3421,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cance
     tracer_result = tracer_real(request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cancel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cancel, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cancel, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3233,7 +3448,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cance
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cancel, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cancel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel, &tracer_record);
@@ -3266,7 +3484,8 @@ openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, rank, maxdims, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) &&
@@ -3279,9 +3498,13 @@ openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_real, const vo
     tracer_result = tracer_real(comm, rank, maxdims, coords);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_coords, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_coords, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_coords, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3308,7 +3531,10 @@ openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_coords, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_coords, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords, &tracer_record);
@@ -3344,7 +3570,8 @@ openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(old_comm, ndims, dims, periods, reorder, comm_cart);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) &&
@@ -3357,9 +3584,13 @@ openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_real, const vo
     tracer_result = tracer_real(old_comm, ndims, dims, periods, reorder, comm_cart);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_create, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3393,7 +3624,10 @@ openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Cart_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_cart_val =
       tracer_args.comm_cart ? (uint64_t)(uintptr_t)(*tracer_args.comm_cart) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create, &tracer_record);
@@ -3429,7 +3663,8 @@ openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, maxdims, dims, periods, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) &&
@@ -3442,9 +3677,13 @@ openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, maxdims, dims, periods, coords);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_get, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3473,7 +3712,10 @@ openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_get, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get, &tracer_record);
@@ -3509,7 +3751,8 @@ openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, ndims, dims, periods, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) &&
@@ -3522,9 +3765,13 @@ openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, ndims, dims, periods, newrank);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_map, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_map, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_map, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3554,7 +3801,10 @@ openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_map, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map, &tracer_record);
@@ -3589,7 +3839,8 @@ openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, coords, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) &&
@@ -3602,9 +3853,13 @@ openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, coords, rank);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_rank, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_rank, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_rank, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3629,7 +3884,10 @@ openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_rank, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank, &tracer_record);
@@ -3664,7 +3922,8 @@ openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, direction, disp, rank_source, rank_dest);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) &&
@@ -3677,9 +3936,13 @@ openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real, const void
     tracer_result = tracer_real(comm, direction, disp, rank_source, rank_dest);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_shift, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_shift, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_shift, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3712,7 +3975,10 @@ openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real, const void
       tracer_args.rank_source ? (uint64_t)(int64_t)(*tracer_args.rank_source) : 0;
   tracer_record.rank_dest_val =
       tracer_args.rank_dest ? (uint64_t)(int64_t)(*tracer_args.rank_dest) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_shift, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift, &tracer_record);
@@ -3747,7 +4013,8 @@ openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, remain_dims, new_comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) &&
@@ -3760,9 +4027,13 @@ openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, remain_dims, new_comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_sub, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_sub, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_sub, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3789,7 +4060,10 @@ openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real, const void *tr
       tracer_record_call(OPENMPI_ID_MPI_Cart_sub, tracer_depth, tracer_args.tracer_status);
   tracer_record.new_comm_val =
       tracer_args.new_comm ? (uint64_t)(uintptr_t)(*tracer_args.new_comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_sub, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub, &tracer_record);
@@ -3824,7 +4098,8 @@ openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, ndims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) &&
@@ -3837,9 +4112,13 @@ openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_real, const vo
     tracer_result = tracer_real(comm, ndims);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cartdim_get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cartdim_get, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cartdim_get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3862,7 +4141,10 @@ openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cartdim_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.ndims_val = tracer_args.ndims ? (uint64_t)(int64_t)(*tracer_args.ndims) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cartdim_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get, &tracer_record);
@@ -3896,7 +4178,8 @@ openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) &&
@@ -3909,9 +4192,13 @@ openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real, const void
     tracer_result = tracer_real(port_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Close_port, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Close_port, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Close_port, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3931,7 +4218,10 @@ openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Close_port, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Close_port, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port, &tracer_record);
@@ -3966,7 +4256,8 @@ openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) &&
@@ -3979,9 +4270,13 @@ openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_real, const vo
     tracer_result = tracer_real(port_name, info, root, comm, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_accept, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_accept, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_accept, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4011,7 +4306,10 @@ openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_accept, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_accept, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept, &tracer_record);
@@ -4049,7 +4347,8 @@ openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhandler_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) &&
@@ -4062,9 +4361,13 @@ openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhandler_fn *tra
     tracer_result = tracer_real(comm, errorcode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_call_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_call_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_call_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4086,7 +4389,10 @@ openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhandler_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_call_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_call_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler))
@@ -4123,7 +4429,8 @@ openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm1, comm2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) &&
@@ -4136,9 +4443,13 @@ openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_real, const 
     tracer_result = tracer_real(comm1, comm2, result);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_compare, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_compare, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_compare, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4163,7 +4474,10 @@ openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_compare, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare, &tracer_record);
@@ -4199,7 +4513,8 @@ openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) &&
@@ -4212,9 +4527,13 @@ openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_real, const 
     tracer_result = tracer_real(port_name, info, root, comm, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_connect, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_connect, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_connect, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4244,7 +4563,10 @@ openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_connect, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_connect, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect, &tracer_record);
@@ -4282,7 +4604,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_errhandler(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) &&
@@ -4295,9 +4618,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_errhandler(
     tracer_result = tracer_real(function, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_create_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_create_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4321,7 +4648,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler))
@@ -4359,7 +4689,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_keyval(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) &&
@@ -4372,9 +4703,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_keyval(
     tracer_result = tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_create_keyval, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_keyval, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_create_keyval, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4404,7 +4739,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_keyval(
                                                tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval))
@@ -4445,7 +4783,8 @@ openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, group, tag, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) &&
@@ -4458,9 +4797,13 @@ openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn *tracer_re
     tracer_result = tracer_real(comm, group, tag, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_create_group, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_group, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_create_group, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4488,7 +4831,10 @@ openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_group__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group))
@@ -4525,7 +4871,8 @@ openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, group, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) &&
@@ -4538,9 +4885,13 @@ openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_real, const vo
     tracer_result = tracer_real(comm, group, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4565,7 +4916,10 @@ openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create, &tracer_record);
@@ -4600,7 +4954,8 @@ openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) &&
@@ -4613,9 +4968,13 @@ openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *tracer_real
     tracer_result = tracer_real(comm, comm_keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_delete_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_delete_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_delete_attr, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4637,7 +4996,10 @@ openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_delete_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_delete_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_delete_attr__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr))
@@ -4674,7 +5036,8 @@ openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) &&
@@ -4687,9 +5050,13 @@ openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tracer_real,
     tracer_result = tracer_real(comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_disconnect, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_disconnect, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_disconnect, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4710,7 +5077,10 @@ openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_disconnect, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_disconnect, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_disconnect__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect))
@@ -4745,7 +5115,8 @@ openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) &&
@@ -4758,9 +5129,13 @@ openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_dup, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_dup, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4783,7 +5158,10 @@ openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup, &tracer_record);
@@ -4817,7 +5195,8 @@ openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, newcomm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) &&
@@ -4830,9 +5209,13 @@ openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, newcomm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_idup, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_idup, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_idup, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4859,7 +5242,10 @@ openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real, const void *
       tracer_record_call(OPENMPI_ID_MPI_Comm_idup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_idup, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup, &tracer_record);
@@ -4895,7 +5281,8 @@ openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) &&
@@ -4908,9 +5295,13 @@ openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_fn *tracer_
     tracer_result = tracer_real(comm, info, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_dup_with_info, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup_with_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_dup_with_info, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4935,7 +5326,10 @@ openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_dup_with_info, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup_with_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup_with_info__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info))
@@ -4972,7 +5366,8 @@ openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) &&
@@ -4985,9 +5380,13 @@ openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *tracer_real
     tracer_result = tracer_real(comm_keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_free_keyval, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free_keyval, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_free_keyval, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5009,7 +5408,10 @@ openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Comm_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval))
@@ -5045,7 +5447,8 @@ openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) &&
@@ -5058,9 +5461,13 @@ openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real, const void *
     tracer_result = tracer_real(comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5081,7 +5488,10 @@ openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free, &tracer_record);
@@ -5116,7 +5526,8 @@ openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, comm_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) &&
@@ -5129,9 +5540,13 @@ openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer_real,
     tracer_result = tracer_real(comm, comm_keyval, attribute_val, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_get_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_get_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5159,7 +5574,10 @@ openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr, &tracer_record);
@@ -5195,7 +5613,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) &&
@@ -5209,9 +5628,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create(
         tracer_real(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5251,7 +5674,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create))
@@ -5295,7 +5721,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create_adjace
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                        destweights, info, reorder, comm_dist_graph);
   }
@@ -5311,9 +5738,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create_adjace
                                 destweights, info, reorder, comm_dist_graph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create_adjacent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create_adjacent,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create_adjacent, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5357,7 +5788,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create_adjace
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_dist_graph_val =
       tracer_args.comm_dist_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_dist_graph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create_adjacent,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent))
@@ -5403,7 +5837,8 @@ openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighbors_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations,
                        destweights);
   }
@@ -5418,9 +5853,13 @@ openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighbors_fn *tra
                                 destinations, destweights);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5454,7 +5893,10 @@ openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighbors_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors))
@@ -5496,7 +5938,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_neighbors_cou
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, inneighbors, outneighbors, weighted);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) &&
@@ -5510,9 +5953,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_neighbors_cou
     tracer_result = tracer_real(comm, inneighbors, outneighbors, weighted);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors_count, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors_count,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors_count, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5546,7 +5993,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_neighbors_cou
       tracer_args.outneighbors ? (uint64_t)(int64_t)(*tracer_args.outneighbors) : 0;
   tracer_record.weighted_val =
       tracer_args.weighted ? (uint64_t)(int64_t)(*tracer_args.weighted) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors_count,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count))
@@ -5585,7 +6035,8 @@ openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandler_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, erhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) &&
@@ -5598,9 +6049,13 @@ openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandler_fn *trace
     tracer_result = tracer_real(comm, erhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_get_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_get_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5624,7 +6079,10 @@ openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandler_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.erhandler_val =
       tracer_args.erhandler ? (uint64_t)(uintptr_t)(*tracer_args.erhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler))
@@ -5661,7 +6119,8 @@ openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) &&
@@ -5674,9 +6133,13 @@ openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer_real,
     tracer_result = tracer_real(comm, info_used);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_get_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_get_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5700,7 +6163,10 @@ openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info, &tracer_record);
@@ -5736,7 +6202,8 @@ openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, comm_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) &&
@@ -5749,9 +6216,13 @@ openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer_real,
     tracer_result = tracer_real(comm, comm_name, resultlen);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_get_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_get_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5780,7 +6251,10 @@ openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer_real,
       tracer_args.comm_name ? (uint64_t)(int64_t)(*tracer_args.comm_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name, &tracer_record);
@@ -5815,7 +6289,8 @@ openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(parent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) &&
@@ -5828,9 +6303,13 @@ openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tracer_real,
     tracer_result = tracer_real(parent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_get_parent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_parent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_get_parent, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5851,7 +6330,10 @@ openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_parent, tracer_depth, tracer_args.tracer_status);
   tracer_record.parent_val = tracer_args.parent ? (uint64_t)(uintptr_t)(*tracer_args.parent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_parent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_parent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent))
@@ -5886,7 +6368,8 @@ openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) &&
@@ -5899,9 +6382,13 @@ openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real, const void
     tracer_result = tracer_real(comm, group);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_group, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_group, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_group, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5924,7 +6411,10 @@ openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group, &tracer_record);
@@ -5958,7 +6448,8 @@ openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fd, intercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) &&
@@ -5971,9 +6462,13 @@ openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real, const void *
     tracer_result = tracer_real(fd, intercomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_join, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_join, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_join, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5997,7 +6492,10 @@ openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real, const void *
       tracer_record_call(OPENMPI_ID_MPI_Comm_join, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_join, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join, &tracer_record);
@@ -6031,7 +6529,8 @@ openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) &&
@@ -6044,9 +6543,13 @@ openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, rank);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_rank, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_rank, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_rank, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6069,7 +6572,10 @@ openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_rank, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank, &tracer_record);
@@ -6103,7 +6609,8 @@ openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) &&
@@ -6116,9 +6623,13 @@ openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn *tracer_re
     tracer_result = tracer_real(comm, group);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_remote_group, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_group, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_remote_group, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6141,7 +6652,10 @@ openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_remote_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_group__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group))
@@ -6178,7 +6692,8 @@ openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) &&
@@ -6191,9 +6706,13 @@ openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *tracer_real
     tracer_result = tracer_real(comm, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_remote_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_size, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_remote_size, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6216,7 +6735,10 @@ openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_remote_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_size__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size))
@@ -6253,7 +6775,8 @@ openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, comm_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) &&
@@ -6266,9 +6789,13 @@ openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer_real,
     tracer_result = tracer_real(comm, comm_keyval, attribute_val);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_set_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_set_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6293,7 +6820,10 @@ openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr, &tracer_record);
@@ -6329,7 +6859,8 @@ openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandler_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) &&
@@ -6342,9 +6873,13 @@ openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandler_fn *trace
     tracer_result = tracer_real(comm, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_set_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_set_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6366,7 +6901,10 @@ openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler))
@@ -6403,7 +6941,8 @@ openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) &&
@@ -6416,9 +6955,13 @@ openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer_real,
     tracer_result = tracer_real(comm, info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_set_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_set_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6440,7 +6983,10 @@ openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_info, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info, &tracer_record);
@@ -6474,7 +7020,8 @@ openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, comm_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) &&
@@ -6487,9 +7034,13 @@ openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer_real,
     tracer_result = tracer_real(comm, comm_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_set_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_set_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6511,7 +7062,10 @@ openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name, &tracer_record);
@@ -6546,7 +7100,8 @@ openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) &&
@@ -6559,9 +7114,13 @@ openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_size, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6584,7 +7143,10 @@ openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size, &tracer_record);
@@ -6620,7 +7182,8 @@ openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) &&
@@ -6634,9 +7197,13 @@ openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real, const void
         tracer_real(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_spawn, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_spawn, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6674,7 +7241,10 @@ openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real, const void
       tracer_record_call(OPENMPI_ID_MPI_Comm_spawn, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn, &tracer_record);
@@ -6712,7 +7282,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_spawn_multiple(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info,
                        root, comm, intercomm, array_of_errcodes);
   }
@@ -6727,9 +7298,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_spawn_multiple(
                                 array_of_info, root, comm, intercomm, array_of_errcodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_spawn_multiple, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn_multiple, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_spawn_multiple, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6770,7 +7345,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_spawn_multiple(
                                                tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn_multiple, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple))
@@ -6811,7 +7389,8 @@ openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, color, key, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) &&
@@ -6824,9 +7403,13 @@ openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real, const void
     tracer_result = tracer_real(comm, color, key, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_split, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_split, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6854,7 +7437,10 @@ openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split, &tracer_record);
@@ -6890,7 +7476,8 @@ openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, split_type, key, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) &&
@@ -6903,9 +7490,13 @@ openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tracer_real,
     tracer_result = tracer_real(comm, split_type, key, info, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_split_type, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split_type, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_split_type, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6935,7 +7526,10 @@ openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split_type, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split_type, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split_type__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type))
@@ -6971,7 +7565,8 @@ openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) &&
@@ -6984,9 +7579,13 @@ openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tracer_real,
     tracer_result = tracer_real(comm, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_test_inter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_test_inter, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_test_inter, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7009,7 +7608,10 @@ openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_test_inter, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_test_inter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_test_inter__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter))
@@ -7045,7 +7647,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Compare_and_swap(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp,
                        win);
   }
@@ -7060,9 +7663,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Compare_and_swap(
                                 target_disp, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Compare_and_swap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Compare_and_swap, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Compare_and_swap, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7096,7 +7703,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Compare_and_swap(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Compare_and_swap, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Compare_and_swap, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Compare_and_swap__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap))
@@ -7137,7 +7747,8 @@ openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(nnodes, ndims, dims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) &&
@@ -7150,9 +7761,13 @@ openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_real, const vo
     tracer_result = tracer_real(nnodes, ndims, dims);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Dims_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Dims_create, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Dims_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7176,7 +7791,10 @@ openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Dims_create, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dims_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create, &tracer_record);
@@ -7211,7 +7829,8 @@ openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) &&
@@ -7224,9 +7843,13 @@ openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tracer_real,
     tracer_result = tracer_real(errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Errhandler_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Errhandler_free, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Errhandler_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7248,7 +7871,10 @@ openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Errhandler_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Errhandler_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Errhandler_free__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free))
@@ -7283,7 +7909,8 @@ openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(errorcode, errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) &&
@@ -7296,9 +7923,13 @@ openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_real, const vo
     tracer_result = tracer_real(errorcode, errorclass);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Error_class, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_class, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Error_class, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7322,7 +7953,10 @@ openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_class, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class, &tracer_record);
@@ -7357,7 +7991,8 @@ openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(errorcode, string, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) &&
@@ -7370,9 +8005,13 @@ openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_real, const 
     tracer_result = tracer_real(errorcode, string, resultlen);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Error_string, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_string, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Error_string, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7400,7 +8039,10 @@ openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_real, const 
   tracer_record.string_val = tracer_args.string ? (uint64_t)(int64_t)(*tracer_args.string) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_string, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string, &tracer_record);
@@ -7437,7 +8079,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exsca
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) &&
@@ -7450,9 +8093,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exsca
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Exscan, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Exscan, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Exscan, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7487,7 +8134,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exsca
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Exscan, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan, &tracer_record);
@@ -7523,7 +8173,8 @@ openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) &&
@@ -7537,9 +8188,13 @@ openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_real, const 
         tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Fetch_and_op, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Fetch_and_op, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Fetch_and_op, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7573,7 +8228,10 @@ openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Fetch_and_op, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Fetch_and_op, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op, &tracer_record);
@@ -7610,7 +8268,8 @@ openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) &&
@@ -7623,9 +8282,13 @@ openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real, const void *trac
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iexscan, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iexscan, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iexscan, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7664,7 +8327,10 @@ openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real, const void *trac
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iexscan, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan, &tracer_record);
@@ -7702,7 +8368,8 @@ openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhandler_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) &&
@@ -7715,9 +8382,13 @@ openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhandler_fn *tra
     tracer_result = tracer_real(fh, errorcode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_call_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_call_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_call_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7739,7 +8410,10 @@ openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhandler_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_call_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_call_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler))
@@ -7778,7 +8452,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_create_errhandler(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) &&
@@ -7791,9 +8466,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_create_errhandler(
     tracer_result = tracer_real(function, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_create_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_create_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_create_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7817,7 +8496,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_create_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_create_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler))
@@ -7855,7 +8537,8 @@ openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandler_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) &&
@@ -7868,9 +8551,13 @@ openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandler_fn *trace
     tracer_result = tracer_real(file, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_set_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_set_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7892,7 +8579,10 @@ openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler))
@@ -7930,7 +8620,8 @@ openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandler_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) &&
@@ -7943,9 +8634,13 @@ openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandler_fn *trace
     tracer_result = tracer_real(file, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_get_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_get_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7969,7 +8664,10 @@ openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandler_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler))
@@ -8007,7 +8705,8 @@ openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, filename, amode, info, fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) &&
@@ -8020,9 +8719,13 @@ openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, filename, amode, info, fh);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_open, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_open, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_open, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8052,7 +8755,10 @@ openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_open, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_open, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open, &tracer_record);
@@ -8087,7 +8793,8 @@ openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) &&
@@ -8100,9 +8807,13 @@ openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real, const void
     tracer_result = tracer_real(fh);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_close, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_close, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_close, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8123,7 +8834,10 @@ openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_close, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_close, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close, &tracer_record);
@@ -8157,7 +8871,8 @@ openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(filename, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) &&
@@ -8170,9 +8885,13 @@ openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_real, const vo
     tracer_result = tracer_real(filename, info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_delete, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_delete, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_delete, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8194,7 +8913,10 @@ openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_delete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_delete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete, &tracer_record);
@@ -8228,7 +8950,8 @@ openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) &&
@@ -8241,9 +8964,13 @@ openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer_real,
     tracer_result = tracer_real(fh, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_set_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_size, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_set_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8265,7 +8992,10 @@ openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_size, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size, &tracer_record);
@@ -8299,7 +9029,8 @@ openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) &&
@@ -8312,9 +9043,13 @@ openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *tracer_real
     tracer_result = tracer_real(fh, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_preallocate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_preallocate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_preallocate, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8336,7 +9071,10 @@ openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_preallocate, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_preallocate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_preallocate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate))
@@ -8372,7 +9110,8 @@ openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) &&
@@ -8385,9 +9124,13 @@ openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer_real,
     tracer_result = tracer_real(fh, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_get_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_size, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_get_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8410,7 +9153,10 @@ openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size, &tracer_record);
@@ -8444,7 +9190,8 @@ openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) &&
@@ -8457,9 +9204,13 @@ openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *tracer_real,
     tracer_result = tracer_real(fh, group);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_get_group, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_group, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_get_group, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8482,7 +9233,10 @@ openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group, &tracer_record);
@@ -8516,7 +9270,8 @@ openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, amode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) &&
@@ -8529,9 +9284,13 @@ openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *tracer_real,
     tracer_result = tracer_real(fh, amode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_get_amode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_amode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_get_amode, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8554,7 +9313,10 @@ openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_amode, tracer_depth, tracer_args.tracer_status);
   tracer_record.amode_val = tracer_args.amode ? (uint64_t)(int64_t)(*tracer_args.amode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_amode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode, &tracer_record);
@@ -8588,7 +9350,8 @@ openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) &&
@@ -8601,9 +9364,13 @@ openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer_real,
     tracer_result = tracer_real(fh, info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_set_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_set_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8625,7 +9392,10 @@ openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_info, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info, &tracer_record);
@@ -8659,7 +9429,8 @@ openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) &&
@@ -8672,9 +9443,13 @@ openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer_real,
     tracer_result = tracer_real(fh, info_used);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_get_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_get_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8698,7 +9473,10 @@ openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_File_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info, &tracer_record);
@@ -8734,7 +9512,8 @@ openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, disp, etype, filetype, datarep, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) &&
@@ -8747,9 +9526,13 @@ openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer_real,
     tracer_result = tracer_real(fh, disp, etype, filetype, datarep, info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_set_view, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_view, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_set_view, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8781,7 +9564,10 @@ openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_view, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_view, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view, &tracer_record);
@@ -8818,7 +9604,8 @@ openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, disp, etype, filetype, datarep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) &&
@@ -8831,9 +9618,13 @@ openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer_real,
     tracer_result = tracer_real(fh, disp, etype, filetype, datarep);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_get_view, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_view, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_get_view, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8867,7 +9658,10 @@ openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer_real,
   tracer_record.filetype_val =
       tracer_args.filetype ? (uint64_t)(uintptr_t)(*tracer_args.filetype) : 0;
   tracer_record.datarep_val = tracer_args.datarep ? (uint64_t)(int64_t)(*tracer_args.datarep) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_view, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view, &tracer_record);
@@ -8904,7 +9698,8 @@ openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) &&
@@ -8917,9 +9712,13 @@ openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_real, const 
     tracer_result = tracer_real(fh, offset, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read_at, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_read_at, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8951,7 +9750,10 @@ openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_at, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at, &tracer_record);
@@ -8987,7 +9789,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_read_at_all(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) &&
@@ -9000,9 +9803,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_read_at_all(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read_at_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_at_all, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9034,7 +9841,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_read_at_all(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_at_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all))
@@ -9072,7 +9882,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) &&
@@ -9085,9 +9896,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_write_at, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_write_at, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9119,7 +9934,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_at, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at, &tracer_record);
@@ -9155,7 +9973,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) &&
@@ -9168,9 +9987,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_write_at_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_at_all, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9202,7 +10025,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_at_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all))
@@ -9240,7 +10066,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) &&
@@ -9253,9 +10080,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iread_at, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_iread_at, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9288,7 +10119,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at, &tracer_record);
@@ -9324,7 +10158,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) &&
@@ -9337,9 +10172,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9372,7 +10211,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at, &tracer_record);
@@ -9408,7 +10250,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at_all(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) &&
@@ -9421,9 +10264,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at_all(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iread_at_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_iread_at_all, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9456,7 +10303,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at_all(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_at_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all))
@@ -9494,7 +10344,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at_all(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) &&
@@ -9507,9 +10358,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at_all(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at_all, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at_all, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9542,7 +10397,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at_all(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at_all, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all))
@@ -9581,7 +10439,8 @@ openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) &&
@@ -9594,9 +10453,13 @@ openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real, const void *
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_read, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9625,7 +10488,10 @@ openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read, &tracer_record);
@@ -9661,7 +10527,8 @@ openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) &&
@@ -9674,9 +10541,13 @@ openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer_real,
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_read_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9705,7 +10576,10 @@ openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all, &tracer_record);
@@ -9742,7 +10616,8 @@ openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) &&
@@ -9755,9 +10630,13 @@ openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real, const void
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_write, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_write, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9786,7 +10665,10 @@ openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write, &tracer_record);
@@ -9823,7 +10705,8 @@ openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) &&
@@ -9836,9 +10719,13 @@ openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *tracer_real,
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_write_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_write_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9867,7 +10754,10 @@ openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all, &tracer_record);
@@ -9904,7 +10794,8 @@ openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) &&
@@ -9917,9 +10808,13 @@ openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real, const void
     tracer_result = tracer_real(fh, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iread, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_iread, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9949,7 +10844,10 @@ openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread, &tracer_record);
@@ -9985,7 +10883,8 @@ openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) &&
@@ -9998,9 +10897,13 @@ openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_real, const vo
     tracer_result = tracer_real(fh, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iwrite, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_iwrite, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10030,7 +10933,10 @@ openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite, &tracer_record);
@@ -10067,7 +10973,8 @@ openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) &&
@@ -10080,9 +10987,13 @@ openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *tracer_real,
     tracer_result = tracer_real(fh, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iread_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_iread_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10112,7 +11023,10 @@ openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all, &tracer_record);
@@ -10149,7 +11063,8 @@ openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) &&
@@ -10162,9 +11077,13 @@ openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tracer_real,
     tracer_result = tracer_real(fh, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iwrite_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_iwrite_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10194,7 +11113,10 @@ openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all))
@@ -10231,7 +11153,8 @@ openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) &&
@@ -10244,9 +11167,13 @@ openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real, const void *
     tracer_result = tracer_real(fh, offset, whence);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_seek, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_seek, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10270,7 +11197,10 @@ openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_seek, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek, &tracer_record);
@@ -10304,7 +11234,8 @@ openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) &&
@@ -10317,9 +11248,13 @@ openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn *tracer_re
     tracer_result = tracer_real(fh, offset);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_get_position, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_get_position, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10342,7 +11277,10 @@ openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_position, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position))
@@ -10381,7 +11319,8 @@ openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_offset_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, disp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) &&
@@ -10394,9 +11333,13 @@ openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_offset_fn *tra
     tracer_result = tracer_real(fh, offset, disp);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_get_byte_offset, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_byte_offset, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_get_byte_offset, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10421,7 +11364,10 @@ openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_offset_fn *tra
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_byte_offset, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.disp_val = tracer_args.disp ? (uint64_t)(int64_t)(*tracer_args.disp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_byte_offset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_byte_offset__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset))
@@ -10459,7 +11405,8 @@ openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) &&
@@ -10472,9 +11419,13 @@ openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *tracer_real
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read_shared, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10503,7 +11454,10 @@ openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_shared, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared))
@@ -10542,7 +11496,8 @@ openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) &&
@@ -10555,9 +11510,13 @@ openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn *tracer_re
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_write_shared, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10586,7 +11545,10 @@ openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_shared, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared))
@@ -10625,7 +11587,8 @@ openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) &&
@@ -10638,9 +11601,13 @@ openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn *tracer_re
     tracer_result = tracer_real(fh, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iread_shared, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_iread_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10670,7 +11637,10 @@ openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_shared, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared))
@@ -10709,7 +11679,8 @@ openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) &&
@@ -10722,9 +11693,13 @@ openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_fn *tracer_
     tracer_result = tracer_real(fh, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_iwrite_shared, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_iwrite_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10754,7 +11729,10 @@ openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_iwrite_shared, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared))
@@ -10793,7 +11771,8 @@ openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) &&
@@ -10806,9 +11785,13 @@ openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn *tracer_re
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read_ordered, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_ordered, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10837,7 +11820,10 @@ openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_ordered, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered))
@@ -10876,7 +11862,8 @@ openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) &&
@@ -10889,9 +11876,13 @@ openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_fn *tracer_
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_ordered, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_ordered, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10920,7 +11911,10 @@ openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered))
@@ -10959,7 +11953,8 @@ openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) &&
@@ -10972,9 +11967,13 @@ openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *tracer_real
     tracer_result = tracer_real(fh, offset, whence);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_seek_shared, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_seek_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10998,7 +11997,10 @@ openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_seek_shared, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared))
@@ -11038,7 +12040,8 @@ openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_position_shared
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) &&
@@ -11052,9 +12055,13 @@ openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_position_shared
     tracer_result = tracer_real(fh, offset);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_get_position_shared, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_get_position_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11077,7 +12084,10 @@ openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_position_shared
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_position_shared,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared))
@@ -11117,7 +12127,8 @@ openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_all_begin_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) &&
@@ -11130,9 +12141,13 @@ openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_all_begin_fn 
     tracer_result = tracer_real(fh, offset, buf, count, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_begin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_begin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_begin, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11161,7 +12176,10 @@ openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_all_begin_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin))
@@ -11202,7 +12220,8 @@ openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_end_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) &&
@@ -11215,9 +12234,13 @@ openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_end_fn *tra
     tracer_result = tracer_real(fh, buf, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_end, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_end, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_end, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11241,7 +12264,10 @@ openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_end_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end))
@@ -11280,7 +12306,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all_begin(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) &&
@@ -11293,9 +12320,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all_begin(
     tracer_result = tracer_real(fh, offset, buf, count, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_begin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_begin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_begin, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11324,7 +12355,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all_begin(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin))
@@ -11365,7 +12399,8 @@ openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_all_end_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) &&
@@ -11378,9 +12413,13 @@ openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_all_end_fn *t
     tracer_result = tracer_real(fh, buf, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_end, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_end, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_end, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11404,7 +12443,10 @@ openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_all_end_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end))
@@ -11442,7 +12484,8 @@ openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begin_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) &&
@@ -11455,9 +12498,13 @@ openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begin_fn *trace
     tracer_result = tracer_real(fh, buf, count, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_read_all_begin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_begin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_all_begin, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11484,7 +12531,10 @@ openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begin_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin))
@@ -11522,7 +12572,8 @@ openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) &&
@@ -11535,9 +12586,13 @@ openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn *tracer_re
     tracer_result = tracer_real(fh, buf, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read_all_end, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_end, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_all_end, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11561,7 +12616,10 @@ openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_all_end, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end))
@@ -11601,7 +12659,8 @@ openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_begin_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) &&
@@ -11614,9 +12673,13 @@ openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_begin_fn *tra
     tracer_result = tracer_real(fh, buf, count, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_all_begin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_begin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_all_begin, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11643,7 +12706,10 @@ openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_begin_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin))
@@ -11681,7 +12747,8 @@ openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) &&
@@ -11694,9 +12761,13 @@ openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_fn *tracer_
     tracer_result = tracer_real(fh, buf, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_all_end, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_end, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_all_end, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11720,7 +12791,10 @@ openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end))
@@ -11760,7 +12834,8 @@ openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_ordered_begin_f
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) &&
@@ -11773,9 +12848,13 @@ openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_ordered_begin_f
     tracer_result = tracer_real(fh, buf, count, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_begin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_begin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_begin, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11802,7 +12881,10 @@ openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_ordered_begin_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin))
@@ -11842,7 +12924,8 @@ openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordered_end_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) &&
@@ -11855,9 +12938,13 @@ openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordered_end_fn *t
     tracer_result = tracer_real(fh, buf, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_end, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_end, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_end, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11881,7 +12968,10 @@ openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordered_end_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end))
@@ -11921,7 +13011,8 @@ openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_ordered_begin
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) &&
@@ -11935,9 +13026,13 @@ openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_ordered_begin
     tracer_result = tracer_real(fh, buf, count, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_begin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_begin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_begin, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11964,7 +13059,10 @@ openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_ordered_begin
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_begin,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin))
@@ -12004,7 +13102,8 @@ openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_ordered_end_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) &&
@@ -12017,9 +13116,13 @@ openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_ordered_end_fn 
     tracer_result = tracer_real(fh, buf, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_end, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_end, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_end, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12043,7 +13146,10 @@ openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_ordered_end_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end))
@@ -12083,7 +13189,8 @@ openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_extent_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, datatype, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) &&
@@ -12096,9 +13203,13 @@ openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_extent_fn *tra
     tracer_result = tracer_real(fh, datatype, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_get_type_extent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_type_extent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_get_type_extent, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12123,7 +13234,10 @@ openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_extent_fn *tra
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_type_extent, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_type_extent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_type_extent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent))
@@ -12160,7 +13274,8 @@ openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) &&
@@ -12173,9 +13288,13 @@ openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_fn *tracer_
     tracer_result = tracer_real(fh, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_set_atomicity, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_atomicity, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_set_atomicity, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12197,7 +13316,10 @@ openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_set_atomicity, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_atomicity, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_atomicity__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity))
@@ -12233,7 +13355,8 @@ openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) &&
@@ -12246,9 +13369,13 @@ openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_fn *tracer_
     tracer_result = tracer_real(fh, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_get_atomicity, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_atomicity, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_get_atomicity, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12271,7 +13398,10 @@ openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_atomicity, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_atomicity, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_atomicity__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity))
@@ -12307,7 +13437,8 @@ openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) &&
@@ -12320,9 +13451,13 @@ openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real, const void *
     tracer_result = tracer_real(fh);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_sync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_sync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_sync, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12342,7 +13477,10 @@ openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_sync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_sync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync, &tracer_record);
@@ -12375,7 +13513,8 @@ openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) &&
@@ -12388,9 +13527,13 @@ openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real, const void *tr
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Finalize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Finalize, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12408,7 +13551,10 @@ openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Finalize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize, &tracer_record);
@@ -12442,7 +13588,8 @@ openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) &&
@@ -12455,9 +13602,13 @@ openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real, const void *
     tracer_result = tracer_real(flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Finalized, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalized, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Finalized, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12478,7 +13629,10 @@ openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Finalized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalized, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized, &tracer_record);
@@ -12512,7 +13666,8 @@ openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) &&
@@ -12525,9 +13680,13 @@ openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real, const void *tr
     tracer_result = tracer_real(base);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Free_mem, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Free_mem, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Free_mem, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12547,7 +13706,10 @@ openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Free_mem, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Free_mem, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem, &tracer_record);
@@ -12582,7 +13744,8 @@ openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) &&
@@ -12596,9 +13759,13 @@ openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const void *tracer
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Gather, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Gather, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Gather, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12639,7 +13806,10 @@ openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const void *tracer
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Gather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather, &tracer_record);
@@ -12676,7 +13846,8 @@ openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -12691,9 +13862,13 @@ openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real, const void *trac
                                 comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Igather, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Igather, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Igather, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12740,7 +13915,10 @@ openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real, const void *trac
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Igather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather, &tracer_record);
@@ -12780,7 +13958,8 @@ openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm);
   }
@@ -12795,9 +13974,13 @@ openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real, const void *trac
                                 root, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Gatherv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Gatherv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Gatherv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12841,7 +14024,10 @@ openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real, const void *trac
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Gatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv, &tracer_record);
@@ -12881,7 +14067,8 @@ openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
   }
@@ -12896,9 +14083,13 @@ openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real, const void *tr
                                 root, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Igatherv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Igatherv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Igatherv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12947,7 +14138,10 @@ openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real, const void *tr
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Igatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv, &tracer_record);
@@ -12986,7 +14180,8 @@ openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(location, address);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) &&
@@ -12999,9 +14194,13 @@ openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_real, const vo
     tracer_result = tracer_real(location, address);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Get_address, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_address, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get_address, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13024,7 +14223,10 @@ openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_address, tracer_depth, tracer_args.tracer_status);
   tracer_record.address_val = tracer_args.address ? (uint64_t)(int64_t)(*tracer_args.address) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_address, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address, &tracer_record);
@@ -13059,7 +14261,8 @@ openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) &&
@@ -13072,9 +14275,13 @@ openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real, const void *
     tracer_result = tracer_real(status, datatype, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Get_count, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_count, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get_count, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13100,7 +14307,10 @@ openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_count, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_count, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count, &tracer_record);
@@ -13135,7 +14345,8 @@ openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) &&
@@ -13148,9 +14359,13 @@ openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_real, const 
     tracer_result = tracer_real(status, datatype, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Get_elements, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get_elements, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13176,7 +14391,10 @@ openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_elements, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements, &tracer_record);
@@ -13212,7 +14430,8 @@ openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) &&
@@ -13225,9 +14444,13 @@ openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *tracer_real,
     tracer_result = tracer_real(status, datatype, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Get_elements_x, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements_x, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get_elements_x, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13253,7 +14476,10 @@ openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_elements_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x, &tracer_record);
@@ -13290,7 +14516,8 @@ openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -13305,8 +14532,13 @@ openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *tracer_calle
                                 target_disp, target_count, target_datatype, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13349,7 +14581,10 @@ openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *tracer_calle
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get, &tracer_record);
@@ -13388,7 +14623,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Get_accumulate(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win);
@@ -13405,9 +14641,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Get_accumulate(
                                 target_count, target_datatype, op, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Get_accumulate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_accumulate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get_accumulate, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13459,7 +14699,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Get_accumulate(
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_accumulate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate, &tracer_record);
@@ -13501,7 +14744,8 @@ openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_version_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) &&
@@ -13514,9 +14758,13 @@ openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_version_fn *trace
     tracer_result = tracer_real(version, resultlen);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Get_library_version, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_library_version, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Get_library_version, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13541,7 +14789,10 @@ openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_version_fn *trace
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_library_version, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_library_version__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version))
@@ -13578,7 +14829,8 @@ openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) &&
@@ -13591,9 +14843,13 @@ openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_fn *tracer_
     tracer_result = tracer_real(name, resultlen);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Get_processor_name, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_processor_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Get_processor_name, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13618,7 +14874,10 @@ openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_fn *tracer_
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_processor_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_processor_name__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name))
@@ -13655,7 +14914,8 @@ openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, subversion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) &&
@@ -13668,9 +14928,13 @@ openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_real, const vo
     tracer_result = tracer_real(version, subversion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Get_version, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_version, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get_version, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13695,7 +14959,10 @@ openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_real, const vo
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.subversion_val =
       tracer_args.subversion ? (uint64_t)(int64_t)(*tracer_args.subversion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_version, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version, &tracer_record);
@@ -13731,7 +14998,8 @@ openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm_old, nnodes, index, edges, reorder, comm_graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) &&
@@ -13744,9 +15012,13 @@ openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_real, const 
     tracer_result = tracer_real(comm_old, nnodes, index, edges, reorder, comm_graph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Graph_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_create, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Graph_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13780,7 +15052,10 @@ openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_real, const 
       tracer_record_call(OPENMPI_ID_MPI_Graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_graph_val =
       tracer_args.comm_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_graph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create, &tracer_record);
@@ -13816,7 +15091,8 @@ openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, maxindex, maxedges, index, edges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) &&
@@ -13829,9 +15105,13 @@ openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, maxindex, maxedges, index, edges);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Graph_get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_get, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Graph_get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13861,7 +15141,10 @@ openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_get, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get, &tracer_record);
@@ -13897,7 +15180,8 @@ openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, nnodes, index, edges, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) &&
@@ -13910,9 +15194,13 @@ openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, nnodes, index, edges, newrank);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Graph_map, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_map, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Graph_map, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13942,7 +15230,10 @@ openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_map, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map, &tracer_record);
@@ -13980,7 +15271,8 @@ openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_count_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, rank, nneighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) &&
@@ -13993,9 +15285,13 @@ openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_count_fn *t
     tracer_result = tracer_real(comm, rank, nneighbors);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors_count, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors_count, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors_count, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14022,7 +15318,10 @@ openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_count_fn *t
                                                tracer_args.tracer_status);
   tracer_record.nneighbors_val =
       tracer_args.nneighbors ? (uint64_t)(int64_t)(*tracer_args.nneighbors) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors_count, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors_count__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count))
@@ -14060,7 +15359,8 @@ openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, rank, maxneighbors, neighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) &&
@@ -14073,9 +15373,13 @@ openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tracer_real,
     tracer_result = tracer_real(comm, rank, maxneighbors, neighbors);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14102,7 +15406,10 @@ openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors))
@@ -14139,7 +15446,8 @@ openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, nnodes, nedges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) &&
@@ -14152,9 +15460,13 @@ openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer_real,
     tracer_result = tracer_real(comm, nnodes, nedges);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Graphdims_get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Graphdims_get, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Graphdims_get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14180,7 +15492,10 @@ openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Graphdims_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.nnodes_val = tracer_args.nnodes ? (uint64_t)(int64_t)(*tracer_args.nnodes) : 0;
   tracer_record.nedges_val = tracer_args.nedges ? (uint64_t)(int64_t)(*tracer_args.nedges) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graphdims_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get, &tracer_record);
@@ -14215,7 +15530,8 @@ openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) &&
@@ -14228,9 +15544,13 @@ openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn *tracer_re
     tracer_result = tracer_real(request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Grequest_complete, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_complete, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Grequest_complete, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14250,7 +15570,10 @@ openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Grequest_complete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_complete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_complete__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete))
@@ -14287,7 +15610,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Grequest_start(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) &&
@@ -14300,9 +15624,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Grequest_start(
     tracer_result = tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Grequest_start, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_start, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Grequest_start, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14333,7 +15661,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Grequest_start(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Grequest_start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_start, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start, &tracer_record);
@@ -14371,7 +15702,8 @@ openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group1, group2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) &&
@@ -14384,9 +15716,13 @@ openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer_real,
     tracer_result = tracer_real(group1, group2, result);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_compare, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_compare, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_compare, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14412,7 +15748,10 @@ openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_compare, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare, &tracer_record);
@@ -14448,7 +15787,8 @@ openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) &&
@@ -14461,9 +15801,13 @@ openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *tracer_real
     tracer_result = tracer_real(group1, group2, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_difference, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_difference, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Group_difference, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14490,7 +15834,10 @@ openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Group_difference, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_difference, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_difference__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference))
@@ -14527,7 +15874,8 @@ openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) &&
@@ -14540,9 +15888,13 @@ openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real, const void
     tracer_result = tracer_real(group, n, ranks, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_excl, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_excl, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_excl, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14571,7 +15923,10 @@ openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real, const void
       tracer_record_call(OPENMPI_ID_MPI_Group_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_excl, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl, &tracer_record);
@@ -14606,7 +15961,8 @@ openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) &&
@@ -14619,9 +15975,13 @@ openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real, const void
     tracer_result = tracer_real(group);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14642,7 +16002,10 @@ openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free, &tracer_record);
@@ -14676,7 +16039,8 @@ openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) &&
@@ -14689,9 +16053,13 @@ openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real, const void
     tracer_result = tracer_real(group, n, ranks, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_incl, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_incl, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_incl, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14720,7 +16088,10 @@ openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real, const void
       tracer_record_call(OPENMPI_ID_MPI_Group_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_incl, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl, &tracer_record);
@@ -14756,7 +16127,8 @@ openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) &&
@@ -14769,9 +16141,13 @@ openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_fn *tracer_
     tracer_result = tracer_real(group1, group2, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Group_intersection, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_intersection, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Group_intersection, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14798,7 +16174,10 @@ openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_intersection, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_intersection__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection))
@@ -14836,7 +16215,8 @@ openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) &&
@@ -14849,9 +16229,13 @@ openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *tracer_real
     tracer_result = tracer_real(group, n, ranges, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_range_excl, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_excl, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Group_range_excl, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14880,7 +16264,10 @@ openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Group_range_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_excl, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_excl__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl))
@@ -14918,7 +16305,8 @@ openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) &&
@@ -14931,9 +16319,13 @@ openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *tracer_real
     tracer_result = tracer_real(group, n, ranges, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_range_incl, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_incl, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Group_range_incl, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14962,7 +16354,10 @@ openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Group_range_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_incl, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_incl__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl))
@@ -14999,7 +16394,8 @@ openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) &&
@@ -15012,9 +16408,13 @@ openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real, const void
     tracer_result = tracer_real(group, rank);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_rank, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_rank, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_rank, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15037,7 +16437,10 @@ openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_rank, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank, &tracer_record);
@@ -15071,7 +16474,8 @@ openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) &&
@@ -15084,9 +16488,13 @@ openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real, const void
     tracer_result = tracer_real(group, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_size, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15109,7 +16517,10 @@ openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size, &tracer_record);
@@ -15146,7 +16557,8 @@ openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_ranks_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group1, n, ranks1, group2, ranks2);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) &&
@@ -15159,9 +16571,13 @@ openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_ranks_fn *t
     tracer_result = tracer_real(group1, n, ranks1, group2, ranks2);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Group_translate_ranks, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_translate_ranks, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Group_translate_ranks, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15190,7 +16606,10 @@ openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_ranks_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Group_translate_ranks, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_translate_ranks, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_translate_ranks__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks))
@@ -15228,7 +16647,8 @@ openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) &&
@@ -15241,9 +16661,13 @@ openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_real, const vo
     tracer_result = tracer_real(group1, group2, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_union, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_union, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_union, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15270,7 +16694,10 @@ openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Group_union, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_union, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union, &tracer_record);
@@ -15306,7 +16733,8 @@ openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) &&
@@ -15319,9 +16747,13 @@ openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ibsend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibsend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ibsend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15362,7 +16794,10 @@ openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibsend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend, &tracer_record);
@@ -15402,7 +16837,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(source, tag, comm, flag, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) &&
@@ -15422,9 +16858,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
       openmpi_depth--;
       return tracer_result;
     }
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Improbe, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Improbe, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Improbe, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15468,7 +16908,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Improbe);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Improbe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe, &tracer_record);
@@ -15506,7 +16949,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrec
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, type, message, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) &&
@@ -15519,9 +16963,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrec
     tracer_result = tracer_real(buf, count, type, message, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Imrecv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Imrecv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Imrecv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15552,7 +17000,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrec
       tracer_record_call(OPENMPI_ID_MPI_Imrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Imrecv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv, &tracer_record);
@@ -15587,7 +17038,8 @@ openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) &&
@@ -15600,9 +17052,13 @@ openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_real, const vo
     tracer_result = tracer_real(info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_create, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15623,7 +17079,10 @@ openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create, &tracer_record);
@@ -15657,7 +17116,8 @@ openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) &&
@@ -15670,9 +17130,13 @@ openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_real, const vo
     tracer_result = tracer_real(info, key);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_delete, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_delete, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_delete, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15694,7 +17158,10 @@ openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_delete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_delete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete, &tracer_record);
@@ -15728,7 +17195,8 @@ openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, newinfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) &&
@@ -15741,9 +17209,13 @@ openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real, const void *tr
     tracer_result = tracer_real(info, newinfo);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_dup, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_dup, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_dup, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15766,7 +17238,10 @@ openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newinfo_val = tracer_args.newinfo ? (uint64_t)(uintptr_t)(*tracer_args.newinfo) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_dup, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup, &tracer_record);
@@ -15800,7 +17275,8 @@ openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) &&
@@ -15813,9 +17289,13 @@ openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real, const void *
     tracer_result = tracer_real(info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15836,7 +17316,10 @@ openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free, &tracer_record);
@@ -15870,7 +17353,8 @@ openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, key, valuelen, value, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) &&
@@ -15883,9 +17367,13 @@ openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real, const void *tr
     tracer_result = tracer_real(info, key, valuelen, value, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15916,7 +17404,10 @@ openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real, const void *tr
       tracer_record_call(OPENMPI_ID_MPI_Info_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get, &tracer_record);
@@ -15951,7 +17442,8 @@ openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, nkeys);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) &&
@@ -15964,9 +17456,13 @@ openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *tracer_real,
     tracer_result = tracer_real(info, nkeys);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_get_nkeys, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nkeys, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_get_nkeys, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15989,7 +17485,10 @@ openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_get_nkeys, tracer_depth, tracer_args.tracer_status);
   tracer_record.nkeys_val = tracer_args.nkeys ? (uint64_t)(int64_t)(*tracer_args.nkeys) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nkeys, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys, &tracer_record);
@@ -16023,7 +17522,8 @@ openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, n, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) &&
@@ -16036,9 +17536,13 @@ openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tracer_real,
     tracer_result = tracer_real(info, n, key);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_get_nthkey, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nthkey, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_get_nthkey, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16063,7 +17567,10 @@ openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_get_nthkey, tracer_depth, tracer_args.tracer_status);
   tracer_record.key_val = tracer_args.key ? (uint64_t)(int64_t)(*tracer_args.key) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nthkey, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nthkey__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey))
@@ -16099,7 +17606,8 @@ openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, key, valuelen, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) &&
@@ -16112,9 +17620,13 @@ openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn *tracer_re
     tracer_result = tracer_real(info, key, valuelen, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_get_valuelen, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_valuelen, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Info_get_valuelen, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16144,7 +17656,10 @@ openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn *tracer_re
   tracer_record.valuelen_val =
       tracer_args.valuelen ? (uint64_t)(int64_t)(*tracer_args.valuelen) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_valuelen, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_valuelen__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen))
@@ -16181,7 +17696,8 @@ openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, key, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) &&
@@ -16194,9 +17710,13 @@ openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real, const void *tr
     tracer_result = tracer_real(info, key, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_set, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_set, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_set, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16220,7 +17740,10 @@ openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_set, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_set, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set, &tracer_record);
@@ -16254,7 +17777,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(argc, argv);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) &&
@@ -16267,9 +17791,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn
     tracer_result = tracer_real(argc, argv);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Init, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16293,7 +17821,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn
       tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, tracer_args.tracer_status);
   tracer_record.argc_val = tracer_args.argc ? (uint64_t)(int64_t)(*tracer_args.argc) : 0;
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init, &tracer_record);
@@ -16326,7 +17857,8 @@ openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) &&
@@ -16339,9 +17871,13 @@ openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_real, const vo
     tracer_result = tracer_real(flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Initialized, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Initialized, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Initialized, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16362,7 +17898,10 @@ openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Initialized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Initialized, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized, &tracer_record);
@@ -16396,7 +17935,8 @@ openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(argc, argv, required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) &&
@@ -16409,9 +17949,13 @@ openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_real, const vo
     tracer_result = tracer_real(argc, argv, required, provided);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Init_thread, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Init_thread, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Init_thread, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16442,7 +17986,10 @@ openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_real, const vo
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Init_thread, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread, &tracer_record);
@@ -16477,7 +18024,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Intercomm_create(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) &&
@@ -16491,9 +18039,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Intercomm_create(
         tracer_real(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Intercomm_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_create, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Intercomm_create, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16527,7 +18079,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Intercomm_create(
       tracer_record_call(OPENMPI_ID_MPI_Intercomm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_create__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create))
@@ -16567,7 +18122,8 @@ openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(intercomm, high, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) &&
@@ -16580,9 +18136,13 @@ openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tracer_real,
     tracer_result = tracer_real(intercomm, high, newintercomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Intercomm_merge, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_merge, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Intercomm_merge, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16609,7 +18169,10 @@ openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Intercomm_merge, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_merge, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_merge__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge))
@@ -16649,7 +18212,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(source, tag, comm, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) &&
@@ -16669,9 +18233,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
       openmpi_depth--;
       return tracer_result;
     }
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iprobe, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iprobe, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iprobe, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16710,7 +18278,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
       tracer_record_call(OPENMPI_ID_MPI_Iprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Iprobe);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iprobe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe, &tracer_record);
@@ -16746,7 +18317,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) &&
@@ -16759,9 +18331,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_
     tracer_result = tracer_real(buf, count, datatype, source, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Irecv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Irecv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Irecv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16802,7 +18378,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Irecv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv, &tracer_record);
@@ -16838,7 +18417,8 @@ openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) &&
@@ -16851,9 +18431,13 @@ openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Irsend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Irsend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Irsend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16894,7 +18478,10 @@ openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Irsend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend, &tracer_record);
@@ -16930,7 +18517,8 @@ openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) &&
@@ -16943,9 +18531,13 @@ openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Isend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Isend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Isend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16986,7 +18578,10 @@ openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const void *tracer_c
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Isend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend, &tracer_record);
@@ -17022,7 +18617,8 @@ openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) &&
@@ -17035,9 +18631,13 @@ openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Issend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Issend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Issend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17078,7 +18678,10 @@ openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Issend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend, &tracer_record);
@@ -17113,7 +18716,8 @@ openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) &&
@@ -17126,9 +18730,13 @@ openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *tracer_real,
     tracer_result = tracer_real(flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Is_thread_main, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Is_thread_main, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Is_thread_main, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17149,7 +18757,10 @@ openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Is_thread_main, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Is_thread_main, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main, &tracer_record);
@@ -17183,7 +18794,8 @@ openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) &&
@@ -17196,9 +18808,13 @@ openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_real, const vo
     tracer_result = tracer_real(service_name, info, port_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Lookup_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Lookup_name, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Lookup_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17225,7 +18841,10 @@ openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Lookup_name, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Lookup_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name, &tracer_record);
@@ -17260,7 +18879,8 @@ openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(source, tag, comm, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) &&
@@ -17273,9 +18893,13 @@ openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(source, tag, comm, message, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Mprobe, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Mprobe, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Mprobe, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17305,7 +18929,10 @@ openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Mprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Mprobe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe, &tracer_record);
@@ -17339,7 +18966,8 @@ openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, type, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) &&
@@ -17352,9 +18980,13 @@ openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(buf, count, type, message, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Mrecv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Mrecv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Mrecv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17384,7 +19016,10 @@ openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Mrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Mrecv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv, &tracer_record);
@@ -17420,7 +19055,8 @@ openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) &&
@@ -17433,9 +19069,13 @@ openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_fn *tracer_
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgather, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgather, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgather, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17469,7 +19109,10 @@ openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgather, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgather__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather))
@@ -17509,7 +19152,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgather(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) &&
@@ -17523,9 +19167,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgather(
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgather, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgather, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgather, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17562,7 +19210,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgather(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgather, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgather__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather))
@@ -17603,7 +19254,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_allgatherv(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) &&
@@ -17617,9 +19269,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_allgatherv(
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgatherv, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17655,7 +19311,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_allgatherv(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv))
@@ -17699,7 +19358,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgatherv(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -17714,9 +19374,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgatherv(
                                 comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgatherv, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17756,7 +19420,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgatherv(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv))
@@ -17799,7 +19466,8 @@ openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) &&
@@ -17812,9 +19480,13 @@ openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn *tracer_re
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoall, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoall, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17848,7 +19520,10 @@ openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoall, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoall__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall))
@@ -17889,7 +19564,8 @@ openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) &&
@@ -17903,9 +19579,13 @@ openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_fn *tracer_
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoall, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17942,7 +19622,10 @@ openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall))
@@ -17983,7 +19666,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallv(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -17998,9 +19682,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallv(
                                 rdispls, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallv, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18039,7 +19727,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallv(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv))
@@ -18082,7 +19773,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallv(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -18097,9 +19789,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallv(
                                 rdispls, recvtype, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallv, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18141,7 +19837,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallv(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv))
@@ -18185,7 +19884,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallw(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -18200,9 +19900,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallw(
                                 rdispls, recvtypes, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallw, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18241,7 +19945,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallw(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw))
@@ -18285,7 +19992,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallw(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -18300,9 +20008,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallw(
                                 rdispls, recvtypes, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallw, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18344,7 +20056,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallw(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw))
@@ -18386,7 +20101,8 @@ openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(op, commute);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) &&
@@ -18399,9 +20115,13 @@ openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *tracer_real,
     tracer_result = tracer_real(op, commute);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Op_commutative, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_commutative, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Op_commutative, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18424,7 +20144,10 @@ openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_commutative, tracer_depth, tracer_args.tracer_status);
   tracer_record.commute_val = tracer_args.commute ? (uint64_t)(int64_t)(*tracer_args.commute) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_commutative, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative, &tracer_record);
@@ -18458,7 +20181,8 @@ openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function, commute, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) &&
@@ -18471,9 +20195,13 @@ openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real, const void *
     tracer_result = tracer_real(function, commute, op);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Op_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_create, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Op_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18499,7 +20227,10 @@ openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create, &tracer_record);
@@ -18534,7 +20265,8 @@ openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) &&
@@ -18547,9 +20279,13 @@ openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real, const void *
     tracer_result = tracer_real(info, port_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Open_port, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Open_port, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Open_port, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18573,7 +20309,10 @@ openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real, const void *
       tracer_record_call(OPENMPI_ID_MPI_Open_port, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Open_port, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port, &tracer_record);
@@ -18607,7 +20346,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_f
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) &&
@@ -18620,9 +20360,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_f
     tracer_result = tracer_real(op);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Op_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Op_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18643,7 +20387,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_f
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free, &tracer_record);
@@ -18679,7 +20426,8 @@ openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) &&
@@ -18692,9 +20440,13 @@ openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer_real,
     tracer_result = tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Pack_external, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Pack_external, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18730,7 +20482,10 @@ openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Pack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external, &tracer_record);
@@ -18767,7 +20522,8 @@ openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(datarep, incount, datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) &&
@@ -18780,9 +20536,13 @@ openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_fn *tracer_
     tracer_result = tracer_real(datarep, incount, datatype, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Pack_external_size, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external_size, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Pack_external_size, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18810,7 +20570,10 @@ openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Pack_external_size, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external_size__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size))
@@ -18849,7 +20612,8 @@ openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) &&
@@ -18862,9 +20626,13 @@ openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Pack, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Pack, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18900,7 +20668,10 @@ openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void *tracer_cal
       tracer_record_call(OPENMPI_ID_MPI_Pack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack, &tracer_record);
@@ -18935,7 +20706,8 @@ openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(incount, datatype, comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) &&
@@ -18948,9 +20720,13 @@ openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real, const void *
     tracer_result = tracer_real(incount, datatype, comm, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Pack_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_size, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Pack_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18978,7 +20754,10 @@ openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Pack_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size, &tracer_record);
@@ -19014,7 +20793,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) &&
@@ -19027,9 +20807,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_
     tracer_result = tracer_real(source, tag, comm, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Probe, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Probe, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Probe, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19056,7 +20840,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Probe, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Probe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe, &tracer_record);
@@ -19090,7 +20877,8 @@ openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) &&
@@ -19103,9 +20891,13 @@ openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_real, const 
     tracer_result = tracer_real(service_name, info, port_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Publish_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Publish_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Publish_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19130,7 +20922,10 @@ openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Publish_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Publish_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name, &tracer_record);
@@ -19167,7 +20962,8 @@ openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -19182,8 +20978,13 @@ openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *tracer_calle
                                 target_disp, target_count, target_datatype, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Put, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Put, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Put, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19226,7 +21027,10 @@ openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *tracer_calle
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Put, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put, &tracer_record);
@@ -19264,7 +21068,8 @@ openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) &&
@@ -19277,9 +21082,13 @@ openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_real, const 
     tracer_result = tracer_real(provided);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Query_thread, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Query_thread, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Query_thread, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19301,7 +21110,10 @@ openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_real, const 
       tracer_record_call(OPENMPI_ID_MPI_Query_thread, tracer_depth, tracer_args.tracer_status);
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Query_thread, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread, &tracer_record);
@@ -19336,7 +21148,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Raccumulate(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win, request);
   }
@@ -19351,9 +21164,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Raccumulate(
                                 target_disp, target_count, target_datatype, op, win, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Raccumulate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Raccumulate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Raccumulate, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19402,7 +21219,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Raccumulate(
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Raccumulate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate, &tracer_record);
@@ -19442,7 +21262,8 @@ openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) &&
@@ -19455,9 +21276,13 @@ openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real, const void *
     tracer_result = tracer_real(buf, count, datatype, source, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Recv_init, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv_init, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Recv_init, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19498,7 +21323,10 @@ openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real, const void *
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init, &tracer_record);
@@ -19536,7 +21364,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) &&
@@ -19549,9 +21378,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn
     tracer_result = tracer_real(buf, count, datatype, source, tag, comm, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Recv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Recv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19590,7 +21423,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn
                             : 0;
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv, &tracer_record);
@@ -19627,7 +21463,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduc
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) &&
@@ -19640,9 +21477,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduc
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Reduce, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Reduce, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19681,7 +21522,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduc
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce, &tracer_record);
@@ -19717,7 +21561,8 @@ openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) &&
@@ -19730,9 +21575,13 @@ openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real, const void *trac
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ireduce, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ireduce, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19775,7 +21624,10 @@ openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real, const void *trac
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce, &tracer_record);
@@ -19812,7 +21664,8 @@ openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(inbuf, inoutbuf, count, datatype, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) &&
@@ -19825,9 +21678,13 @@ openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_real, const 
     tracer_result = tracer_real(inbuf, inoutbuf, count, datatype, op);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Reduce_local, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_local, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Reduce_local, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19856,7 +21713,10 @@ openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Reduce_local, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_local, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local, &tracer_record);
@@ -19892,7 +21752,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce_scatter(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) &&
@@ -19905,9 +21766,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce_scatter(
     tracer_result = tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19939,7 +21804,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce_scatter(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter, &tracer_record);
@@ -19977,7 +21845,8 @@ openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) &&
@@ -19990,9 +21859,13 @@ openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tracer_real,
     tracer_result = tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20027,7 +21900,10 @@ openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter))
@@ -20068,7 +21944,8 @@ openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_block_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) &&
@@ -20081,9 +21958,13 @@ openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_block_fn *tra
     tracer_result = tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter_block, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter_block, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter_block, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20118,7 +21999,10 @@ openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_block_fn *tra
   tracer_record.bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                         mpi_element_size(tracer_args.datatype)
                                                   : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter_block, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_block__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block))
@@ -20160,7 +22044,8 @@ openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_block_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) &&
@@ -20173,9 +22058,13 @@ openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_block_fn *t
     tracer_result = tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter_block, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter_block, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter_block, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20215,7 +22104,10 @@ openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_block_fn *t
                              tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                              mpi_element_size(tracer_args.datatype)
                                                        : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter_block, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block))
@@ -20256,7 +22148,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Register_datarep(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                        extra_state);
   }
@@ -20271,9 +22164,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Register_datarep(
                                 dtype_file_extent_fn, extra_state);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Register_datarep, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Register_datarep, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Register_datarep, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20303,7 +22200,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Register_datarep(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Register_datarep, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Register_datarep, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Register_datarep__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep))
@@ -20344,7 +22244,8 @@ openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) &&
@@ -20357,9 +22258,13 @@ openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_real, const 
     tracer_result = tracer_real(request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Request_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_free, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Request_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20380,7 +22285,10 @@ openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Request_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free, &tracer_record);
@@ -20415,7 +22323,8 @@ openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) &&
@@ -20428,9 +22337,13 @@ openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_fn *tracer_
     tracer_result = tracer_real(request, flag, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Request_get_status, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_get_status, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Request_get_status, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20456,7 +22369,10 @@ openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Request_get_status, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_get_status, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_get_status__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status))
@@ -20495,7 +22411,8 @@ openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
@@ -20510,9 +22427,13 @@ openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void *tracer_cal
                                 target_disp, target_count, target_datatype, win, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Rget, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Rget, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20559,7 +22480,10 @@ openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void *tracer_cal
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget, &tracer_record);
@@ -20599,7 +22523,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rget_accumulate(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win, request);
@@ -20616,9 +22541,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rget_accumulate(
                                 target_count, target_datatype, op, win, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Rget_accumulate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget_accumulate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Rget_accumulate, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20667,7 +22596,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rget_accumulate(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Rget_accumulate, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget_accumulate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_accumulate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate))
@@ -20713,7 +22645,8 @@ openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_cout, target_datatype, win, request);
   }
@@ -20728,9 +22661,13 @@ openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void *tracer_cal
                                 target_disp, target_cout, target_datatype, win, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Rput, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Rput, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Rput, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20777,7 +22714,10 @@ openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void *tracer_cal
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rput, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput, &tracer_record);
@@ -20817,7 +22757,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ibuf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) &&
@@ -20830,9 +22771,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_
     tracer_result = tracer_real(ibuf, count, datatype, dest, tag, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Rsend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Rsend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20868,7 +22813,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend, &tracer_record);
@@ -20904,7 +22852,8 @@ openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) &&
@@ -20917,9 +22866,13 @@ openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real, const void
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Rsend_init, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend_init, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Rsend_init, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20960,7 +22913,10 @@ openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real, const void
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init, &tracer_record);
@@ -20998,7 +22954,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) &&
@@ -21011,9 +22968,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Scan, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Scan, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Scan, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21048,7 +23009,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Scan, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan, &tracer_record);
@@ -21084,7 +23048,8 @@ openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) &&
@@ -21097,9 +23062,13 @@ openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iscan, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscan, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iscan, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21138,7 +23107,10 @@ openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const void *tracer_c
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscan, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan, &tracer_record);
@@ -21174,7 +23146,8 @@ openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) &&
@@ -21188,9 +23161,13 @@ openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real, const void *trac
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Scatter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatter, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Scatter, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21231,7 +23208,10 @@ openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real, const void *trac
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter, &tracer_record);
@@ -21269,7 +23249,8 @@ openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -21284,9 +23265,13 @@ openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real, const void *tr
                                 comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iscatter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatter, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iscatter, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21333,7 +23318,10 @@ openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real, const void *tr
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter, &tracer_record);
@@ -21373,7 +23361,8 @@ openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
   }
@@ -21388,9 +23377,13 @@ openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real, const void *tr
                                 root, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Scatterv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatterv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Scatterv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21434,7 +23427,10 @@ openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real, const void *tr
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatterv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv, &tracer_record);
@@ -21474,7 +23470,8 @@ openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request);
   }
@@ -21489,9 +23486,13 @@ openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real, const void *
                                 root, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iscatterv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatterv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iscatterv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21540,7 +23541,10 @@ openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real, const void *
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatterv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv, &tracer_record);
@@ -21580,7 +23584,8 @@ openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) &&
@@ -21593,9 +23598,13 @@ openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real, const void *
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Send_init, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Send_init, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Send_init, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21636,7 +23645,10 @@ openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real, const void *
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Send_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init, &tracer_record);
@@ -21674,7 +23686,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) &&
@@ -21687,9 +23700,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Send, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Send, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Send, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21725,7 +23742,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Send, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send, &tracer_record);
@@ -21761,7 +23781,8 @@ openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, status);
   }
@@ -21776,9 +23797,13 @@ openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real, const void *tr
                                 recvtype, source, recvtag, comm, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Sendrecv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Sendrecv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21828,7 +23853,10 @@ openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real, const void *tr
                                                   : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv, &tracer_record);
@@ -21869,7 +23897,8 @@ openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) &&
@@ -21882,9 +23911,13 @@ openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *tracer_real
     tracer_result = tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Sendrecv_replace, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv_replace, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Sendrecv_replace, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21928,7 +23961,10 @@ openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *tracer_real
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv_replace, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace))
@@ -21968,7 +24004,8 @@ openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) &&
@@ -21981,9 +24018,13 @@ openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real, const void
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ssend_init, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend_init, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ssend_init, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22024,7 +24065,10 @@ openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real, const void
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init, &tracer_record);
@@ -22062,7 +24106,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) &&
@@ -22075,9 +24120,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ssend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ssend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22113,7 +24162,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend, &tracer_record);
@@ -22147,7 +24199,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Start(openmpi_MPI_Start_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) &&
@@ -22160,9 +24213,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Start(openmpi_MPI_Start_
     tracer_result = tracer_real(request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Start, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Start, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Start, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22183,7 +24240,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Start(openmpi_MPI_Start_
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Start, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start, &tracer_record);
@@ -22216,7 +24276,8 @@ openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_requests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) &&
@@ -22229,9 +24290,13 @@ openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real, const void *tr
     tracer_result = tracer_real(count, array_of_requests);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Startall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Startall, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Startall, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22253,7 +24318,10 @@ openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Startall, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Startall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall, &tracer_record);
@@ -22290,7 +24358,8 @@ openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancelled_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) &&
@@ -22303,9 +24372,13 @@ openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancelled_fn *tra
     tracer_result = tracer_real(status, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Status_set_cancelled, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_cancelled, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Status_set_cancelled, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22327,7 +24400,10 @@ openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancelled_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_cancelled, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_cancelled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_cancelled__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled))
@@ -22365,7 +24441,8 @@ openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_elements_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) &&
@@ -22378,9 +24455,13 @@ openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_elements_fn *trace
     tracer_result = tracer_real(status, datatype, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Status_set_elements, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Status_set_elements, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22405,7 +24486,10 @@ openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_elements_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_elements, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements))
@@ -22445,7 +24529,8 @@ openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_elements_x_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) &&
@@ -22458,9 +24543,13 @@ openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_elements_x_fn *t
     tracer_result = tracer_real(status, datatype, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Status_set_elements_x, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements_x, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Status_set_elements_x, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22485,7 +24574,10 @@ openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_elements_x_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_elements_x, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements_x__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x))
@@ -22526,7 +24618,8 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_requests, flag, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) &&
@@ -22546,9 +24639,13 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
       openmpi_depth--;
       return tracer_result;
     }
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22587,7 +24684,10 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.bytes = 0;
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testall);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall, &tracer_record);
@@ -22627,7 +24727,8 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_requests, index, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) &&
@@ -22647,9 +24748,13 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
       openmpi_depth--;
       return tracer_result;
     }
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Testany, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Testany, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22691,7 +24796,10 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.bytes = 0;
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testany);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany, &tracer_record);
@@ -22731,7 +24839,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test) &&
@@ -22751,9 +24860,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
       openmpi_depth--;
       return tracer_result;
     }
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Test, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Test, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Test, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22794,7 +24907,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
                             ? tracer_request_completed(tracer_record.request_in)
                             : 0;
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Test);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Test, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test, &tracer_record);
@@ -22827,7 +24943,8 @@ openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) &&
@@ -22840,9 +24957,13 @@ openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *tracer_real,
     tracer_result = tracer_real(status, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Test_cancelled, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Test_cancelled, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Test_cancelled, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22865,7 +24986,10 @@ openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Test_cancelled, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Test_cancelled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled, &tracer_record);
@@ -22903,7 +25027,8 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) &&
@@ -22924,9 +25049,13 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
       openmpi_depth--;
       return tracer_result;
     }
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Testsome, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Testsome, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22969,7 +25098,10 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
   tracer_record.bytes = 0;
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testsome);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome, &tracer_record);
@@ -23006,7 +25138,8 @@ openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) &&
@@ -23019,9 +25152,13 @@ openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Topo_test, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Topo_test, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Topo_test, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23044,7 +25181,10 @@ openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Topo_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.status_val = tracer_args.status ? (uint64_t)(int64_t)(*tracer_args.status) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Topo_test, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test, &tracer_record);
@@ -23078,7 +25218,8 @@ openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) &&
@@ -23091,9 +25232,13 @@ openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_real, const vo
     tracer_result = tracer_real(type);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_commit, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_commit, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_commit, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23114,7 +25259,10 @@ openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_commit, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_commit, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit, &tracer_record);
@@ -23149,7 +25297,8 @@ openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) &&
@@ -23162,9 +25311,13 @@ openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tracer_real,
     tracer_result = tracer_real(count, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_contiguous, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_contiguous, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_contiguous, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23190,7 +25343,10 @@ openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_contiguous, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_contiguous, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_contiguous__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous))
@@ -23227,7 +25383,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_darray(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(size, rank, ndims, gsize_array, distrib_array, darg_array, psize_array,
                        order, oldtype, newtype);
   }
@@ -23242,9 +25399,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_darray(
                                 psize_array, order, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_darray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_darray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_darray, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23286,7 +25447,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_darray(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_darray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_darray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_darray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray))
@@ -23331,7 +25495,8 @@ openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f90_complex_f
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) &&
@@ -23344,9 +25509,13 @@ openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f90_complex_f
     tracer_result = tracer_real(p, r, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_complex, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_complex, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_complex, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23371,7 +25540,10 @@ openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f90_complex_f
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_complex, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_complex, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_complex__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex))
@@ -23411,7 +25583,8 @@ openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f90_integer_f
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) &&
@@ -23424,9 +25597,13 @@ openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f90_integer_f
     tracer_result = tracer_real(r, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_integer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_integer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_integer, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23449,7 +25626,10 @@ openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f90_integer_f
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_integer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_integer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_integer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer))
@@ -23489,7 +25669,8 @@ openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_real_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) &&
@@ -23502,9 +25683,13 @@ openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_real_fn *tra
     tracer_result = tracer_real(p, r, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_real, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_real, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_real, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23529,7 +25714,10 @@ openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_real_fn *tra
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_real, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_real, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_real__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real))
@@ -23569,7 +25757,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed_blo
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) &&
@@ -23583,9 +25772,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed_blo
     tracer_result = tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed_block, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed_block,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed_block, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23617,7 +25810,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed_blo
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed_block,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed_block,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block))
@@ -23660,7 +25856,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) &&
@@ -23674,9 +25871,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed(
         tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23707,7 +25908,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed))
@@ -23747,7 +25951,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hvector(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) &&
@@ -23760,9 +25965,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hvector(
     tracer_result = tracer_real(count, blocklength, stride, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_hvector, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hvector, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_hvector, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23793,7 +26002,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hvector(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hvector, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hvector, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hvector__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector))
@@ -23832,7 +26044,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_keyval(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) &&
@@ -23845,9 +26058,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_keyval(
     tracer_result = tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_keyval, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_keyval, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_keyval, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23877,7 +26094,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_keyval(
                                                tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval))
@@ -23921,7 +26141,8 @@ openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_indexed_blo
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) &&
@@ -23935,9 +26156,13 @@ openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_indexed_blo
     tracer_result = tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_indexed_block, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_indexed_block, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_indexed_block, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23968,7 +26193,10 @@ openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_indexed_blo
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_indexed_block,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_indexed_block,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_indexed_block__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block))
@@ -24008,7 +26236,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_struct(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_block_lengths, array_of_displacements, array_of_types,
                        newtype);
   }
@@ -24023,9 +26252,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_struct(
         tracer_real(count, array_of_block_lengths, array_of_displacements, array_of_types, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_struct, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_struct, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_struct, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24056,7 +26289,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_struct(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_struct, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_struct, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_struct__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct))
@@ -24100,7 +26336,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_subarray(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ndims, size_array, subsize_array, start_array, order, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) &&
@@ -24114,9 +26351,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_subarray(
         tracer_real(ndims, size_array, subsize_array, start_array, order, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_subarray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_subarray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_subarray, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24151,7 +26392,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_subarray(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_subarray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_subarray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_subarray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray))
@@ -24192,7 +26436,8 @@ openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resized_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(oldtype, lb, extent, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) &&
@@ -24205,9 +26450,13 @@ openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resized_fn *trace
     tracer_result = tracer_real(oldtype, lb, extent, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_resized, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_resized, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_resized, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24235,7 +26484,10 @@ openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resized_fn *trace
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_resized, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_resized, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_resized__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized))
@@ -24273,7 +26525,8 @@ openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) &&
@@ -24286,9 +26539,13 @@ openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *tracer_real
     tracer_result = tracer_real(type, type_keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_delete_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_delete_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_delete_attr, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24310,7 +26567,10 @@ openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_delete_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_delete_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_delete_attr__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr))
@@ -24347,7 +26607,8 @@ openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) &&
@@ -24360,9 +26621,13 @@ openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real, const void *tr
     tracer_result = tracer_real(type, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_dup, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_dup, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_dup, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24385,7 +26650,10 @@ openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_dup, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup, &tracer_record);
@@ -24419,7 +26687,8 @@ openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) &&
@@ -24432,9 +26701,13 @@ openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real, const void *
     tracer_result = tracer_real(type);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24455,7 +26728,10 @@ openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free, &tracer_record);
@@ -24489,7 +26765,8 @@ openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) &&
@@ -24502,9 +26779,13 @@ openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *tracer_real
     tracer_result = tracer_real(type_keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_free_keyval, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free_keyval, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_free_keyval, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24526,7 +26807,10 @@ openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Type_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval))
@@ -24563,7 +26847,8 @@ openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, type_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) &&
@@ -24576,9 +26861,13 @@ openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer_real,
     tracer_result = tracer_real(type, type_keyval, attribute_val, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_get_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_get_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24606,7 +26895,10 @@ openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr, &tracer_record);
@@ -24642,7 +26934,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_contents(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mtype, max_integers, max_addresses, max_datatypes, array_of_integers,
                        array_of_addresses, array_of_datatypes);
   }
@@ -24657,9 +26950,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_contents(
                                 array_of_integers, array_of_addresses, array_of_datatypes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_get_contents, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_contents, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_get_contents, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24694,7 +26991,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_contents(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_get_contents, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_contents, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_contents__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents))
@@ -24735,7 +27035,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_envelope(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, num_integers, num_addresses, num_datatypes, combiner);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) &&
@@ -24748,9 +27049,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_envelope(
     tracer_result = tracer_real(type, num_integers, num_addresses, num_datatypes, combiner);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_get_envelope, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_envelope, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_get_envelope, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24788,7 +27093,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_envelope(
       tracer_args.num_datatypes ? (uint64_t)(int64_t)(*tracer_args.num_datatypes) : 0;
   tracer_record.combiner_val =
       tracer_args.combiner ? (uint64_t)(int64_t)(*tracer_args.combiner) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_envelope, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_envelope__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope))
@@ -24827,7 +27135,8 @@ openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) &&
@@ -24840,9 +27149,13 @@ openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tracer_real,
     tracer_result = tracer_real(type, lb, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_get_extent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_get_extent, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24868,7 +27181,10 @@ openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Type_get_extent, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent))
@@ -24905,7 +27221,8 @@ openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) &&
@@ -24918,9 +27235,13 @@ openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn *tracer_re
     tracer_result = tracer_real(type, lb, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_get_extent_x, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent_x, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_get_extent_x, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24946,7 +27267,10 @@ openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn *tracer_re
       tracer_record_call(OPENMPI_ID_MPI_Type_get_extent_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent_x__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x))
@@ -24984,7 +27308,8 @@ openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, type_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) &&
@@ -24997,9 +27322,13 @@ openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer_real,
     tracer_result = tracer_real(type, type_name, resultlen);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_get_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_get_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25028,7 +27357,10 @@ openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer_real,
       tracer_args.type_name ? (uint64_t)(int64_t)(*tracer_args.type_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name, &tracer_record);
@@ -25066,7 +27398,8 @@ openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_extent_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) &&
@@ -25079,9 +27412,13 @@ openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_extent_fn *tra
     tracer_result = tracer_real(datatype, true_lb, true_extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_get_true_extent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_get_true_extent, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25109,7 +27446,10 @@ openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_extent_fn *tra
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent))
@@ -25149,7 +27489,8 @@ openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_extent_x_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) &&
@@ -25162,9 +27503,13 @@ openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_extent_x_fn 
     tracer_result = tracer_real(datatype, true_lb, true_extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_get_true_extent_x, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent_x, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_get_true_extent_x, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25192,7 +27537,10 @@ openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_extent_x_fn 
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x))
@@ -25231,7 +27579,8 @@ openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) &&
@@ -25245,9 +27594,13 @@ openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_real, const 
         tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_indexed, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_indexed, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_indexed, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25278,7 +27631,10 @@ openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_indexed, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_indexed, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed, &tracer_record);
@@ -25317,7 +27673,8 @@ openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(typeclass, size, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) &&
@@ -25330,9 +27687,13 @@ openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tracer_real,
     tracer_result = tracer_real(typeclass, size, type);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_match_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_match_size, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_match_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25358,7 +27719,10 @@ openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_match_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_match_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_match_size__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size))
@@ -25395,7 +27759,8 @@ openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, type_keyval, attr_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) &&
@@ -25408,9 +27773,13 @@ openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer_real,
     tracer_result = tracer_real(type, type_keyval, attr_val);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_set_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_set_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25435,7 +27804,10 @@ openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_set_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr, &tracer_record);
@@ -25471,7 +27843,8 @@ openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, type_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) &&
@@ -25484,9 +27857,13 @@ openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer_real,
     tracer_result = tracer_real(type, type_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_set_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_set_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25508,7 +27885,10 @@ openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_set_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name, &tracer_record);
@@ -25543,7 +27923,8 @@ openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) &&
@@ -25556,9 +27937,13 @@ openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real, const void *
     tracer_result = tracer_real(type, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25581,7 +27966,10 @@ openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size, &tracer_record);
@@ -25615,7 +28003,8 @@ openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) &&
@@ -25628,9 +28017,13 @@ openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_real, const vo
     tracer_result = tracer_real(type, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_size_x, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size_x, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_size_x, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25653,7 +28046,10 @@ openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_size_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x, &tracer_record);
@@ -25688,7 +28084,8 @@ openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) &&
@@ -25701,9 +28098,13 @@ openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_real, const vo
     tracer_result = tracer_real(count, blocklength, stride, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_vector, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_vector, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_vector, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25734,7 +28135,10 @@ openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_vector, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_vector, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector, &tracer_record);
@@ -25771,7 +28175,8 @@ openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) &&
@@ -25784,9 +28189,13 @@ openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Unpack, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Unpack, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25822,7 +28231,10 @@ openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const void *tracer
       tracer_record_call(OPENMPI_ID_MPI_Unpack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack, &tracer_record);
@@ -25858,7 +28270,8 @@ openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) &&
@@ -25871,9 +28284,13 @@ openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *tracer_real,
     tracer_result = tracer_real(service_name, info, port_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Unpublish_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpublish_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Unpublish_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25898,7 +28315,10 @@ openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Unpublish_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpublish_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name, &tracer_record);
@@ -25935,7 +28355,8 @@ openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) &&
@@ -25948,9 +28369,13 @@ openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tracer_real,
     tracer_result = tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Unpack_external, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack_external, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Unpack_external, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25986,7 +28411,10 @@ openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Unpack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack_external, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack_external__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external))
@@ -26025,7 +28453,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitall(openmpi_MPI_Wait
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_requests, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall) &&
@@ -26038,9 +28467,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitall(openmpi_MPI_Wait
     tracer_result = tracer_real(count, array_of_requests, array_of_statuses);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitall, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26069,7 +28502,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitall(openmpi_MPI_Wait
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_completed;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall, &tracer_record);
@@ -26106,7 +28542,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitany(openmpi_MPI_Wait
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_requests, index, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) &&
@@ -26119,9 +28556,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitany(openmpi_MPI_Wait
     tracer_result = tracer_real(count, array_of_requests, index, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Waitany, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitany, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Waitany, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26150,7 +28591,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitany(openmpi_MPI_Wait
       tracer_record_call(OPENMPI_ID_MPI_Waitany, tracer_depth, tracer_args.tracer_status);
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record.bytes = 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitany, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany, &tracer_record);
@@ -26186,7 +28630,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Wait(openmpi_MPI_Wait_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait) &&
@@ -26199,9 +28644,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Wait(openmpi_MPI_Wait_fn
     tracer_result = tracer_real(request, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Wait, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Wait, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Wait, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26226,7 +28675,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Wait(openmpi_MPI_Wait_fn
       tracer_record_call(OPENMPI_ID_MPI_Wait, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record.bytes = tracer_request_completed(tracer_record.request_in);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Wait, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait, &tracer_record);
@@ -26260,7 +28712,8 @@ openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) &&
@@ -26274,9 +28727,13 @@ openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real, const void *tr
         tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Waitsome, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitsome, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Waitsome, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26309,7 +28766,10 @@ openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real, const void *tr
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
   tracer_record.bytes = 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitsome, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome, &tracer_record);
@@ -26347,7 +28807,8 @@ openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) &&
@@ -26360,9 +28821,13 @@ openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_real, const 
     tracer_result = tracer_real(size, disp_unit, info, comm, baseptr, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_allocate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_allocate, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26394,7 +28859,10 @@ openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_allocate, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate, &tracer_record);
@@ -26431,7 +28899,8 @@ openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_shared_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) &&
@@ -26444,9 +28913,13 @@ openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_shared_fn *trace
     tracer_result = tracer_real(size, disp_unit, info, comm, baseptr, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_allocate_shared, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_allocate_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26478,7 +28951,10 @@ openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_shared_fn *trace
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_allocate_shared, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared))
@@ -26516,7 +28992,8 @@ openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, base, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) &&
@@ -26529,9 +29006,13 @@ openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real, const void
     tracer_result = tracer_real(win, base, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_attach, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_attach, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_attach, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26555,7 +29036,10 @@ openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_attach, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_attach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach, &tracer_record);
@@ -26589,7 +29073,8 @@ openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandler_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) &&
@@ -26602,9 +29087,13 @@ openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandler_fn *trace
     tracer_result = tracer_real(win, errorcode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_call_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_call_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_call_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26626,7 +29115,10 @@ openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_call_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_call_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler))
@@ -26663,7 +29155,8 @@ openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) &&
@@ -26676,9 +29169,13 @@ openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_real, const 
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_complete, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_complete, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_complete, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26698,7 +29195,10 @@ openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_complete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_complete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete, &tracer_record);
@@ -26733,7 +29233,8 @@ openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(base, size, disp_unit, info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) &&
@@ -26746,9 +29247,13 @@ openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real, const void
     tracer_result = tracer_real(base, size, disp_unit, info, comm, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26780,7 +29285,10 @@ openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create, &tracer_record);
@@ -26817,7 +29325,8 @@ openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) &&
@@ -26830,9 +29339,13 @@ openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_fn *tracer_
     tracer_result = tracer_real(info, comm, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_create_dynamic, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_dynamic, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_create_dynamic, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26857,7 +29370,10 @@ openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_create_dynamic, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_dynamic, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_dynamic__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic))
@@ -26896,7 +29412,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_errhandler(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) &&
@@ -26909,9 +29426,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_errhandler(
     tracer_result = tracer_real(function, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_create_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_create_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26935,7 +29456,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler))
@@ -26973,7 +29497,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_keyval(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) &&
@@ -26986,9 +29511,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_keyval(
     tracer_result = tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_create_keyval, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_keyval, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_create_keyval, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27018,7 +29547,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_keyval(
       tracer_record_call(OPENMPI_ID_MPI_Win_create_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval))
@@ -27058,7 +29590,8 @@ openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) &&
@@ -27071,9 +29604,13 @@ openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tracer_real,
     tracer_result = tracer_real(win, win_keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_delete_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_delete_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_delete_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27095,7 +29632,10 @@ openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_delete_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_delete_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_delete_attr__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr))
@@ -27131,7 +29671,8 @@ openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) &&
@@ -27144,9 +29685,13 @@ openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real, const void
     tracer_result = tracer_real(win, base);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_detach, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_detach, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_detach, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27168,7 +29713,10 @@ openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_detach, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_detach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach, &tracer_record);
@@ -27202,7 +29750,8 @@ openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) &&
@@ -27215,9 +29764,13 @@ openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real, const void *
     tracer_result = tracer_real(assert, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_fence, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_fence, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_fence, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27239,7 +29792,10 @@ openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_fence, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_fence, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence, &tracer_record);
@@ -27273,7 +29829,8 @@ openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) &&
@@ -27286,9 +29843,13 @@ openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real, const void *
     tracer_result = tracer_real(rank, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_flush, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_flush, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27310,7 +29871,10 @@ openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush, &tracer_record);
@@ -27344,7 +29908,8 @@ openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) &&
@@ -27357,9 +29922,13 @@ openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer_real,
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_flush_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_flush_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27379,7 +29948,10 @@ openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all, &tracer_record);
@@ -27413,7 +29985,8 @@ openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) &&
@@ -27426,9 +29999,13 @@ openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tracer_real,
     tracer_result = tracer_real(rank, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_flush_local, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_flush_local, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27450,7 +30027,10 @@ openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush_local, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local))
@@ -27485,7 +30065,8 @@ openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_all_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) &&
@@ -27498,9 +30079,13 @@ openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_all_fn *trace
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_flush_local_all, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_flush_local_all, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27520,7 +30105,10 @@ openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_all_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_flush_local_all, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all))
@@ -27556,7 +30144,8 @@ openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) &&
@@ -27569,9 +30158,13 @@ openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real, const void *tr
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27592,7 +30185,10 @@ openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free, &tracer_record);
@@ -27626,7 +30222,8 @@ openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) &&
@@ -27639,9 +30236,13 @@ openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tracer_real,
     tracer_result = tracer_real(win_keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_free_keyval, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free_keyval, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_free_keyval, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27663,7 +30264,10 @@ openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Win_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval))
@@ -27698,7 +30302,8 @@ openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, win_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) &&
@@ -27711,9 +30316,13 @@ openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_real, const 
     tracer_result = tracer_real(win, win_keyval, attribute_val, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_get_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_get_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27741,7 +30350,10 @@ openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr, &tracer_record);
@@ -27777,7 +30389,8 @@ openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) &&
@@ -27790,9 +30403,13 @@ openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_fn *tracer_
     tracer_result = tracer_real(win, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_get_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_get_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27816,7 +30433,10 @@ openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler))
@@ -27853,7 +30473,8 @@ openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) &&
@@ -27866,9 +30487,13 @@ openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer_real,
     tracer_result = tracer_real(win, group);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_get_group, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_group, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_get_group, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27891,7 +30516,10 @@ openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group, &tracer_record);
@@ -27925,7 +30553,8 @@ openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) &&
@@ -27938,9 +30567,13 @@ openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_real, const 
     tracer_result = tracer_real(win, info_used);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_get_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_get_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27964,7 +30597,10 @@ openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_real, const 
       tracer_record_call(OPENMPI_ID_MPI_Win_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info, &tracer_record);
@@ -27998,7 +30634,8 @@ openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, win_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) &&
@@ -28011,9 +30648,13 @@ openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_real, const 
     tracer_result = tracer_real(win, win_name, resultlen);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_get_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_get_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28042,7 +30683,10 @@ openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_real, const 
       tracer_args.win_name ? (uint64_t)(int64_t)(*tracer_args.win_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name, &tracer_record);
@@ -28077,7 +30721,8 @@ openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(lock_type, rank, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) &&
@@ -28090,9 +30735,13 @@ openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real, const void *tr
     tracer_result = tracer_real(lock_type, rank, assert, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_lock, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_lock, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28119,7 +30768,10 @@ openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_lock, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock, &tracer_record);
@@ -28154,7 +30806,8 @@ openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) &&
@@ -28167,9 +30820,13 @@ openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_real, const 
     tracer_result = tracer_real(assert, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_lock_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_lock_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28191,7 +30848,10 @@ openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_lock_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all, &tracer_record);
@@ -28225,7 +30885,8 @@ openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) &&
@@ -28238,9 +30899,13 @@ openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real, const void *tr
     tracer_result = tracer_real(group, assert, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_post, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_post, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_post, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28264,7 +30929,10 @@ openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_post, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_post, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post, &tracer_record);
@@ -28298,7 +30966,8 @@ openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, win_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) &&
@@ -28311,9 +30980,13 @@ openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_real, const 
     tracer_result = tracer_real(win, win_keyval, attribute_val);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_set_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_set_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28338,7 +31011,10 @@ openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr, &tracer_record);
@@ -28374,7 +31050,8 @@ openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) &&
@@ -28387,9 +31064,13 @@ openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_fn *tracer_
     tracer_result = tracer_real(win, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_set_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_set_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28411,7 +31092,10 @@ openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler))
@@ -28448,7 +31132,8 @@ openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) &&
@@ -28461,9 +31146,13 @@ openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_real, const 
     tracer_result = tracer_real(win, info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_set_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_set_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28485,7 +31174,10 @@ openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_info, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info, &tracer_record);
@@ -28519,7 +31211,8 @@ openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, win_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) &&
@@ -28532,9 +31225,13 @@ openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_real, const 
     tracer_result = tracer_real(win, win_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_set_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_set_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28556,7 +31253,10 @@ openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name, &tracer_record);
@@ -28591,7 +31291,8 @@ openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, rank, size, disp_unit, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) &&
@@ -28604,9 +31305,13 @@ openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *tracer_real
     tracer_result = tracer_real(win, rank, size, disp_unit, baseptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_shared_query, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_shared_query, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_shared_query, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28638,7 +31343,10 @@ openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *tracer_real
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
   tracer_record.disp_unit_val =
       tracer_args.disp_unit ? (uint64_t)(int64_t)(*tracer_args.disp_unit) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_shared_query, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_shared_query__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query))
@@ -28675,7 +31383,8 @@ openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) &&
@@ -28688,9 +31397,13 @@ openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real, const void *
     tracer_result = tracer_real(group, assert, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_start, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_start, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_start, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28714,7 +31427,10 @@ openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_start, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_start, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start, &tracer_record);
@@ -28748,7 +31464,8 @@ openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) &&
@@ -28761,9 +31478,13 @@ openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real, const void *tr
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_sync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_sync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_sync, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28783,7 +31504,10 @@ openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_sync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_sync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync, &tracer_record);
@@ -28817,7 +31541,8 @@ openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) &&
@@ -28830,9 +31555,13 @@ openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real, const void *tr
     tracer_result = tracer_real(win, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_test, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_test, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_test, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28855,7 +31584,10 @@ openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_test, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test, &tracer_record);
@@ -28889,7 +31621,8 @@ openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) &&
@@ -28902,9 +31635,13 @@ openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real, const void
     tracer_result = tracer_real(rank, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_unlock, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_unlock, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28926,7 +31663,10 @@ openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_unlock, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock, &tracer_record);
@@ -28960,7 +31700,8 @@ openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) &&
@@ -28973,9 +31714,13 @@ openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *tracer_real,
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_unlock_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_unlock_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28995,7 +31740,10 @@ openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_unlock_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all, &tracer_record);
@@ -29029,7 +31777,8 @@ openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) &&
@@ -29042,9 +31791,13 @@ openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real, const void *tr
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_wait, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_wait, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_wait, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29064,7 +31817,10 @@ openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_wait, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_wait, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait, &tracer_record);
@@ -29097,7 +31853,8 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wti
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) &&
@@ -29110,8 +31867,11 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wti
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Wtick, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Wtick, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Wtick, tracer_depth, 0));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29130,7 +31890,10 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wti
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Wtick, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = tracer_slot_double(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Wtick, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtick__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtick, &tracer_record);
@@ -29162,7 +31925,8 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wti
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) &&
@@ -29175,8 +31939,11 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wti
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Wtime, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Wtime, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Wtime, tracer_depth, 0));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29195,7 +31962,10 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wti
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Wtime, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = tracer_slot_double(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Wtime, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtime__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtime, &tracer_record);
@@ -29228,7 +31998,8 @@ openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) &&
@@ -29241,9 +32012,13 @@ openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer_real,
     tracer_result = tracer_real(required, provided);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_init_thread, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_init_thread, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_init_thread, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29267,7 +32042,10 @@ openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_T_init_thread, tracer_depth, tracer_args.tracer_status);
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_init_thread, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_init_thread__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_init_thread, &tracer_record);
@@ -29301,7 +32079,8 @@ openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) &&
@@ -29314,9 +32093,13 @@ openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real, const void
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_finalize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_finalize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_finalize, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29334,7 +32117,10 @@ openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_finalize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_finalize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_finalize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_finalize, &tracer_record);
@@ -29368,7 +32154,8 @@ openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_cvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) &&
@@ -29381,9 +32168,13 @@ openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *tracer_real,
     tracer_result = tracer_real(num_cvar);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_num, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_num, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_num, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29405,7 +32196,10 @@ openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_cvar_val =
       tracer_args.num_cvar ? (uint64_t)(int64_t)(*tracer_args.num_cvar) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_num, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_num__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_num, &tracer_record);
@@ -29440,7 +32234,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_cvar_get_info(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len,
                        bind, scope);
   }
@@ -29455,9 +32250,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_cvar_get_info(
                                 desc_len, bind, scope);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29512,7 +32311,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_cvar_get_info(
       tracer_args.desc_len ? (uint64_t)(int64_t)(*tracer_args.desc_len) : 0;
   tracer_record.bind_val = tracer_args.bind ? (uint64_t)(int64_t)(*tracer_args.bind) : 0;
   tracer_record.scope_val = tracer_args.scope ? (uint64_t)(int64_t)(*tracer_args.scope) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_info__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info))
@@ -29552,7 +32354,8 @@ openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(name, cvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) &&
@@ -29565,9 +32368,13 @@ openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *tracer_real
     tracer_result = tracer_real(name, cvar_index);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_index, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_index, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_index, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29591,7 +32398,10 @@ openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.cvar_index_val =
       tracer_args.cvar_index ? (uint64_t)(int64_t)(*tracer_args.cvar_index) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_index, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_index__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index))
@@ -29629,7 +32439,8 @@ openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_alloc_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) &&
@@ -29642,9 +32453,13 @@ openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_alloc_fn *trace
     tracer_result = tracer_real(cvar_index, obj_handle, handle, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_cvar_handle_alloc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_handle_alloc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_cvar_handle_alloc, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29673,7 +32488,10 @@ openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_alloc_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_handle_alloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc))
@@ -29711,7 +32529,8 @@ openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) &&
@@ -29724,9 +32543,13 @@ openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_fn *tracer_
     tracer_result = tracer_real(handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_cvar_handle_free, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_handle_free, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_cvar_handle_free, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29747,7 +32570,10 @@ openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_cvar_handle_free, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_handle_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_handle_free__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free))
@@ -29783,7 +32609,8 @@ openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) &&
@@ -29796,9 +32623,13 @@ openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_real, const vo
     tracer_result = tracer_real(handle, buf);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_cvar_read, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_read, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_cvar_read, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29820,7 +32651,10 @@ openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_read, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_read, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_read__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_read, &tracer_record);
@@ -29854,7 +32688,8 @@ openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) &&
@@ -29867,9 +32702,13 @@ openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_real, const 
     tracer_result = tracer_real(handle, buf);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_cvar_write, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_write, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_cvar_write, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29891,7 +32730,10 @@ openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_write, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_write, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_write__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_write, &tracer_record);
@@ -29925,7 +32767,8 @@ openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_cat);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) &&
@@ -29938,9 +32781,13 @@ openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_fn *tracer_
     tracer_result = tracer_real(num_cat);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_get_num, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_num, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_get_num, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29961,7 +32808,10 @@ openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_num, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.num_cat_val = tracer_args.num_cat ? (uint64_t)(int64_t)(*tracer_args.num_cat) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_num, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_num__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num))
@@ -29999,7 +32849,8 @@ openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_info_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars,
                        num_categories);
   }
@@ -30014,9 +32865,13 @@ openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_info_fn *trace
                                 num_categories);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_get_info, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_get_info, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30065,7 +32920,10 @@ openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_info_fn *trace
       tracer_args.num_pvars ? (uint64_t)(int64_t)(*tracer_args.num_pvars) : 0;
   tracer_record.num_categories_val =
       tracer_args.num_categories ? (uint64_t)(int64_t)(*tracer_args.num_categories) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_info__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info))
@@ -30108,7 +32966,8 @@ openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_index_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(name, category_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) &&
@@ -30121,9 +32980,13 @@ openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_index_fn *tra
     tracer_result = tracer_real(name, category_index);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_get_index, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_index, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_get_index, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30147,7 +33010,10 @@ openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_index_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.category_index_val =
       tracer_args.category_index ? (uint64_t)(int64_t)(*tracer_args.category_index) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_index, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_index__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index))
@@ -30187,7 +33053,8 @@ openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cvars_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) &&
@@ -30200,9 +33067,13 @@ openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cvars_fn *tra
     tracer_result = tracer_real(cat_index, len, indices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_get_cvars, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_cvars, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_get_cvars, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30227,7 +33098,10 @@ openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cvars_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_cvars, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_cvars, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_cvars__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars))
@@ -30267,7 +33141,8 @@ openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pvars_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) &&
@@ -30280,9 +33155,13 @@ openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pvars_fn *tra
     tracer_result = tracer_real(cat_index, len, indices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_get_pvars, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_pvars, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_get_pvars, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30307,7 +33186,10 @@ openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pvars_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_pvars, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_pvars, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_pvars__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars))
@@ -30347,7 +33229,8 @@ openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_get_categori
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) &&
@@ -30361,9 +33244,13 @@ openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_get_categori
     tracer_result = tracer_real(cat_index, len, indices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_get_categories, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_categories, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_get_categories, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30388,7 +33275,10 @@ openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_get_categori
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_categories,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_categories,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_categories__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories))
@@ -30425,7 +33315,8 @@ openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) &&
@@ -30438,9 +33329,13 @@ openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_fn *tracer_
     tracer_result = tracer_real(stamp);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_changed, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_changed, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_changed, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30461,7 +33356,10 @@ openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_changed, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.stamp_val = tracer_args.stamp ? (uint64_t)(int64_t)(*tracer_args.stamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_changed, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_changed__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed))
@@ -30497,7 +33395,8 @@ openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_pvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) &&
@@ -30510,9 +33409,13 @@ openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *tracer_real,
     tracer_result = tracer_real(num_pvar);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_num, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_num, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_num, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30534,7 +33437,10 @@ openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_pvar_val =
       tracer_args.num_pvar ? (uint64_t)(int64_t)(*tracer_args.num_pvar) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_num, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_num__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_num, &tracer_record);
@@ -30570,7 +33476,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_pvar_get_info(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc,
                        desc_len, bind, readonly, continuous, atomic);
   }
@@ -30585,9 +33492,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_pvar_get_info(
                                 enumtype, desc, desc_len, bind, readonly, continuous, atomic);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30655,7 +33566,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_pvar_get_info(
   tracer_record.continuous_val =
       tracer_args.continuous ? (uint64_t)(int64_t)(*tracer_args.continuous) : 0;
   tracer_record.atomic_val = tracer_args.atomic ? (uint64_t)(int64_t)(*tracer_args.atomic) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_info__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info))
@@ -30696,7 +33610,8 @@ openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(name, var_class, pvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) &&
@@ -30709,9 +33624,13 @@ openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *tracer_real
     tracer_result = tracer_real(name, var_class, pvar_index);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_index, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_index, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_index, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30738,7 +33657,10 @@ openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.pvar_index_val =
       tracer_args.pvar_index ? (uint64_t)(int64_t)(*tracer_args.pvar_index) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_index, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_index__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index))
@@ -30777,7 +33699,8 @@ openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_create_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) &&
@@ -30790,9 +33713,13 @@ openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_create_fn *t
     tracer_result = tracer_real(session);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_create, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_session_create, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_create, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30813,7 +33740,10 @@ openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_create_fn *t
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_create, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_session_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_session_create__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create))
@@ -30850,7 +33780,8 @@ openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_free_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) &&
@@ -30863,9 +33794,13 @@ openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_free_fn *trace
     tracer_result = tracer_real(session);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_free, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_session_free, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_free, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30886,7 +33821,10 @@ openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_free_fn *trace
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_free, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_session_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_session_free__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free))
@@ -30924,7 +33862,8 @@ openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_alloc_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, pvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) &&
@@ -30937,9 +33876,13 @@ openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_alloc_fn *trace
     tracer_result = tracer_real(session, pvar_index, obj_handle, handle, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_pvar_handle_alloc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_handle_alloc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_pvar_handle_alloc, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30971,7 +33914,10 @@ openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_alloc_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_handle_alloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc))
@@ -31010,7 +33956,8 @@ openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) &&
@@ -31023,9 +33970,13 @@ openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_fn *tracer_
     tracer_result = tracer_real(session, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_pvar_handle_free, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_handle_free, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_pvar_handle_free, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31048,7 +33999,10 @@ openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_pvar_handle_free, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_handle_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_handle_free__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free))
@@ -31085,7 +34039,8 @@ openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) &&
@@ -31098,9 +34053,13 @@ openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_real, const 
     tracer_result = tracer_real(session, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_start, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_start, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_start, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31122,7 +34081,10 @@ openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_start, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_start, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_start__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_start, &tracer_record);
@@ -31156,7 +34118,8 @@ openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) &&
@@ -31169,9 +34132,13 @@ openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_real, const vo
     tracer_result = tracer_real(session, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_stop, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_stop, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_stop, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31193,7 +34160,10 @@ openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_stop, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_stop, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_stop__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_stop, &tracer_record);
@@ -31227,7 +34197,8 @@ openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) &&
@@ -31240,9 +34211,13 @@ openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_real, const vo
     tracer_result = tracer_real(session, handle, buf);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_read, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_read, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_read, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31266,7 +34241,10 @@ openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_read, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_read, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_read__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_read, &tracer_record);
@@ -31302,7 +34280,8 @@ openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) &&
@@ -31315,9 +34294,13 @@ openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_real, const 
     tracer_result = tracer_real(session, handle, buf);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_write, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_write, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_write, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31341,7 +34324,10 @@ openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_write, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_write, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_write__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_write, &tracer_record);
@@ -31376,7 +34362,8 @@ openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) &&
@@ -31389,9 +34376,13 @@ openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_real, const 
     tracer_result = tracer_real(session, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_reset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_reset, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_reset, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31413,7 +34404,10 @@ openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_reset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_reset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_reset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_reset, &tracer_record);
@@ -31448,7 +34442,8 @@ openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) &&
@@ -31461,9 +34456,13 @@ openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *tracer_real
     tracer_result = tracer_real(session, handle, buf);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_readreset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_readreset, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_pvar_readreset, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31487,7 +34486,10 @@ openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_readreset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_readreset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_readreset__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset))
@@ -31525,7 +34527,8 @@ openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(enumtype, num, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) &&
@@ -31538,9 +34541,13 @@ openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tracer_real,
     tracer_result = tracer_real(enumtype, num, name, name_len);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_enum_get_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_enum_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_enum_get_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31571,7 +34578,10 @@ openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tracer_real,
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.name_len_val =
       tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_enum_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_enum_get_info__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info))
@@ -31608,7 +34618,8 @@ openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(enumtype, index, value, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) &&
@@ -31621,9 +34632,13 @@ openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tracer_real,
     tracer_result = tracer_real(enumtype, index, value, name, name_len);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_enum_get_item, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_enum_get_item, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_enum_get_item, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31657,7 +34672,10 @@ openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tracer_real,
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.name_len_val =
       tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_enum_get_item, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_enum_get_item__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item))
@@ -31693,7 +34711,8 @@ openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) &&
@@ -31706,9 +34725,13 @@ openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_real, const vo
     tracer_result = tracer_real(comm, keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Attr_delete, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_delete, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Attr_delete, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31730,7 +34753,10 @@ openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_delete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_delete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete, &tracer_record);
@@ -31764,7 +34790,8 @@ openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) &&
@@ -31777,9 +34804,13 @@ openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, keyval, attribute_val, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Attr_get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_get, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Attr_get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31807,7 +34838,10 @@ openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get, &tracer_record);
@@ -31842,7 +34876,8 @@ openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) &&
@@ -31855,9 +34890,13 @@ openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, keyval, attribute_val);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Attr_put, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_put, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Attr_put, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31882,7 +34921,10 @@ openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_put, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_put, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put, &tracer_record);
@@ -31918,7 +34960,8 @@ openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(copy_fn, delete_fn, keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) &&
@@ -31931,9 +34974,13 @@ openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer_real,
     tracer_result = tracer_real(copy_fn, delete_fn, keyval, extra_state);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Keyval_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_create, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Keyval_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31961,7 +35008,10 @@ openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Keyval_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create, &tracer_record);
@@ -31997,7 +35047,8 @@ openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) &&
@@ -32010,9 +35061,13 @@ openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_real, const vo
     tracer_result = tracer_real(keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Keyval_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Keyval_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -32033,7 +35088,10 @@ openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Keyval_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free, &tracer_record);

@@ -8,8 +8,10 @@
  * - ze_traced_F records the call. The wrapper checked the events only when the
  *   real function was resolved, so the first call checks them here. A call from inside
  *   another traced call of this backend, or made while the recording is paused, goes
- *   straight to the library. Minimal mode keeps no arguments: a function that no hook or
- *   command needs the arguments of puts the call into its thread's batch
+ *   straight to the library; once the trace reached its bound (tracer_recording.h) a call
+ *   is counted with its times (tracer_count_span) instead of written. Minimal mode
+ *   keeps no arguments: a function that no hook or command needs the arguments of puts
+ *   the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
@@ -979,7 +981,8 @@ ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *tracer_caller, ze_init_f
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) &&
@@ -992,8 +995,11 @@ ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *tracer_caller, ze_init_f
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeInit, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeInit, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeInit, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1013,7 +1019,10 @@ ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *tracer_caller, ze_init_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeInit, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeInit, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeInit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit))
     lttng_ust_tracepoint(lttng_ust_ze, zeInit, &tracer_record);
@@ -1047,7 +1056,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGe
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCount, phDrivers);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) &&
@@ -1060,8 +1070,12 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGe
     tracer_result = tracer_real(pCount, phDrivers);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDriverGet, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDriverGet, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDriverGet, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1084,7 +1098,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGe
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDriverGet, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGet__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGet, &tracer_record);
@@ -1117,7 +1134,8 @@ ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, version);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) &&
@@ -1130,9 +1148,13 @@ ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *tracer_real, const 
     tracer_result = tracer_real(hDriver, version);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDriverGetApiVersion, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDriverGetApiVersion, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDriverGetApiVersion, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1155,7 +1177,10 @@ ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGetApiVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.version_val = tracer_args.version ? (uint64_t)(*tracer_args.version) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDriverGetApiVersion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetApiVersion__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetApiVersion, &tracer_record);
@@ -1191,7 +1216,8 @@ ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, pDriverProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) &&
@@ -1204,9 +1230,13 @@ ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *tracer_real, const 
     tracer_result = tracer_real(hDriver, pDriverProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDriverGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDriverGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDriverGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1228,7 +1258,10 @@ ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDriverGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetProperties, &tracer_record);
@@ -1266,7 +1299,8 @@ ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, pIpcProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) &&
@@ -1279,9 +1313,13 @@ ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcProperties_fn *tracer_real,
     tracer_result = tracer_real(hDriver, pIpcProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDriverGetIpcProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDriverGetIpcProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDriverGetIpcProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1303,7 +1341,10 @@ ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGetIpcProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDriverGetIpcProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetIpcProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties))
@@ -1344,7 +1385,8 @@ ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtensionProperties_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, pCount, pExtensionProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) &&
@@ -1357,9 +1399,13 @@ ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtensionProperties_fn *t
     tracer_result = tracer_real(hDriver, pCount, pExtensionProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDriverGetExtensionProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDriverGetExtensionProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDriverGetExtensionProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1385,7 +1431,10 @@ ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtensionProperties_fn *t
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDriverGetExtensionProperties, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDriverGetExtensionProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetExtensionProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties))
@@ -1425,7 +1474,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGetExtensionFunct
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, name, ppFunctionAddress);
   }
   ze_depth++;
@@ -1452,7 +1502,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGetExtensionFunct
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.ppFunctionAddress_val =
       tracer_args.ppFunctionAddress ? (uint64_t)(uintptr_t)(*tracer_args.ppFunctionAddress) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDriverGetExtensionFunctionAddress, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress))
@@ -1490,7 +1543,8 @@ ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const void *tracer_caller,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, pCount, phDevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) &&
@@ -1503,8 +1557,12 @@ ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const void *tracer_caller,
     tracer_result = tracer_real(hDriver, pCount, phDevices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGet, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGet, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceGet, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1530,7 +1588,10 @@ ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const void *tracer_caller,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGet, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGet__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGet, &tracer_record);
@@ -1566,7 +1627,8 @@ ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phSubdevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) &&
@@ -1579,9 +1641,13 @@ ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *tracer_real, const 
     tracer_result = tracer_real(hDevice, pCount, phSubdevices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetSubDevices, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetSubDevices, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceGetSubDevices, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1607,7 +1673,10 @@ ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetSubDevices, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetSubDevices, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetSubDevices__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetSubDevices, &tracer_record);
@@ -1644,7 +1713,8 @@ ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pDeviceProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) &&
@@ -1657,9 +1727,13 @@ ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *tracer_real, const 
     tracer_result = tracer_real(hDevice, pDeviceProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1681,7 +1755,10 @@ ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetProperties, &tracer_record);
@@ -1719,7 +1796,8 @@ ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeProperties_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pComputeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) &&
@@ -1732,9 +1810,13 @@ ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeProperties_fn *trace
     tracer_result = tracer_real(hDevice, pComputeProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetComputeProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetComputeProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetComputeProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1756,7 +1838,10 @@ ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeProperties_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetComputeProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetComputeProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetComputeProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties))
@@ -1796,7 +1881,8 @@ ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModuleProperties_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) &&
@@ -1809,9 +1895,13 @@ ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModuleProperties_fn *tracer_
     tracer_result = tracer_real(hDevice, pModuleProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetModuleProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetModuleProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetModuleProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1833,7 +1923,10 @@ ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModuleProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetModuleProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetModuleProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetModuleProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties))
@@ -1874,7 +1967,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCommandQueueGr
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, pCommandQueueGroupProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) &&
@@ -1888,9 +1982,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCommandQueueGr
     tracer_result = tracer_real(hDevice, pCount, pCommandQueueGroupProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetCommandQueueGroupProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetCommandQueueGroupProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetCommandQueueGroupProperties,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1917,7 +2015,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCommandQueueGr
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetCommandQueueGroupProperties,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetCommandQueueGroupProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties))
@@ -1957,7 +2058,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryProperti
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, pMemProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) &&
@@ -1970,9 +2072,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryProperti
     tracer_result = tracer_real(hDevice, pCount, pMemProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetMemoryProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetMemoryProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetMemoryProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1998,7 +2104,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryProperti
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetMemoryProperties, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetMemoryProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetMemoryProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties))
@@ -2038,7 +2147,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryAccessPr
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pMemAccessProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) &&
@@ -2051,9 +2161,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryAccessPr
     tracer_result = tracer_real(hDevice, pMemAccessProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetMemoryAccessProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetMemoryAccessProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetMemoryAccessProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2075,7 +2189,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryAccessPr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetMemoryAccessProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetMemoryAccessProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties))
@@ -2115,7 +2232,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCachePropertie
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, pCacheProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) &&
@@ -2128,9 +2246,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCachePropertie
     tracer_result = tracer_real(hDevice, pCount, pCacheProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetCacheProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetCacheProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetCacheProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2156,7 +2278,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCachePropertie
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetCacheProperties, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetCacheProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetCacheProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties))
@@ -2196,7 +2321,8 @@ ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImageProperties_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) &&
@@ -2209,9 +2335,13 @@ ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImageProperties_fn *tracer_re
     tracer_result = tracer_real(hDevice, pImageProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetImageProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetImageProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetImageProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2233,7 +2363,10 @@ ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImageProperties_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetImageProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetImageProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetImageProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties))
@@ -2273,7 +2406,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetExternalMemory
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pExternalMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) &&
@@ -2286,9 +2420,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetExternalMemory
     tracer_result = tracer_real(hDevice, pExternalMemoryProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetExternalMemoryProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetExternalMemoryProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetExternalMemoryProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2312,7 +2450,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetExternalMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetExternalMemoryProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetExternalMemoryProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties))
@@ -2353,7 +2494,8 @@ ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, hPeerDevice, pP2PProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) &&
@@ -2366,9 +2508,13 @@ ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PProperties_fn *tracer_real,
     tracer_result = tracer_real(hDevice, hPeerDevice, pP2PProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetP2PProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetP2PProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceGetP2PProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2393,7 +2539,10 @@ ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetP2PProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetP2PProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetP2PProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties))
@@ -2431,7 +2580,8 @@ ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, hPeerDevice, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) &&
@@ -2444,9 +2594,13 @@ ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *tracer_real, const 
     tracer_result = tracer_real(hDevice, hPeerDevice, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceCanAccessPeer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceCanAccessPeer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceCanAccessPeer, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2472,7 +2626,10 @@ ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceCanAccessPeer, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceCanAccessPeer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceCanAccessPeer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceCanAccessPeer, &tracer_record);
@@ -2508,7 +2665,8 @@ ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) &&
@@ -2521,9 +2679,13 @@ ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetStatus, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetStatus, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceGetStatus, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2543,7 +2705,10 @@ ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetStatus, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetStatus, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetStatus__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetStatus, &tracer_record);
@@ -2579,7 +2744,8 @@ ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTimestamps_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, hostTimestamp, deviceTimestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) &&
@@ -2592,9 +2758,13 @@ ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTimestamps_fn *tracer_
     tracer_result = tracer_real(hDevice, hostTimestamp, deviceTimestamp);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetGlobalTimestamps, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetGlobalTimestamps, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetGlobalTimestamps, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2623,7 +2793,10 @@ ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTimestamps_fn *tracer_
       tracer_args.hostTimestamp ? (uint64_t)(*tracer_args.hostTimestamp) : 0;
   tracer_record.deviceTimestamp_val =
       tracer_args.deviceTimestamp ? (uint64_t)(*tracer_args.deviceTimestamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetGlobalTimestamps, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps))
@@ -2662,7 +2835,8 @@ ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, desc, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) &&
@@ -2675,9 +2849,13 @@ ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hDriver, desc, phContext);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeContextCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2704,7 +2882,10 @@ ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zeContextCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phContext_val =
       tracer_args.phContext ? (uint64_t)(uintptr_t)(*tracer_args.phContext) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextCreate, &tracer_record);
@@ -2741,7 +2922,8 @@ ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, desc, numDevices, phDevices, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) &&
@@ -2754,9 +2936,13 @@ ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDriver, desc, numDevices, phDevices, phContext);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextCreateEx, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextCreateEx, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeContextCreateEx, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2788,7 +2974,10 @@ ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_real, const void *tr
       tracer_record_call(ZE_ID_zeContextCreateEx, tracer_depth, tracer_args.tracer_status);
   tracer_record.phContext_val =
       tracer_args.phContext ? (uint64_t)(uintptr_t)(*tracer_args.phContext) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextCreateEx, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextCreateEx__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextCreateEx, &tracer_record);
@@ -2825,7 +3014,8 @@ ze_traced_zeContextDestroy(ze_zeContextDestroy_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext);
   }
   ze_depth++;
@@ -2845,7 +3035,10 @@ ze_traced_zeContextDestroy(ze_zeContextDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextDestroy, &tracer_record);
@@ -2879,7 +3072,8 @@ ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) &&
@@ -2892,9 +3086,13 @@ ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer_real, const void *
     tracer_result = tracer_real(hContext);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextGetStatus, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextGetStatus, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeContextGetStatus, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2914,7 +3112,10 @@ ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextGetStatus, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextGetStatus, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextGetStatus__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextGetStatus, &tracer_record);
@@ -2950,7 +3151,8 @@ ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, phCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) &&
@@ -2963,9 +3165,13 @@ ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tracer_real, const vo
     tracer_result = tracer_real(hContext, hDevice, desc, phCommandQueue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeCommandQueueCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandQueueCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeCommandQueueCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2994,7 +3200,10 @@ ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zeCommandQueueCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phCommandQueue_val =
       tracer_args.phCommandQueue ? (uint64_t)(uintptr_t)(*tracer_args.phCommandQueue) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandQueueCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueCreate, &tracer_record);
@@ -3031,7 +3240,8 @@ ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) &&
@@ -3044,9 +3254,13 @@ ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *tracer_real, const 
     tracer_result = tracer_real(hCommandQueue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeCommandQueueDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandQueueDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeCommandQueueDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3066,7 +3280,10 @@ ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandQueueDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandQueueDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueDestroy, &tracer_record);
@@ -3103,7 +3320,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandQueueExecuteComm
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandQueue, numCommandLists, phCommandLists, hFence);
   }
   ze_depth++;
@@ -3132,7 +3350,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandQueueExecuteComm
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandQueueExecuteCommandLists,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandQueueExecuteCommandLists, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists))
@@ -3175,7 +3396,8 @@ ze_traced_zeCommandQueueSynchronize(ze_zeCommandQueueSynchronize_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandQueue, timeout);
   }
   ze_depth++;
@@ -3197,7 +3419,10 @@ ze_traced_zeCommandQueueSynchronize(ze_zeCommandQueueSynchronize_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandQueueSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandQueueSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueSynchronize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize))
@@ -3236,7 +3461,8 @@ ze_traced_zeCommandListCreate(ze_zeCommandListCreate_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, phCommandList);
   }
   ze_depth++;
@@ -3268,7 +3494,10 @@ ze_traced_zeCommandListCreate(ze_zeCommandListCreate_fn *tracer_real, const void
       tracer_record_call(ZE_ID_zeCommandListCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phCommandList_val =
       tracer_args.phCommandList ? (uint64_t)(uintptr_t)(*tracer_args.phCommandList) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreate, &tracer_record);
@@ -3307,7 +3536,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListCreateImmedi
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, altdesc, phCommandList);
   }
   ze_depth++;
@@ -3339,7 +3569,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListCreateImmedi
                                                tracer_args.tracer_status);
   tracer_record.phCommandList_val =
       tracer_args.phCommandList ? (uint64_t)(uintptr_t)(*tracer_args.phCommandList) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListCreateImmediate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreateImmediate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate))
@@ -3378,7 +3611,8 @@ ze_traced_zeCommandListDestroy(ze_zeCommandListDestroy_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList);
   }
   ze_depth++;
@@ -3398,7 +3632,10 @@ ze_traced_zeCommandListDestroy(ze_zeCommandListDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListDestroy, &tracer_record);
@@ -3432,7 +3669,8 @@ ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) &&
@@ -3445,9 +3683,13 @@ ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer_real, const void *
     tracer_result = tracer_real(hCommandList);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeCommandListClose, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListClose, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeCommandListClose, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3467,7 +3709,10 @@ ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListClose, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListClose, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListClose__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListClose, &tracer_record);
@@ -3501,7 +3746,8 @@ ze_traced_zeCommandListReset(ze_zeCommandListReset_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList);
   }
   ze_depth++;
@@ -3521,7 +3767,10 @@ ze_traced_zeCommandListReset(ze_zeCommandListReset_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListReset, &tracer_record);
@@ -3558,7 +3807,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWriteG
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, dstptr, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) &&
@@ -3572,9 +3822,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWriteG
     tracer_result = tracer_real(hCommandList, dstptr, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendWriteGlobalTimestamp,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendWriteGlobalTimestamp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendWriteGlobalTimestamp,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3605,7 +3859,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWriteG
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendWriteGlobalTimestamp,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dstptr_val = tracer_args.dstptr ? (uint64_t)(*tracer_args.dstptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendWriteGlobalTimestamp,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendWriteGlobalTimestamp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp))
@@ -3649,7 +3907,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendBarrie
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) &&
@@ -3662,9 +3921,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendBarrie
     tracer_result = tracer_real(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeCommandListAppendBarrier, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendBarrier, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendBarrier, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3691,7 +3954,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendBarrie
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListAppendBarrier, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendBarrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendBarrier__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier))
@@ -3735,7 +4001,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, numRanges, pRangeSizes, pRanges, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3751,9 +4018,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
                                 numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendMemoryRangesBarrier, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryRangesBarrier, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendMemoryRangesBarrier,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3787,7 +4058,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryRangesBarrier,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryRangesBarrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier))
@@ -3832,7 +4106,8 @@ ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) &&
@@ -3845,9 +4120,13 @@ ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn *tracer_real,
     tracer_result = tracer_real(hContext, hDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextSystemBarrier, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextSystemBarrier, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeContextSystemBarrier, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3869,7 +4148,10 @@ ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextSystemBarrier, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextSystemBarrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextSystemBarrier__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextSystemBarrier, &tracer_record);
@@ -3907,7 +4189,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3956,7 +4239,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryCopy, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryCopy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy))
@@ -4002,7 +4288,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, ptr, pattern, pattern_size, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4054,7 +4341,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryFill, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryFill, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryFill__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill))
@@ -4101,7 +4391,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, dstptr, dstRegion, dstPitch, dstSlicePitch, srcptr, srcRegion,
                        srcPitch, srcSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -4165,7 +4456,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryCopyRegion,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryCopyRegion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion))
@@ -4214,7 +4508,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
                                        zeCommandListAppendMemoryCopyFromContext__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, dstptr, hContextSrc, srcptr, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4267,7 +4562,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryCopyFromContext,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryCopyFromContext,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendMemoryCopyFromContext__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext))
@@ -4314,7 +4613,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4329,9 +4629,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
         tracer_real(hCommandList, hDstImage, hSrcImage, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendImageCopy, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopy, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendImageCopy, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4363,7 +4667,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopy, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy))
@@ -4409,7 +4716,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
@@ -4424,9 +4732,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                                 hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendImageCopyRegion, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyRegion, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendImageCopyRegion, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4463,7 +4775,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyRegion,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyRegion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion))
@@ -4509,7 +4824,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4524,9 +4840,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                                 numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemory, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyToMemory, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemory, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4560,7 +4880,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemory,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyToMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory))
@@ -4608,7 +4931,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4624,9 +4948,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                                 numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemory, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyFromMemory, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemory,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4660,7 +4988,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemory,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyFromMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory))
@@ -4706,7 +5037,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) &&
@@ -4719,9 +5051,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
     tracer_result = tracer_real(hCommandList, ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendMemoryPrefetch, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryPrefetch, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendMemoryPrefetch, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4746,7 +5082,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryPrefetch,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryPrefetch, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch))
@@ -4786,7 +5125,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemAdv
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hDevice, ptr, size, advice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) &&
@@ -4799,9 +5139,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemAdv
     tracer_result = tracer_real(hCommandList, hDevice, ptr, size, advice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendMemAdvise, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendMemAdvise, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendMemAdvise, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4830,7 +5174,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemAdv
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemAdvise, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemAdvise, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemAdvise__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise))
@@ -4871,7 +5218,8 @@ ze_traced_zeEventPoolCreate(ze_zeEventPoolCreate_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, desc, numDevices, phDevices, phEventPool);
   }
   ze_depth++;
@@ -4903,7 +5251,10 @@ ze_traced_zeEventPoolCreate(ze_zeEventPoolCreate_fn *tracer_real, const void *tr
       tracer_record_call(ZE_ID_zeEventPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEventPool_val =
       tracer_args.phEventPool ? (uint64_t)(uintptr_t)(*tracer_args.phEventPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventPoolCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCreate, &tracer_record);
@@ -4940,7 +5291,8 @@ ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) &&
@@ -4953,9 +5305,13 @@ ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer_real, const void *
     tracer_result = tracer_real(hEventPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventPoolDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventPoolDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventPoolDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4975,7 +5331,10 @@ ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventPoolDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventPoolDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolDestroy, &tracer_record);
@@ -5010,7 +5369,8 @@ ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEventPool, desc, phEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) &&
@@ -5023,9 +5383,13 @@ ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(hEventPool, desc, phEvent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5051,7 +5415,10 @@ ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEvent_val = tracer_args.phEvent ? (uint64_t)(uintptr_t)(*tracer_args.phEvent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventCreate, &tracer_record);
@@ -5086,7 +5453,8 @@ ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) &&
@@ -5099,9 +5467,13 @@ ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hEvent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5121,7 +5493,10 @@ ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventDestroy, &tracer_record);
@@ -5155,7 +5530,8 @@ ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEventPool, phIpc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) &&
@@ -5168,9 +5544,13 @@ ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_fn *tracer_real,
     tracer_result = tracer_real(hEventPool, phIpc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventPoolGetIpcHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventPoolGetIpcHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventPoolGetIpcHandle, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5192,7 +5572,10 @@ ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventPoolGetIpcHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventPoolGetIpcHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolGetIpcHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolGetIpcHandle, &tracer_record);
@@ -5231,7 +5614,8 @@ ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandle_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hIpc, phEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) &&
@@ -5244,9 +5628,13 @@ ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandle_fn *tracer_real,
     tracer_result = tracer_real(hContext, hIpc, phEventPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventPoolOpenIpcHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventPoolOpenIpcHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventPoolOpenIpcHandle, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5272,7 +5660,10 @@ ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandle_fn *tracer_real,
       tracer_record_call(ZE_ID_zeEventPoolOpenIpcHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEventPool_val =
       tracer_args.phEventPool ? (uint64_t)(uintptr_t)(*tracer_args.phEventPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventPoolOpenIpcHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolOpenIpcHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle))
@@ -5310,7 +5701,8 @@ ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHandle_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) &&
@@ -5323,9 +5715,13 @@ ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHandle_fn *tracer_real
     tracer_result = tracer_real(hEventPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventPoolCloseIpcHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventPoolCloseIpcHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeEventPoolCloseIpcHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5345,7 +5741,10 @@ ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHandle_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventPoolCloseIpcHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventPoolCloseIpcHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCloseIpcHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle))
@@ -5383,7 +5782,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendSignal
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) &&
@@ -5396,9 +5796,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendSignal
     tracer_result = tracer_real(hCommandList, hEvent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendSignalEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendSignalEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendSignalEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5420,7 +5824,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendSignal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendSignalEvent, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendSignalEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendSignalEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent))
@@ -5460,7 +5867,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWaitOn
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, numEvents, phEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) &&
@@ -5473,9 +5881,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWaitOn
     tracer_result = tracer_real(hCommandList, numEvents, phEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendWaitOnEvents, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendWaitOnEvents, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendWaitOnEvents, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5500,7 +5912,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWaitOn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendWaitOnEvents, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendWaitOnEvents, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents))
@@ -5538,7 +5953,8 @@ ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) &&
@@ -5551,9 +5967,13 @@ ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hEvent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventHostSignal, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventHostSignal, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventHostSignal, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5573,7 +5993,10 @@ ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventHostSignal, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventHostSignal, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSignal__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSignal, &tracer_record);
@@ -5608,7 +6031,8 @@ ze_traced_zeEventHostSynchronize(ze_zeEventHostSynchronize_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent, timeout);
   }
   ze_depth++;
@@ -5630,7 +6054,10 @@ ze_traced_zeEventHostSynchronize(ze_zeEventHostSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventHostSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventHostSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSynchronize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSynchronize, &tracer_record);
@@ -5668,7 +6095,8 @@ ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent);
   }
   ze_depth++;
@@ -5697,7 +6125,10 @@ ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventQueryStatus, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&ze_polls_zeEventQueryStatus);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventQueryStatus, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryStatus__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryStatus, &tracer_record);
@@ -5733,7 +6164,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendEventR
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) &&
@@ -5746,9 +6178,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendEventR
     tracer_result = tracer_real(hCommandList, hEvent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendEventReset, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendEventReset, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendEventReset, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5770,7 +6206,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendEventR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendEventReset, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendEventReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendEventReset__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset))
@@ -5808,7 +6247,8 @@ ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) &&
@@ -5821,9 +6261,13 @@ ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hEvent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventHostReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventHostReset, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventHostReset, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5843,7 +6287,10 @@ ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventHostReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventHostReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostReset, &tracer_record);
@@ -5879,7 +6326,8 @@ ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTimestamp_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent, dstptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) &&
@@ -5892,9 +6340,13 @@ ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTimestamp_fn *tracer_
     tracer_result = tracer_real(hEvent, dstptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeEventQueryKernelTimestamp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventQueryKernelTimestamp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeEventQueryKernelTimestamp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5916,7 +6368,10 @@ ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTimestamp_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeEventQueryKernelTimestamp, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventQueryKernelTimestamp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryKernelTimestamp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp))
@@ -5959,7 +6414,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendQueryK
                                        zeCommandListAppendQueryKernelTimestamps__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, numEvents, phEvents, dstptr, pOffsets, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
@@ -5975,9 +6431,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendQueryK
                                 numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendQueryKernelTimestamps,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendQueryKernelTimestamps,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendQueryKernelTimestamps,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6015,7 +6475,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendQueryK
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendQueryKernelTimestamps,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendQueryKernelTimestamps,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendQueryKernelTimestamps__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps))
@@ -6060,7 +6524,8 @@ ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandQueue, desc, phFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) &&
@@ -6073,9 +6538,13 @@ ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(hCommandQueue, desc, phFence);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFenceCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFenceCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeFenceCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6101,7 +6570,10 @@ ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phFence_val = tracer_args.phFence ? (uint64_t)(uintptr_t)(*tracer_args.phFence) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFenceCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceCreate, &tracer_record);
@@ -6136,7 +6608,8 @@ ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) &&
@@ -6149,9 +6622,13 @@ ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hFence);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFenceDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFenceDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeFenceDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6171,7 +6648,10 @@ ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFenceDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceDestroy, &tracer_record);
@@ -6205,7 +6685,8 @@ ze_traced_zeFenceHostSynchronize(ze_zeFenceHostSynchronize_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFence, timeout);
   }
   ze_depth++;
@@ -6227,7 +6708,10 @@ ze_traced_zeFenceHostSynchronize(ze_zeFenceHostSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceHostSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFenceHostSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceHostSynchronize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceHostSynchronize, &tracer_record);
@@ -6265,7 +6749,8 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) &&
@@ -6284,9 +6769,13 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
       ze_depth--;
       return tracer_result;
     }
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFenceQueryStatus, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFenceQueryStatus, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeFenceQueryStatus, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6315,7 +6804,10 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceQueryStatus, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&ze_polls_zeFenceQueryStatus);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFenceQueryStatus, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceQueryStatus__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceQueryStatus, &tracer_record);
@@ -6349,7 +6841,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFenceReset(ze_zeFenceRe
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) &&
@@ -6362,8 +6855,12 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFenceReset(ze_zeFenceRe
     tracer_result = tracer_real(hFence);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeFenceReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFenceReset, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeFenceReset, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6383,7 +6880,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFenceReset(ze_zeFenceRe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFenceReset, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceReset, &tracer_record);
@@ -6417,7 +6917,8 @@ ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, desc, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) &&
@@ -6430,9 +6931,13 @@ ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tracer_real, const vo
     tracer_result = tracer_real(hDevice, desc, pImageProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeImageGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeImageGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeImageGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6457,7 +6962,10 @@ ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeImageGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeImageGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetProperties, &tracer_record);
@@ -6494,7 +7002,8 @@ ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, phImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) &&
@@ -6507,9 +7016,13 @@ ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(hContext, hDevice, desc, phImage);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeImageCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeImageCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeImageCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6537,7 +7050,10 @@ ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeImageCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phImage_val = tracer_args.phImage ? (uint64_t)(uintptr_t)(*tracer_args.phImage) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeImageCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageCreate, &tracer_record);
@@ -6572,7 +7088,8 @@ ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) &&
@@ -6585,9 +7102,13 @@ ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hImage);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeImageDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeImageDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeImageDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6607,7 +7128,10 @@ ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeImageDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeImageDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageDestroy, &tracer_record);
@@ -6641,7 +7165,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemAllocShared(
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, device_desc, host_desc, size, alignment, hDevice, pptr);
   }
   ze_depth++;
@@ -6679,7 +7204,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemAllocShared(
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocShared, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemAllocShared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocShared__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocShared, &tracer_record);
@@ -6719,7 +7247,8 @@ ze_traced_zeMemAllocDevice(ze_zeMemAllocDevice_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, device_desc, size, alignment, hDevice, pptr);
   }
   ze_depth++;
@@ -6755,7 +7284,10 @@ ze_traced_zeMemAllocDevice(ze_zeMemAllocDevice_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemAllocDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocDevice, &tracer_record);
@@ -6793,7 +7325,8 @@ ze_traced_zeMemAllocHost(ze_zeMemAllocHost_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, host_desc, size, alignment, pptr);
   }
   ze_depth++;
@@ -6827,7 +7360,10 @@ ze_traced_zeMemAllocHost(ze_zeMemAllocHost_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemAllocHost, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocHost__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocHost, &tracer_record);
@@ -6863,7 +7399,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemFree(ze_zeMemFree_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr);
   }
   ze_depth++;
@@ -6885,7 +7422,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemFree(ze_zeMemFree_fn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemFree, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemFree, &tracer_record);
@@ -6919,7 +7459,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemGetAllocProperties(
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, pMemAllocProperties, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) &&
@@ -6932,9 +7473,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemGetAllocProperties(
     tracer_result = tracer_real(hContext, ptr, pMemAllocProperties, phDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeMemGetAllocProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeMemGetAllocProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeMemGetAllocProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6963,7 +7508,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemGetAllocProperties(
       tracer_record_call(ZE_ID_zeMemGetAllocProperties, tracer_depth, tracer_args.tracer_status);
   tracer_record.phDevice_val =
       tracer_args.phDevice ? (uint64_t)(uintptr_t)(*tracer_args.phDevice) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemGetAllocProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAllocProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAllocProperties, &tracer_record);
@@ -7001,7 +7549,8 @@ ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, pBase, pSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) &&
@@ -7014,9 +7563,13 @@ ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tracer_real, const vo
     tracer_result = tracer_real(hContext, ptr, pBase, pSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeMemGetAddressRange, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeMemGetAddressRange, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeMemGetAddressRange, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7045,7 +7598,10 @@ ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zeMemGetAddressRange, tracer_depth, tracer_args.tracer_status);
   tracer_record.pBase_val = tracer_args.pBase ? (uint64_t)(uintptr_t)(*tracer_args.pBase) : 0;
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemGetAddressRange, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAddressRange__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAddressRange, &tracer_record);
@@ -7082,7 +7638,8 @@ ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, pIpcHandle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) &&
@@ -7095,9 +7652,13 @@ ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hContext, ptr, pIpcHandle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeMemGetIpcHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeMemGetIpcHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeMemGetIpcHandle, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7122,7 +7683,10 @@ ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemGetIpcHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemGetIpcHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetIpcHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetIpcHandle, &tracer_record);
@@ -7159,7 +7723,8 @@ ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, handle, flags, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) &&
@@ -7172,9 +7737,13 @@ ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer_real, const void *
     tracer_result = tracer_real(hContext, hDevice, handle, flags, pptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeMemOpenIpcHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeMemOpenIpcHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeMemOpenIpcHandle, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7203,7 +7772,10 @@ ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemOpenIpcHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemOpenIpcHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemOpenIpcHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemOpenIpcHandle, &tracer_record);
@@ -7240,7 +7812,8 @@ ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) &&
@@ -7253,9 +7826,13 @@ ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *tracer_real, const void
     tracer_result = tracer_real(hContext, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeMemCloseIpcHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeMemCloseIpcHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeMemCloseIpcHandle, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7277,7 +7854,10 @@ ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemCloseIpcHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemCloseIpcHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemCloseIpcHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemCloseIpcHandle, &tracer_record);
@@ -7313,7 +7893,8 @@ ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, phModule, phBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) &&
@@ -7326,9 +7907,13 @@ ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hContext, hDevice, desc, phModule, phBuildLog);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7362,7 +7947,10 @@ ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real, const void *tracer_c
       tracer_args.phModule ? (uint64_t)(uintptr_t)(*tracer_args.phModule) : 0;
   tracer_record.phBuildLog_val =
       tracer_args.phBuildLog ? (uint64_t)(uintptr_t)(*tracer_args.phBuildLog) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleCreate, &tracer_record);
@@ -7398,7 +7986,8 @@ ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) &&
@@ -7411,9 +8000,13 @@ ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hModule);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7433,7 +8026,10 @@ ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleDestroy, &tracer_record);
@@ -7467,7 +8063,8 @@ ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numModules, phModules, phLinkLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) &&
@@ -7480,9 +8077,13 @@ ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *tracer_real, const void
     tracer_result = tracer_real(numModules, phModules, phLinkLog);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleDynamicLink, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleDynamicLink, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleDynamicLink, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7509,7 +8110,10 @@ ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *tracer_real, const void
       tracer_record_call(ZE_ID_zeModuleDynamicLink, tracer_depth, tracer_args.tracer_status);
   tracer_record.phLinkLog_val =
       tracer_args.phLinkLog ? (uint64_t)(uintptr_t)(*tracer_args.phLinkLog) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleDynamicLink, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleDynamicLink__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleDynamicLink, &tracer_record);
@@ -7546,7 +8150,8 @@ ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModuleBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) &&
@@ -7559,9 +8164,13 @@ ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_fn *tracer_real,
     tracer_result = tracer_real(hModuleBuildLog);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleBuildLogDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleBuildLogDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleBuildLogDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7581,7 +8190,10 @@ ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleBuildLogDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleBuildLogDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogDestroy, &tracer_record);
@@ -7617,7 +8229,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleBuildLogGetString
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModuleBuildLog, pSize, pBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) &&
@@ -7630,9 +8243,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleBuildLogGetString
     tracer_result = tracer_real(hModuleBuildLog, pSize, pBuildLog);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleBuildLogGetString, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleBuildLogGetString, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeModuleBuildLogGetString, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7660,7 +8277,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleBuildLogGetString
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pBuildLog_val =
       tracer_args.pBuildLog ? (uint64_t)(int64_t)(*tracer_args.pBuildLog) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleBuildLogGetString, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogGetString__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString))
@@ -7699,7 +8319,8 @@ ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, pSize, pModuleNativeBinary);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) &&
@@ -7712,9 +8333,13 @@ ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_fn *tracer_real,
     tracer_result = tracer_real(hModule, pSize, pModuleNativeBinary);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleGetNativeBinary, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleGetNativeBinary, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleGetNativeBinary, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7742,7 +8367,10 @@ ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_fn *tracer_real,
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pModuleNativeBinary_val =
       tracer_args.pModuleNativeBinary ? (uint64_t)(*tracer_args.pModuleNativeBinary) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleGetNativeBinary, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetNativeBinary__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetNativeBinary, &tracer_record);
@@ -7780,7 +8408,8 @@ ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, pGlobalName, pSize, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) &&
@@ -7793,9 +8422,13 @@ ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointer_fn *tracer_real,
     tracer_result = tracer_real(hModule, pGlobalName, pSize, pptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleGetGlobalPointer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleGetGlobalPointer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleGetGlobalPointer, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7824,7 +8457,10 @@ ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointer_fn *tracer_real,
       tracer_record_call(ZE_ID_zeModuleGetGlobalPointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleGetGlobalPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetGlobalPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer))
@@ -7862,7 +8498,8 @@ ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, pCount, pNames);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) &&
@@ -7875,9 +8512,13 @@ ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn *tracer_real,
     tracer_result = tracer_real(hModule, pCount, pNames);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleGetKernelNames, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleGetKernelNames, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleGetKernelNames, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7903,7 +8544,10 @@ ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleGetKernelNames, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleGetKernelNames, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetKernelNames__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetKernelNames, &tracer_record);
@@ -7940,7 +8584,8 @@ ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) &&
@@ -7953,9 +8598,13 @@ ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *tracer_real, const 
     tracer_result = tracer_real(hModule, pModuleProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7977,7 +8626,10 @@ ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetProperties, &tracer_record);
@@ -8014,7 +8666,8 @@ ze_traced_zeKernelCreate(ze_zeKernelCreate_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, desc, phKernel);
   }
   ze_depth++;
@@ -8043,7 +8696,10 @@ ze_traced_zeKernelCreate(ze_zeKernelCreate_fn *tracer_real, const void *tracer_c
       tracer_record_call(ZE_ID_zeKernelCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phKernel_val =
       tracer_args.phKernel ? (uint64_t)(uintptr_t)(*tracer_args.phKernel) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelCreate, &tracer_record);
@@ -8078,7 +8734,8 @@ ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) &&
@@ -8091,9 +8748,13 @@ ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hKernel);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8113,7 +8774,10 @@ ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelDestroy, &tracer_record);
@@ -8148,7 +8812,8 @@ ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPointer_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, pFunctionName, pfnFunction);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) &&
@@ -8161,9 +8826,13 @@ ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPointer_fn *tracer_re
     tracer_result = tracer_real(hModule, pFunctionName, pfnFunction);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleGetFunctionPointer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleGetFunctionPointer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeModuleGetFunctionPointer, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8190,7 +8859,10 @@ ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPointer_fn *tracer_re
       tracer_record_call(ZE_ID_zeModuleGetFunctionPointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.pfnFunction_val =
       tracer_args.pfnFunction ? (uint64_t)(uintptr_t)(*tracer_args.pfnFunction) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleGetFunctionPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetFunctionPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer))
@@ -8229,7 +8901,8 @@ ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, groupSizeX, groupSizeY, groupSizeZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) &&
@@ -8242,9 +8915,13 @@ ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tracer_real, const vo
     tracer_result = tracer_real(hKernel, groupSizeX, groupSizeY, groupSizeZ);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSetGroupSize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSetGroupSize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelSetGroupSize, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8271,7 +8948,10 @@ ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetGroupSize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSetGroupSize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGroupSize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGroupSize, &tracer_record);
@@ -8309,7 +8989,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestGroupSize(
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, globalSizeX, globalSizeY, globalSizeZ, groupSizeX, groupSizeY,
                        groupSizeZ);
   }
@@ -8324,9 +9005,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestGroupSize(
                                 groupSizeY, groupSizeZ);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSuggestGroupSize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSuggestGroupSize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelSuggestGroupSize, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8364,7 +9049,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestGroupSize(
   tracer_record.groupSizeX_val = tracer_args.groupSizeX ? (uint64_t)(*tracer_args.groupSizeX) : 0;
   tracer_record.groupSizeY_val = tracer_args.groupSizeY ? (uint64_t)(*tracer_args.groupSizeY) : 0;
   tracer_record.groupSizeZ_val = tracer_args.groupSizeZ ? (uint64_t)(*tracer_args.groupSizeZ) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSuggestGroupSize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSuggestGroupSize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize))
@@ -8407,7 +9095,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestMaxCoopera
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, totalGroupCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) &&
@@ -8421,9 +9110,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestMaxCoopera
     tracer_result = tracer_real(hKernel, totalGroupCount);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeKernelSuggestMaxCooperativeGroupCount,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSuggestMaxCooperativeGroupCount, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeKernelSuggestMaxCooperativeGroupCount,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8447,7 +9140,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestMaxCoopera
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.totalGroupCount_val =
       tracer_args.totalGroupCount ? (uint64_t)(*tracer_args.totalGroupCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSuggestMaxCooperativeGroupCount,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeKernelSuggestMaxCooperativeGroupCount__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount))
@@ -8487,7 +9184,8 @@ ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValue_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, argIndex, argSize, pArgValue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) &&
@@ -8500,9 +9198,13 @@ ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValue_fn *tracer_real,
     tracer_result = tracer_real(hKernel, argIndex, argSize, pArgValue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSetArgumentValue, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSetArgumentValue, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelSetArgumentValue, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8529,7 +9231,10 @@ ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValue_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetArgumentValue, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSetArgumentValue, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetArgumentValue__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue))
@@ -8568,7 +9273,8 @@ ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAccess_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) &&
@@ -8581,9 +9287,13 @@ ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAccess_fn *tracer_real
     tracer_result = tracer_real(hKernel, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSetIndirectAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSetIndirectAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeKernelSetIndirectAccess, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8605,7 +9315,10 @@ ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAccess_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetIndirectAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSetIndirectAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetIndirectAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess))
@@ -8645,7 +9358,8 @@ ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAccess_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, pFlags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) &&
@@ -8658,9 +9372,13 @@ ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAccess_fn *tracer_real
     tracer_result = tracer_real(hKernel, pFlags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelGetIndirectAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelGetIndirectAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeKernelGetIndirectAccess, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8683,7 +9401,10 @@ ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAccess_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelGetIndirectAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelGetIndirectAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetIndirectAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess))
@@ -8723,7 +9444,8 @@ ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAttributes_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, pSize, pString);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) &&
@@ -8736,9 +9458,13 @@ ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAttributes_fn *tracer_
     tracer_result = tracer_real(hKernel, pSize, pString);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeKernelGetSourceAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelGetSourceAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeKernelGetSourceAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8765,7 +9491,10 @@ ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAttributes_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pString_val = tracer_args.pString ? (uint64_t)(uintptr_t)(*tracer_args.pString) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelGetSourceAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetSourceAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes))
@@ -8804,7 +9533,8 @@ ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) &&
@@ -8817,9 +9547,13 @@ ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn *tracer_real,
     tracer_result = tracer_real(hKernel, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSetCacheConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelSetCacheConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8841,7 +9575,10 @@ ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetCacheConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetCacheConfig, &tracer_record);
@@ -8876,7 +9613,8 @@ ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, pKernelProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) &&
@@ -8889,9 +9627,13 @@ ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *tracer_real, const 
     tracer_result = tracer_real(hKernel, pKernelProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8913,7 +9655,10 @@ ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetProperties, &tracer_record);
@@ -8949,7 +9694,8 @@ ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, pSize, pName);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) &&
@@ -8962,9 +9708,13 @@ ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hKernel, pSize, pName);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelGetName, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelGetName, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelGetName, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8991,7 +9741,10 @@ ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zeKernelGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pName_val = tracer_args.pName ? (uint64_t)(int64_t)(*tracer_args.pName) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelGetName, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetName__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetName, &tracer_record);
@@ -9028,7 +9781,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -9075,7 +9829,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendLaunchKernel, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchKernel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel))
@@ -9123,7 +9880,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
                                        zeCommandListAppendLaunchCooperativeKernel__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -9171,7 +9929,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendLaunchCooperativeKernel,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchCooperativeKernel,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendLaunchCooperativeKernel__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel))
@@ -9220,7 +9982,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hKernel, pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -9267,7 +10030,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendLaunchKernelIndirect,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchKernelIndirect,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendLaunchKernelIndirect__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect))
@@ -9317,7 +10084,8 @@ ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(
                        lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, numKernels, phKernels, pCountBuffer, pLaunchArgumentsBuffer,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -9335,9 +10103,13 @@ ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(
                                 pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9376,8 +10148,11 @@ ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
-                                   zeCommandListAppendLaunchMultipleKernelsIndirect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendLaunchMultipleKernelsIndirect__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
@@ -9424,7 +10199,8 @@ ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryResident_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) &&
@@ -9437,9 +10213,13 @@ ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryResident_fn *tracer_
     tracer_result = tracer_real(hContext, hDevice, ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeContextMakeMemoryResident, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextMakeMemoryResident, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeContextMakeMemoryResident, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9466,7 +10246,10 @@ ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryResident_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeContextMakeMemoryResident, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextMakeMemoryResident, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextMakeMemoryResident__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident))
@@ -9505,7 +10288,8 @@ ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) &&
@@ -9518,9 +10302,13 @@ ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tracer_real, const vo
     tracer_result = tracer_real(hContext, hDevice, ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextEvictMemory, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextEvictMemory, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeContextEvictMemory, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9547,7 +10335,10 @@ ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextEvictMemory, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextEvictMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictMemory__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictMemory, &tracer_record);
@@ -9585,7 +10376,8 @@ ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageResident_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) &&
@@ -9598,9 +10390,13 @@ ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageResident_fn *tracer_re
     tracer_result = tracer_real(hContext, hDevice, hImage);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextMakeImageResident, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextMakeImageResident, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeContextMakeImageResident, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9625,7 +10421,10 @@ ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageResident_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextMakeImageResident, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextMakeImageResident, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextMakeImageResident__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident))
@@ -9664,7 +10463,8 @@ ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) &&
@@ -9677,9 +10477,13 @@ ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *tracer_real, const void
     tracer_result = tracer_real(hContext, hDevice, hImage);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextEvictImage, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextEvictImage, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeContextEvictImage, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9704,7 +10508,10 @@ ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextEvictImage, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextEvictImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictImage, &tracer_record);
@@ -9741,7 +10548,8 @@ ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, phSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) &&
@@ -9754,9 +10562,13 @@ ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hContext, hDevice, desc, phSampler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeSamplerCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeSamplerCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeSamplerCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9785,7 +10597,10 @@ ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zeSamplerCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phSampler_val =
       tracer_args.phSampler ? (uint64_t)(uintptr_t)(*tracer_args.phSampler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeSamplerCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeSamplerCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeSamplerCreate, &tracer_record);
@@ -9820,7 +10635,8 @@ ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) &&
@@ -9833,9 +10649,13 @@ ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hSampler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeSamplerDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeSamplerDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeSamplerDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9855,7 +10675,10 @@ ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeSamplerDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeSamplerDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeSamplerDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeSamplerDestroy, &tracer_record);
@@ -9890,7 +10713,8 @@ ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, pStart, size, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) &&
@@ -9903,9 +10727,13 @@ ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *tracer_real, const void
     tracer_result = tracer_real(hContext, pStart, size, pptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeVirtualMemReserve, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemReserve, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeVirtualMemReserve, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9933,7 +10761,10 @@ ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemReserve, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemReserve, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemReserve__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemReserve, &tracer_record);
@@ -9969,7 +10800,8 @@ ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) &&
@@ -9982,9 +10814,13 @@ ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hContext, ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeVirtualMemFree, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemFree, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeVirtualMemFree, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10008,7 +10844,10 @@ ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemFree, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemFree, &tracer_record);
@@ -10044,7 +10883,8 @@ ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageSize_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, size, pagesize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) &&
@@ -10057,9 +10897,13 @@ ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageSize_fn *tracer_real
     tracer_result = tracer_real(hContext, hDevice, size, pagesize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeVirtualMemQueryPageSize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemQueryPageSize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeVirtualMemQueryPageSize, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10087,7 +10931,10 @@ ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageSize_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemQueryPageSize, tracer_depth, tracer_args.tracer_status);
   tracer_record.pagesize_val = tracer_args.pagesize ? (uint64_t)(*tracer_args.pagesize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemQueryPageSize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemQueryPageSize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize))
@@ -10127,7 +10974,8 @@ ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, phPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) &&
@@ -10140,9 +10988,13 @@ ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *tracer_real, const void
     tracer_result = tracer_real(hContext, hDevice, desc, phPhysicalMemory);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zePhysicalMemCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zePhysicalMemCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zePhysicalMemCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10171,7 +11023,10 @@ ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *tracer_real, const void
       tracer_record_call(ZE_ID_zePhysicalMemCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phPhysicalMemory_val =
       tracer_args.phPhysicalMemory ? (uint64_t)(uintptr_t)(*tracer_args.phPhysicalMemory) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zePhysicalMemCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemCreate, &tracer_record);
@@ -10209,7 +11064,8 @@ ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) &&
@@ -10222,9 +11078,13 @@ ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tracer_real, const vo
     tracer_result = tracer_real(hContext, hPhysicalMemory);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zePhysicalMemDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zePhysicalMemDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zePhysicalMemDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10246,7 +11106,10 @@ ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zePhysicalMemDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zePhysicalMemDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemDestroy, &tracer_record);
@@ -10284,7 +11147,8 @@ ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, size, hPhysicalMemory, offset, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) &&
@@ -10297,9 +11161,13 @@ ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hContext, ptr, size, hPhysicalMemory, offset, access);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeVirtualMemMap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemMap, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeVirtualMemMap, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10331,7 +11199,10 @@ ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemMap, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemMap, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemMap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemMap, &tracer_record);
@@ -10367,7 +11238,8 @@ ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) &&
@@ -10380,9 +11252,13 @@ ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hContext, ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeVirtualMemUnmap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemUnmap, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeVirtualMemUnmap, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10406,7 +11282,10 @@ ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemUnmap, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemUnmap, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemUnmap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemUnmap, &tracer_record);
@@ -10444,7 +11323,8 @@ ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAccessAttribute_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, size, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) &&
@@ -10457,9 +11337,13 @@ ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAccessAttribute_fn *t
     tracer_result = tracer_real(hContext, ptr, size, access);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeVirtualMemSetAccessAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemSetAccessAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeVirtualMemSetAccessAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10486,7 +11370,10 @@ ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAccessAttribute_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeVirtualMemSetAccessAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemSetAccessAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute))
@@ -10528,7 +11415,8 @@ ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAccessAttribute_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, size, access, outSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) &&
@@ -10541,9 +11429,13 @@ ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAccessAttribute_fn *t
     tracer_result = tracer_real(hContext, ptr, size, access, outSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeVirtualMemGetAccessAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemGetAccessAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeVirtualMemGetAccessAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10574,7 +11466,10 @@ ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAccessAttribute_fn *t
                                                tracer_args.tracer_status);
   tracer_record.access_val = tracer_args.access ? (uint64_t)(*tracer_args.access) : 0;
   tracer_record.outSize_val = tracer_args.outSize ? (uint64_t)(*tracer_args.outSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemGetAccessAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute))
@@ -10615,7 +11510,8 @@ ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffsetExp_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, offsetX, offsetY, offsetZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) &&
@@ -10628,9 +11524,13 @@ ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffsetExp_fn *tracer_re
     tracer_result = tracer_real(hKernel, offsetX, offsetY, offsetZ);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSetGlobalOffsetExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSetGlobalOffsetExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeKernelSetGlobalOffsetExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10657,7 +11557,10 @@ ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffsetExp_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetGlobalOffsetExp, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSetGlobalOffsetExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp))
@@ -10696,7 +11599,8 @@ ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, cacheLevel, cacheReservationSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) &&
@@ -10709,9 +11613,13 @@ ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_fn *tracer_real,
     tracer_result = tracer_real(hDevice, cacheLevel, cacheReservationSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceReserveCacheExt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceReserveCacheExt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceReserveCacheExt, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10736,7 +11644,10 @@ ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceReserveCacheExt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceReserveCacheExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceReserveCacheExt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceReserveCacheExt, &tracer_record);
@@ -10773,7 +11684,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, ptr, regionSize, cacheRegion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) &&
@@ -10786,9 +11698,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt
     tracer_result = tracer_real(hDevice, ptr, regionSize, cacheRegion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceSetCacheAdviceExt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceSetCacheAdviceExt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceSetCacheAdviceExt, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10815,7 +11731,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceSetCacheAdviceExt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceSetCacheAdviceExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt))
@@ -10856,7 +11775,8 @@ ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestampsExp_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent, hDevice, pCount, pTimestamps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) &&
@@ -10869,9 +11789,13 @@ ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestampsExp_fn *tracer_real
     tracer_result = tracer_real(hEvent, hDevice, pCount, pTimestamps);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventQueryTimestampsExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventQueryTimestampsExp, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeEventQueryTimestampsExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10899,7 +11823,10 @@ ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestampsExp_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventQueryTimestampsExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventQueryTimestampsExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryTimestampsExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp))
@@ -10940,7 +11867,8 @@ ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPropertiesExp_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hImage, pMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) &&
@@ -10953,9 +11881,13 @@ ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPropertiesExp_fn *tra
     tracer_result = tracer_real(hImage, pMemoryProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeImageGetMemoryPropertiesExp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeImageGetMemoryPropertiesExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeImageGetMemoryPropertiesExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10977,7 +11909,10 @@ ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPropertiesExp_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeImageGetMemoryPropertiesExp, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeImageGetMemoryPropertiesExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp))
@@ -11017,7 +11952,8 @@ ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, hImage, phImageView);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) &&
@@ -11030,9 +11966,13 @@ ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tracer_real, const vo
     tracer_result = tracer_real(hContext, hDevice, desc, hImage, phImageView);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeImageViewCreateExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeImageViewCreateExp, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeImageViewCreateExp, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11064,7 +12004,10 @@ ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zeImageViewCreateExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.phImageView_val =
       tracer_args.phImageView ? (uint64_t)(uintptr_t)(*tracer_args.phImageView) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeImageViewCreateExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageViewCreateExp__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageViewCreateExp, &tracer_record);
@@ -11103,7 +12046,8 @@ ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHintExp_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, pHint);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) &&
@@ -11116,9 +12060,13 @@ ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHintExp_fn *tracer_real
     tracer_result = tracer_real(hKernel, pHint);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSchedulingHintExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSchedulingHintExp, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeKernelSchedulingHintExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11140,7 +12088,10 @@ ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHintExp_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSchedulingHintExp, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSchedulingHintExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSchedulingHintExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp))
@@ -11180,7 +12131,8 @@ ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetPropertiesExt_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pPciProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) &&
@@ -11193,9 +12145,13 @@ ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetPropertiesExt_fn *tracer_
     tracer_result = tracer_real(hDevice, pPciProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDevicePciGetPropertiesExt, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDevicePciGetPropertiesExt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDevicePciGetPropertiesExt, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11217,7 +12173,10 @@ ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetPropertiesExt_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDevicePciGetPropertiesExt, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDevicePciGetPropertiesExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDevicePciGetPropertiesExt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt))
@@ -11259,7 +12218,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, destRowPitch, destSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -11275,9 +12235,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                                 destSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemoryExt,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyToMemoryExt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemoryExt,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11316,7 +12280,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemoryExt,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyToMemoryExt,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendImageCopyToMemoryExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt))
@@ -11363,7 +12331,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                                        zeCommandListAppendImageCopyFromMemoryExt__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, srcRowPitch, srcSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -11380,9 +12349,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                                 srcSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11422,7 +12395,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendImageCopyFromMemoryExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt))
@@ -11467,7 +12444,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeImageGetAllocProperties
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hImage, pImageAllocProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) &&
@@ -11480,9 +12458,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeImageGetAllocProperties
     tracer_result = tracer_real(hContext, hImage, pImageAllocProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeImageGetAllocPropertiesExt, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeImageGetAllocPropertiesExt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeImageGetAllocPropertiesExt, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11507,7 +12489,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeImageGetAllocProperties
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeImageGetAllocPropertiesExt, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeImageGetAllocPropertiesExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetAllocPropertiesExt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt))
@@ -11548,7 +12533,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleInspectLinkageExt
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pInspectDesc, numModules, phModules, phLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) &&
@@ -11561,9 +12547,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleInspectLinkageExt
     tracer_result = tracer_real(pInspectDesc, numModules, phModules, phLog);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleInspectLinkageExt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleInspectLinkageExt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeModuleInspectLinkageExt, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11591,7 +12581,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleInspectLinkageExt
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleInspectLinkageExt, tracer_depth, tracer_args.tracer_status);
   tracer_record.phLog_val = tracer_args.phLog ? (uint64_t)(uintptr_t)(*tracer_args.phLog) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleInspectLinkageExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleInspectLinkageExt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt))
@@ -11631,7 +12624,8 @@ ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, pMemFreeDesc, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) &&
@@ -11644,8 +12638,12 @@ ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(hContext, pMemFreeDesc, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeMemFreeExt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeMemFreeExt, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeMemFreeExt, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11670,7 +12668,10 @@ ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemFreeExt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemFreeExt, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemFreeExt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemFreeExt, &tracer_record);
@@ -11706,7 +12707,8 @@ ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, pCount, phVertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) &&
@@ -11719,9 +12721,13 @@ ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tracer_real, const vo
     tracer_result = tracer_real(hDriver, pCount, phVertices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFabricVertexGetExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricVertexGetExp, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeFabricVertexGetExp, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11747,7 +12753,10 @@ ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFabricVertexGetExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricVertexGetExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetExp__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetExp, &tracer_record);
@@ -11785,7 +12794,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetSubVerti
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hVertex, pCount, phSubvertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) &&
@@ -11798,9 +12808,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetSubVerti
     tracer_result = tracer_real(hVertex, pCount, phSubvertices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeFabricVertexGetSubVerticesExp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricVertexGetSubVerticesExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeFabricVertexGetSubVerticesExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11826,7 +12840,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetSubVerti
   tracer_record.head.call = tracer_record_call(ZE_ID_zeFabricVertexGetSubVerticesExp, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricVertexGetSubVerticesExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp))
@@ -11866,7 +12883,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetProperti
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hVertex, pVertexProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) &&
@@ -11879,9 +12897,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetProperti
     tracer_result = tracer_real(hVertex, pVertexProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeFabricVertexGetPropertiesExp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricVertexGetPropertiesExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeFabricVertexGetPropertiesExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11903,7 +12925,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetProperti
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeFabricVertexGetPropertiesExp, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricVertexGetPropertiesExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp))
@@ -11943,7 +12968,8 @@ ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDeviceExp_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hVertex, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) &&
@@ -11956,9 +12982,13 @@ ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDeviceExp_fn *tracer_re
     tracer_result = tracer_real(hVertex, phDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFabricVertexGetDeviceExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricVertexGetDeviceExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeFabricVertexGetDeviceExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11982,7 +13012,10 @@ ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDeviceExp_fn *tracer_re
       tracer_record_call(ZE_ID_zeFabricVertexGetDeviceExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.phDevice_val =
       tracer_args.phDevice ? (uint64_t)(uintptr_t)(*tracer_args.phDevice) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricVertexGetDeviceExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetDeviceExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp))
@@ -12022,7 +13055,8 @@ ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVertexExp_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, phVertex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) &&
@@ -12035,9 +13069,13 @@ ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVertexExp_fn *tracer_re
     tracer_result = tracer_real(hDevice, phVertex);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetFabricVertexExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetFabricVertexExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetFabricVertexExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12061,7 +13099,10 @@ ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVertexExp_fn *tracer_re
       tracer_record_call(ZE_ID_zeDeviceGetFabricVertexExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.phVertex_val =
       tracer_args.phVertex ? (uint64_t)(uintptr_t)(*tracer_args.phVertex) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetFabricVertexExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetFabricVertexExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp))
@@ -12100,7 +13141,8 @@ ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hVertexA, hVertexB, pCount, phEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) &&
@@ -12113,9 +13155,13 @@ ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer_real, const void *
     tracer_result = tracer_real(hVertexA, hVertexB, pCount, phEdges);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFabricEdgeGetExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricEdgeGetExp, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeFabricEdgeGetExp, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12143,7 +13189,10 @@ ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFabricEdgeGetExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricEdgeGetExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetExp__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetExp, &tracer_record);
@@ -12183,7 +13232,8 @@ ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVerticesExp_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEdge, phVertexA, phVertexB);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) &&
@@ -12196,9 +13246,13 @@ ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVerticesExp_fn *tracer_re
     tracer_result = tracer_real(hEdge, phVertexA, phVertexB);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFabricEdgeGetVerticesExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricEdgeGetVerticesExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeFabricEdgeGetVerticesExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12227,7 +13281,10 @@ ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVerticesExp_fn *tracer_re
       tracer_args.phVertexA ? (uint64_t)(uintptr_t)(*tracer_args.phVertexA) : 0;
   tracer_record.phVertexB_val =
       tracer_args.phVertexB ? (uint64_t)(uintptr_t)(*tracer_args.phVertexB) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricEdgeGetVerticesExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp))
@@ -12268,7 +13325,8 @@ ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetPropertiesExp_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEdge, pEdgeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) &&
@@ -12281,9 +13339,13 @@ ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetPropertiesExp_fn *trace
     tracer_result = tracer_real(hEdge, pEdgeProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeFabricEdgeGetPropertiesExp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricEdgeGetPropertiesExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeFabricEdgeGetPropertiesExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12305,7 +13367,10 @@ ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetPropertiesExp_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeFabricEdgeGetPropertiesExp, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricEdgeGetPropertiesExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp))
@@ -12344,7 +13409,8 @@ ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, format, pSize, pDebugInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) &&
@@ -12357,9 +13423,13 @@ ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *tracer_real, const 
     tracer_result = tracer_real(hModule, format, pSize, pDebugInfo);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetModuleGetDebugInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetModuleGetDebugInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetModuleGetDebugInfo, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12388,7 +13458,10 @@ ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *tracer_real, const 
       tracer_record_call(ZE_ID_zetModuleGetDebugInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pDebugInfo_val = tracer_args.pDebugInfo ? (uint64_t)(*tracer_args.pDebugInfo) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetModuleGetDebugInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetModuleGetDebugInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo))
     lttng_ust_tracepoint(lttng_ust_ze, zetModuleGetDebugInfo, &tracer_record);
@@ -12427,7 +13500,8 @@ ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugProperties_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pDebugProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) &&
@@ -12440,9 +13514,13 @@ ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugProperties_fn *tracer_
     tracer_result = tracer_real(hDevice, pDebugProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetDeviceGetDebugProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDeviceGetDebugProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetDeviceGetDebugProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12464,7 +13542,10 @@ ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetDeviceGetDebugProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDeviceGetDebugProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDeviceGetDebugProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties))
@@ -12503,7 +13584,8 @@ ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, config, phDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) &&
@@ -12516,9 +13598,13 @@ ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hDevice, config, phDebug);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugAttach, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugAttach, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugAttach, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12544,7 +13630,10 @@ ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugAttach, tracer_depth, tracer_args.tracer_status);
   tracer_record.phDebug_val = tracer_args.phDebug ? (uint64_t)(uintptr_t)(*tracer_args.phDebug) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugAttach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugAttach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugAttach, &tracer_record);
@@ -12579,7 +13668,8 @@ ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) &&
@@ -12592,9 +13682,13 @@ ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hDebug);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugDetach, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugDetach, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugDetach, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12614,7 +13708,10 @@ ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugDetach, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugDetach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugDetach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugDetach, &tracer_record);
@@ -12648,7 +13745,8 @@ ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, timeout, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) &&
@@ -12661,9 +13759,13 @@ ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDebug, timeout, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugReadEvent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugReadEvent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugReadEvent, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12688,7 +13790,10 @@ ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugReadEvent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugReadEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadEvent, &tracer_record);
@@ -12726,7 +13831,8 @@ ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEvent_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) &&
@@ -12739,9 +13845,13 @@ ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEvent_fn *tracer_real,
     tracer_result = tracer_real(hDebug, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugAcknowledgeEvent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugAcknowledgeEvent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugAcknowledgeEvent, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12763,7 +13873,10 @@ ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEvent_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugAcknowledgeEvent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugAcknowledgeEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugAcknowledgeEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent))
@@ -12800,7 +13913,8 @@ ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) &&
@@ -12813,9 +13927,13 @@ ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDebug, thread);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugInterrupt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugInterrupt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugInterrupt, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12836,7 +13954,10 @@ ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugInterrupt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugInterrupt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugInterrupt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugInterrupt, &tracer_record);
@@ -12870,7 +13991,8 @@ ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) &&
@@ -12883,9 +14005,13 @@ ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hDebug, thread);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugResume, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugResume, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugResume, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12906,7 +14032,10 @@ ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugResume, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugResume, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugResume__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugResume, &tracer_record);
@@ -12940,7 +14069,8 @@ ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) &&
@@ -12953,9 +14083,13 @@ ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer_real, const void *
     tracer_result = tracer_real(hDebug, thread, desc, size, buffer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugReadMemory, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugReadMemory, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugReadMemory, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12983,7 +14117,10 @@ ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugReadMemory, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugReadMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadMemory__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadMemory, &tracer_record);
@@ -13022,7 +14159,8 @@ ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) &&
@@ -13035,9 +14173,13 @@ ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *tracer_real, const void
     tracer_result = tracer_real(hDebug, thread, desc, size, buffer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugWriteMemory, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugWriteMemory, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugWriteMemory, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13065,7 +14207,10 @@ ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugWriteMemory, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugWriteMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteMemory__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteMemory, &tracer_record);
@@ -13106,7 +14251,8 @@ ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegisterSetProperties_f
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, pRegisterSetProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) &&
@@ -13119,9 +14265,13 @@ ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegisterSetProperties_f
     tracer_result = tracer_real(hDevice, pCount, pRegisterSetProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetDebugGetRegisterSetProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugGetRegisterSetProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetDebugGetRegisterSetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13147,7 +14297,10 @@ ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegisterSetProperties_f
   tracer_record.head.call = tracer_record_call(ZE_ID_zetDebugGetRegisterSetProperties, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugGetRegisterSetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugGetRegisterSetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties))
@@ -13188,7 +14341,8 @@ ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) &&
@@ -13201,9 +14355,13 @@ ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *tracer_real, const 
     tracer_result = tracer_real(hDebug, thread, type, start, count, pRegisterValues);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugReadRegisters, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugReadRegisters, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugReadRegisters, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13234,7 +14392,10 @@ ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugReadRegisters, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugReadRegisters, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadRegisters__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadRegisters, &tracer_record);
@@ -13273,7 +14434,8 @@ ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) &&
@@ -13286,9 +14448,13 @@ ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn *tracer_real,
     tracer_result = tracer_real(hDebug, thread, type, start, count, pRegisterValues);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugWriteRegisters, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugWriteRegisters, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugWriteRegisters, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13319,7 +14485,10 @@ ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugWriteRegisters, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugWriteRegisters, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteRegisters__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteRegisters, &tracer_record);
@@ -13357,7 +14526,8 @@ ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) &&
@@ -13370,9 +14540,13 @@ ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDevice, pCount, phMetricGroups);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricGroupGet, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricGroupGet, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricGroupGet, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13398,7 +14572,10 @@ ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricGroupGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricGroupGet, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGet__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGet, &tracer_record);
@@ -13435,7 +14612,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupGetProperti
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricGroup, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) &&
@@ -13448,9 +14626,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupGetProperti
     tracer_result = tracer_real(hMetricGroup, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetMetricGroupGetProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricGroupGetProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetMetricGroupGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13472,7 +14654,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupGetProperti
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetMetricGroupGetProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricGroupGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties))
@@ -13514,7 +14699,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupCalculateMe
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pMetricValueCount, pMetricValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) &&
@@ -13528,9 +14714,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupCalculateMe
         tracer_real(hMetricGroup, type, rawDataSize, pRawData, pMetricValueCount, pMetricValues);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetMetricGroupCalculateMetricValues, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricGroupCalculateMetricValues, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetMetricGroupCalculateMetricValues, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13564,7 +14754,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupCalculateMe
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pMetricValueCount_val =
       tracer_args.pMetricValueCount ? (uint64_t)(*tracer_args.pMetricValueCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricGroupCalculateMetricValues, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues))
@@ -13607,7 +14800,8 @@ ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricGroup, pCount, phMetrics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) &&
@@ -13620,8 +14814,12 @@ ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(hMetricGroup, pCount, phMetrics);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetMetricGet, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricGet, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricGet, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13647,7 +14845,10 @@ ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real, const void *tracer_calle
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricGet, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGet__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGet, &tracer_record);
@@ -13683,7 +14884,8 @@ ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetric, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) &&
@@ -13696,9 +14898,13 @@ ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn *tracer_real,
     tracer_result = tracer_real(hMetric, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13720,7 +14926,10 @@ ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGetProperties, &tracer_record);
@@ -13760,7 +14969,8 @@ ze_traced_zetContextActivateMetricGroups(ze_zetContextActivateMetricGroups_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, count, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) &&
@@ -13773,9 +14983,13 @@ ze_traced_zetContextActivateMetricGroups(ze_zetContextActivateMetricGroups_fn *t
     tracer_result = tracer_real(hContext, hDevice, count, phMetricGroups);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetContextActivateMetricGroups, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetContextActivateMetricGroups, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetContextActivateMetricGroups, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13802,7 +15016,10 @@ ze_traced_zetContextActivateMetricGroups(ze_zetContextActivateMetricGroups_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetContextActivateMetricGroups, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetContextActivateMetricGroups, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetContextActivateMetricGroups__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups))
@@ -13843,7 +15060,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerOpen(
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, hNotificationEvent, phMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) &&
@@ -13857,9 +15075,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerOpen(
         tracer_real(hContext, hDevice, hMetricGroup, desc, hNotificationEvent, phMetricStreamer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricStreamerOpen, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricStreamerOpen, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricStreamerOpen, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13893,7 +15115,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerOpen(
       tracer_record_call(ZE_ID_zetMetricStreamerOpen, tracer_depth, tracer_args.tracer_status);
   tracer_record.phMetricStreamer_val =
       tracer_args.phMetricStreamer ? (uint64_t)(uintptr_t)(*tracer_args.phMetricStreamer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricStreamerOpen, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerOpen__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerOpen, &tracer_record);
@@ -13937,7 +15162,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
                                        zetCommandListAppendMetricStreamerMarker__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hMetricStreamer, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) &&
@@ -13951,9 +15177,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
     tracer_result = tracer_real(hCommandList, hMetricStreamer, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetCommandListAppendMetricStreamerMarker,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricStreamerMarker,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetCommandListAppendMetricStreamerMarker,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13979,7 +15209,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricStreamerMarker,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricStreamerMarker,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zetCommandListAppendMetricStreamerMarker__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker))
@@ -14020,7 +15254,8 @@ ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) &&
@@ -14033,9 +15268,13 @@ ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn *tracer_real,
     tracer_result = tracer_real(hMetricStreamer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricStreamerClose, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricStreamerClose, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricStreamerClose, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14055,7 +15294,10 @@ ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricStreamerClose, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricStreamerClose, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerClose__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerClose, &tracer_record);
@@ -14092,7 +15334,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerReadData
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricStreamer, maxReportCount, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) &&
@@ -14105,9 +15348,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerReadData
     tracer_result = tracer_real(hMetricStreamer, maxReportCount, pRawDataSize, pRawData);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricStreamerReadData, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricStreamerReadData, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetMetricStreamerReadData, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14136,7 +15383,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerReadData
       tracer_record_call(ZE_ID_zetMetricStreamerReadData, tracer_depth, tracer_args.tracer_status);
   tracer_record.pRawDataSize_val =
       tracer_args.pRawDataSize ? (uint64_t)(*tracer_args.pRawDataSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricStreamerReadData, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerReadData__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData))
@@ -14179,7 +15429,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricQueryPoolCreate(
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, phMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) &&
@@ -14192,9 +15443,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricQueryPoolCreate(
     tracer_result = tracer_real(hContext, hDevice, hMetricGroup, desc, phMetricQueryPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricQueryPoolCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricQueryPoolCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricQueryPoolCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14226,7 +15481,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricQueryPoolCreate(
       tracer_record_call(ZE_ID_zetMetricQueryPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phMetricQueryPool_val =
       tracer_args.phMetricQueryPool ? (uint64_t)(uintptr_t)(*tracer_args.phMetricQueryPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricQueryPoolCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryPoolCreate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate))
@@ -14267,7 +15525,8 @@ ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDestroy_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) &&
@@ -14280,9 +15539,13 @@ ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDestroy_fn *tracer_real
     tracer_result = tracer_real(hMetricQueryPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricQueryPoolDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricQueryPoolDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetMetricQueryPoolDestroy, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14302,7 +15565,10 @@ ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDestroy_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricQueryPoolDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricQueryPoolDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryPoolDestroy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy))
@@ -14340,7 +15606,8 @@ ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricQueryPool, index, phMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) &&
@@ -14353,9 +15620,13 @@ ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tracer_real, const vo
     tracer_result = tracer_real(hMetricQueryPool, index, phMetricQuery);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricQueryCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricQueryCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricQueryCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14382,7 +15653,10 @@ ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zetMetricQueryCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phMetricQuery_val =
       tracer_args.phMetricQuery ? (uint64_t)(uintptr_t)(*tracer_args.phMetricQuery) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricQueryCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryCreate, &tracer_record);
@@ -14418,7 +15692,8 @@ ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) &&
@@ -14431,9 +15706,13 @@ ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *tracer_real, const 
     tracer_result = tracer_real(hMetricQuery);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricQueryDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricQueryDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricQueryDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14453,7 +15732,10 @@ ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricQueryDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricQueryDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryDestroy, &tracer_record);
@@ -14487,7 +15769,8 @@ ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) &&
@@ -14500,9 +15783,13 @@ ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *tracer_real, const void
     tracer_result = tracer_real(hMetricQuery);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricQueryReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricQueryReset, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricQueryReset, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14522,7 +15809,10 @@ ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricQueryReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricQueryReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryReset, &tracer_record);
@@ -14558,7 +15848,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) &&
@@ -14571,9 +15862,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
     tracer_result = tracer_real(hCommandList, hMetricQuery);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryBegin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricQueryBegin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryBegin, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14595,7 +15890,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryBegin,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricQueryBegin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin))
@@ -14636,7 +15934,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hMetricQuery, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) &&
@@ -14650,9 +15949,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
         tracer_real(hCommandList, hMetricQuery, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryEnd, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricQueryEnd, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryEnd, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14682,7 +15985,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryEnd,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricQueryEnd, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd))
@@ -14726,7 +16032,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) &&
@@ -14740,9 +16047,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
     tracer_result = tracer_real(hCommandList);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetCommandListAppendMetricMemoryBarrier,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricMemoryBarrier, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetCommandListAppendMetricMemoryBarrier,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14762,7 +16073,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricMemoryBarrier,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricMemoryBarrier,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zetCommandListAppendMetricMemoryBarrier__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier))
@@ -14800,7 +16115,8 @@ ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricQuery, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) &&
@@ -14813,9 +16129,13 @@ ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *tracer_real, const 
     tracer_result = tracer_real(hMetricQuery, pRawDataSize, pRawData);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricQueryGetData, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricQueryGetData, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricQueryGetData, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14842,7 +16162,10 @@ ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *tracer_real, const 
       tracer_record_call(ZE_ID_zetMetricQueryGetData, tracer_depth, tracer_args.tracer_status);
   tracer_record.pRawDataSize_val =
       tracer_args.pRawDataSize ? (uint64_t)(*tracer_args.pRawDataSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricQueryGetData, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryGetData__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryGetData, &tracer_record);
@@ -14879,7 +16202,8 @@ ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, pProfileProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) &&
@@ -14892,9 +16216,13 @@ ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_fn *tracer_real,
     tracer_result = tracer_real(hKernel, pProfileProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetKernelGetProfileInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetKernelGetProfileInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetKernelGetProfileInfo, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14916,7 +16244,10 @@ ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetKernelGetProfileInfo, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetKernelGetProfileInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetKernelGetProfileInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo))
     lttng_ust_tracepoint(lttng_ust_ze, zetKernelGetProfileInfo, &tracer_record);
@@ -14953,7 +16284,8 @@ ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) &&
@@ -14966,9 +16298,13 @@ ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer_real, const void *
     tracer_result = tracer_real(hContext, desc, phTracer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetTracerExpCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetTracerExpCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetTracerExpCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14995,7 +16331,10 @@ ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer_real, const void *
       tracer_record_call(ZE_ID_zetTracerExpCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phTracer_val =
       tracer_args.phTracer ? (uint64_t)(uintptr_t)(*tracer_args.phTracer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetTracerExpCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpCreate, &tracer_record);
@@ -15031,7 +16370,8 @@ ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) &&
@@ -15044,9 +16384,13 @@ ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *tracer_real, const void
     tracer_result = tracer_real(hTracer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetTracerExpDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetTracerExpDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetTracerExpDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15066,7 +16410,10 @@ ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetTracerExpDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpDestroy, &tracer_record);
@@ -15102,7 +16449,8 @@ ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologues_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) &&
@@ -15115,9 +16463,13 @@ ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologues_fn *tracer_real,
     tracer_result = tracer_real(hTracer, pCoreCbs);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetTracerExpSetPrologues, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetTracerExpSetPrologues, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetTracerExpSetPrologues, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15139,7 +16491,10 @@ ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologues_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpSetPrologues, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetTracerExpSetPrologues, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetPrologues__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues))
@@ -15178,7 +16533,8 @@ ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogues_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) &&
@@ -15191,9 +16547,13 @@ ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogues_fn *tracer_real,
     tracer_result = tracer_real(hTracer, pCoreCbs);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetTracerExpSetEpilogues, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetTracerExpSetEpilogues, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetTracerExpSetEpilogues, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15215,7 +16575,10 @@ ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogues_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpSetEpilogues, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetTracerExpSetEpilogues, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEpilogues__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues))
@@ -15253,7 +16616,8 @@ ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) &&
@@ -15266,9 +16630,13 @@ ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn *tracer_real,
     tracer_result = tracer_real(hTracer, enable);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetTracerExpSetEnabled, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetTracerExpSetEnabled, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetTracerExpSetEnabled, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15290,7 +16658,10 @@ ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpSetEnabled, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetTracerExpSetEnabled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEnabled__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEnabled, &tracer_record);
@@ -15331,7 +16702,8 @@ ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(
                        lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pSetCount, pTotalMetricValueCount,
                        pMetricCounts, pMetricValues);
   }
@@ -15348,9 +16720,13 @@ ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(
                                 pTotalMetricValueCount, pMetricCounts, pMetricValues);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetMetricGroupCalculateMultipleMetricValuesExp,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricGroupCalculateMultipleMetricValuesExp,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetMetricGroupCalculateMultipleMetricValuesExp,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15391,8 +16767,11 @@ ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(
   tracer_record.pSetCount_val = tracer_args.pSetCount ? (uint64_t)(*tracer_args.pSetCount) : 0;
   tracer_record.pTotalMetricValueCount_val =
       tracer_args.pTotalMetricValueCount ? (uint64_t)(*tracer_args.pTotalMetricValueCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
-                                   zetMetricGroupCalculateMultipleMetricValuesExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricGroupCalculateMultipleMetricValuesExp,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zetMetricGroupCalculateMultipleMetricValuesExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
@@ -15438,7 +16817,8 @@ ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) &&
@@ -15451,9 +16831,13 @@ ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn *tracer_real,
     tracer_result = tracer_real(hDevice, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15475,7 +16859,10 @@ ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetProperties, &tracer_record);
@@ -15511,7 +16898,8 @@ ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) &&
@@ -15524,9 +16912,13 @@ ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDevice, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15548,7 +16940,10 @@ ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetState, &tracer_record);
@@ -15582,7 +16977,8 @@ ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, force);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) &&
@@ -15595,9 +16991,13 @@ ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hDevice, force);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceReset, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceReset, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15619,7 +17019,10 @@ ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceReset, &tracer_record);
@@ -15654,7 +17057,8 @@ ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGetState_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, pProcesses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) &&
@@ -15667,9 +17071,13 @@ ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGetState_fn *tracer_re
     tracer_result = tracer_real(hDevice, pCount, pProcesses);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceProcessesGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceProcessesGetState, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceProcessesGetState, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15695,7 +17103,10 @@ ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGetState_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceProcessesGetState, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceProcessesGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceProcessesGetState__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState))
@@ -15735,7 +17146,8 @@ ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetProperties_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) &&
@@ -15748,9 +17160,13 @@ ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetProperties_fn *tracer_real
     tracer_result = tracer_real(hDevice, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDevicePciGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDevicePciGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDevicePciGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15772,7 +17188,10 @@ ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetProperties_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDevicePciGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties))
@@ -15810,7 +17229,8 @@ ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) &&
@@ -15823,9 +17243,13 @@ ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tracer_real, const vo
     tracer_result = tracer_real(hDevice, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDevicePciGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDevicePciGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDevicePciGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15847,7 +17271,10 @@ ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDevicePciGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetState, &tracer_record);
@@ -15882,7 +17309,8 @@ ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) &&
@@ -15895,9 +17323,13 @@ ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *tracer_real, const void
     tracer_result = tracer_real(hDevice, pCount, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDevicePciGetBars, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDevicePciGetBars, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDevicePciGetBars, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15923,7 +17355,10 @@ ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetBars, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDevicePciGetBars, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetBars__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetBars, &tracer_record);
@@ -15959,7 +17394,8 @@ ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) &&
@@ -15972,9 +17408,13 @@ ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tracer_real, const vo
     tracer_result = tracer_real(hDevice, pStats);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDevicePciGetStats, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDevicePciGetStats, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDevicePciGetStats, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15996,7 +17436,10 @@ ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetStats, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDevicePciGetStats, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetStats__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetStats, &tracer_record);
@@ -16033,7 +17476,8 @@ ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumDiagnosticTestSuites
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phDiagnostics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) &&
@@ -16046,9 +17490,13 @@ ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumDiagnosticTestSuites
     tracer_result = tracer_real(hDevice, pCount, phDiagnostics);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDeviceEnumDiagnosticTestSuites, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumDiagnosticTestSuites, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumDiagnosticTestSuites, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16074,7 +17522,10 @@ ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumDiagnosticTestSuites
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumDiagnosticTestSuites,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumDiagnosticTestSuites, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites))
@@ -16114,7 +17565,8 @@ ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetProperties_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDiagnostics, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) &&
@@ -16127,9 +17579,13 @@ ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetProperties_fn *tracer_
     tracer_result = tracer_real(hDiagnostics, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDiagnosticsGetProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDiagnosticsGetProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDiagnosticsGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16151,7 +17607,10 @@ ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDiagnosticsGetProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDiagnosticsGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties))
@@ -16190,7 +17649,8 @@ ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDiagnostics, pCount, pTests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) &&
@@ -16203,9 +17663,13 @@ ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn *tracer_real,
     tracer_result = tracer_real(hDiagnostics, pCount, pTests);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDiagnosticsGetTests, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDiagnosticsGetTests, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDiagnosticsGetTests, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16231,7 +17695,10 @@ ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDiagnosticsGetTests, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDiagnosticsGetTests, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetTests__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetTests, &tracer_record);
@@ -16269,7 +17736,8 @@ ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDiagnostics, startIndex, endIndex, pResult);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) &&
@@ -16282,9 +17750,13 @@ ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn *tracer_real,
     tracer_result = tracer_real(hDiagnostics, startIndex, endIndex, pResult);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDiagnosticsRunTests, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDiagnosticsRunTests, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDiagnosticsRunTests, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16312,7 +17784,10 @@ ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDiagnosticsRunTests, tracer_depth, tracer_args.tracer_status);
   tracer_record.pResult_val = tracer_args.pResult ? (uint64_t)(*tracer_args.pResult) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDiagnosticsRunTests, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsRunTests__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsRunTests, &tracer_record);
@@ -16348,7 +17823,8 @@ ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pAvailable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) &&
@@ -16361,9 +17837,13 @@ ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *tracer_real, const 
     tracer_result = tracer_real(hDevice, pAvailable);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEccAvailable, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEccAvailable, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEccAvailable, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16386,7 +17866,10 @@ ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEccAvailable, tracer_depth, tracer_args.tracer_status);
   tracer_record.pAvailable_val = tracer_args.pAvailable ? (uint64_t)(*tracer_args.pAvailable) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEccAvailable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccAvailable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccAvailable, &tracer_record);
@@ -16423,7 +17906,8 @@ ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pConfigurable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) &&
@@ -16436,9 +17920,13 @@ ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurable_fn *tracer_real,
     tracer_result = tracer_real(hDevice, pConfigurable);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEccConfigurable, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEccConfigurable, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEccConfigurable, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16462,7 +17950,10 @@ ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurable_fn *tracer_real,
       tracer_record_call(ZE_ID_zesDeviceEccConfigurable, tracer_depth, tracer_args.tracer_status);
   tracer_record.pConfigurable_val =
       tracer_args.pConfigurable ? (uint64_t)(*tracer_args.pConfigurable) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEccConfigurable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccConfigurable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable))
@@ -16498,7 +17989,8 @@ ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) &&
@@ -16511,9 +18003,13 @@ ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tracer_real, const vo
     tracer_result = tracer_real(hDevice, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceGetEccState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceGetEccState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceGetEccState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16535,7 +18031,10 @@ ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceGetEccState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceGetEccState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetEccState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetEccState, &tracer_record);
@@ -16570,7 +18069,8 @@ ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, newState, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) &&
@@ -16583,9 +18083,13 @@ ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tracer_real, const vo
     tracer_result = tracer_real(hDevice, newState, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceSetEccState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceSetEccState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceSetEccState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16610,7 +18114,10 @@ ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceSetEccState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceSetEccState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceSetEccState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceSetEccState, &tracer_record);
@@ -16648,7 +18155,8 @@ ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGroups_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phEngine);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) &&
@@ -16661,9 +18169,13 @@ ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGroups_fn *tracer_real
     tracer_result = tracer_real(hDevice, pCount, phEngine);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumEngineGroups, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumEngineGroups, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumEngineGroups, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16689,7 +18201,10 @@ ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGroups_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumEngineGroups, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumEngineGroups, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumEngineGroups__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups))
@@ -16728,7 +18243,8 @@ ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEngine, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) &&
@@ -16741,9 +18257,13 @@ ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn *tracer_real,
     tracer_result = tracer_real(hEngine, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesEngineGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesEngineGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesEngineGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16765,7 +18285,10 @@ ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesEngineGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesEngineGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetProperties, &tracer_record);
@@ -16801,7 +18324,8 @@ ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEngine, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) &&
@@ -16814,9 +18338,13 @@ ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tracer_real, const vo
     tracer_result = tracer_real(hEngine, pStats);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesEngineGetActivity, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesEngineGetActivity, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesEngineGetActivity, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16838,7 +18366,10 @@ ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesEngineGetActivity, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesEngineGetActivity, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetActivity__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity))
     lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetActivity, &tracer_record);
@@ -16873,7 +18404,8 @@ ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, events);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) &&
@@ -16886,9 +18418,13 @@ ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn *tracer_real,
     tracer_result = tracer_real(hDevice, events);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEventRegister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEventRegister, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEventRegister, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16910,7 +18446,10 @@ ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEventRegister, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEventRegister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEventRegister__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEventRegister, &tracer_record);
@@ -16947,7 +18486,8 @@ ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) &&
@@ -16960,9 +18500,13 @@ ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tracer_real, const vo
     tracer_result = tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDriverEventListen, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDriverEventListen, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDriverEventListen, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16997,7 +18541,10 @@ ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tracer_real, const vo
   tracer_record.pNumDeviceEvents_val =
       tracer_args.pNumDeviceEvents ? (uint64_t)(*tracer_args.pNumDeviceEvents) : 0;
   tracer_record.pEvents_val = tracer_args.pEvents ? (uint64_t)(*tracer_args.pEvents) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDriverEventListen, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListen__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen))
     lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListen, &tracer_record);
@@ -17036,7 +18583,8 @@ ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) &&
@@ -17049,9 +18597,13 @@ ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn *tracer_real,
     tracer_result = tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDriverEventListenEx, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDriverEventListenEx, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDriverEventListenEx, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17086,7 +18638,10 @@ ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn *tracer_real,
   tracer_record.pNumDeviceEvents_val =
       tracer_args.pNumDeviceEvents ? (uint64_t)(*tracer_args.pNumDeviceEvents) : 0;
   tracer_record.pEvents_val = tracer_args.pEvents ? (uint64_t)(*tracer_args.pEvents) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDriverEventListenEx, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListenEx__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx))
     lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListenEx, &tracer_record);
@@ -17125,7 +18680,8 @@ ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPorts_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phPort);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) &&
@@ -17138,9 +18694,13 @@ ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPorts_fn *tracer_real,
     tracer_result = tracer_real(hDevice, pCount, phPort);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumFabricPorts, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumFabricPorts, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEnumFabricPorts, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17166,7 +18726,10 @@ ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPorts_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumFabricPorts, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumFabricPorts, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFabricPorts__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts))
@@ -17205,7 +18768,8 @@ ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetProperties_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPort, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) &&
@@ -17218,9 +18782,13 @@ ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetProperties_fn *tracer_re
     tracer_result = tracer_real(hPort, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFabricPortGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFabricPortGetProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFabricPortGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17242,7 +18810,10 @@ ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetProperties_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFabricPortGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties))
@@ -17282,7 +18853,8 @@ ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkType_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPort, pLinkType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) &&
@@ -17295,9 +18867,13 @@ ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkType_fn *tracer_real,
     tracer_result = tracer_real(hPort, pLinkType);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFabricPortGetLinkType, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFabricPortGetLinkType, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFabricPortGetLinkType, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17319,7 +18895,10 @@ ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkType_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetLinkType, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFabricPortGetLinkType, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetLinkType__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType))
@@ -17357,7 +18936,8 @@ ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) &&
@@ -17370,9 +18950,13 @@ ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn *tracer_real,
     tracer_result = tracer_real(hPort, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFabricPortGetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFabricPortGetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFabricPortGetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17394,7 +18978,10 @@ ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFabricPortGetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetConfig, &tracer_record);
@@ -17430,7 +19017,8 @@ ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) &&
@@ -17443,9 +19031,13 @@ ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn *tracer_real,
     tracer_result = tracer_real(hPort, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFabricPortSetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFabricPortSetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFabricPortSetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17467,7 +19059,10 @@ ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortSetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFabricPortSetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortSetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortSetConfig, &tracer_record);
@@ -17502,7 +19097,8 @@ ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPort, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) &&
@@ -17515,9 +19111,13 @@ ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *tracer_real, const 
     tracer_result = tracer_real(hPort, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFabricPortGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFabricPortGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFabricPortGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17539,7 +19139,10 @@ ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFabricPortGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetState, &tracer_record);
@@ -17575,7 +19178,8 @@ ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThroughput_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPort, pThroughput);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) &&
@@ -17588,9 +19192,13 @@ ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThroughput_fn *tracer_re
     tracer_result = tracer_real(hPort, pThroughput);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFabricPortGetThroughput, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFabricPortGetThroughput, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFabricPortGetThroughput, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17612,7 +19220,10 @@ ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThroughput_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetThroughput, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFabricPortGetThroughput, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetThroughput__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput))
@@ -17651,7 +19262,8 @@ ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) &&
@@ -17664,9 +19276,13 @@ ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDevice, pCount, phFan);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumFans, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumFans, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEnumFans, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17692,7 +19308,10 @@ ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumFans, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumFans, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFans__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFans, &tracer_record);
@@ -17728,7 +19347,8 @@ ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFan, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) &&
@@ -17741,9 +19361,13 @@ ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *tracer_real, const void
     tracer_result = tracer_real(hFan, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFanGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFanGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFanGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17765,7 +19389,10 @@ ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFanGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetProperties, &tracer_record);
@@ -17799,7 +19426,8 @@ ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFan, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) &&
@@ -17812,9 +19440,13 @@ ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hFan, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFanGetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFanGetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFanGetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17836,7 +19468,10 @@ ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanGetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFanGetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetConfig, &tracer_record);
@@ -17869,7 +19504,8 @@ ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) &&
@@ -17882,9 +19518,13 @@ ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tracer_real, const vo
     tracer_result = tracer_real(hFan);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFanSetDefaultMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFanSetDefaultMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFanSetDefaultMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17904,7 +19544,10 @@ ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanSetDefaultMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFanSetDefaultMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetDefaultMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetDefaultMode, &tracer_record);
@@ -17939,7 +19582,8 @@ ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFan, speed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) &&
@@ -17952,9 +19596,13 @@ ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_fn *tracer_real,
     tracer_result = tracer_real(hFan, speed);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFanSetFixedSpeedMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFanSetFixedSpeedMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFanSetFixedSpeedMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17976,7 +19624,10 @@ ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanSetFixedSpeedMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFanSetFixedSpeedMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetFixedSpeedMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetFixedSpeedMode, &tracer_record);
@@ -18011,7 +19662,8 @@ ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFan, speedTable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) &&
@@ -18024,9 +19676,13 @@ ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_fn *tracer_real,
     tracer_result = tracer_real(hFan, speedTable);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFanSetSpeedTableMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFanSetSpeedTableMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFanSetSpeedTableMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18048,7 +19704,10 @@ ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanSetSpeedTableMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFanSetSpeedTableMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetSpeedTableMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetSpeedTableMode, &tracer_record);
@@ -18084,7 +19743,8 @@ ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFan, units, pSpeed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) &&
@@ -18097,9 +19757,13 @@ ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hFan, units, pSpeed);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFanGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFanGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFanGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18124,7 +19788,10 @@ ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanGetState, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSpeed_val = tracer_args.pSpeed ? (uint64_t)(int64_t)(*tracer_args.pSpeed) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFanGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetState, &tracer_record);
@@ -18158,7 +19825,8 @@ ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phFirmware);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) &&
@@ -18171,9 +19839,13 @@ ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn *tracer_real,
     tracer_result = tracer_real(hDevice, pCount, phFirmware);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumFirmwares, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumFirmwares, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEnumFirmwares, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18199,7 +19871,10 @@ ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumFirmwares, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumFirmwares, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFirmwares__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFirmwares, &tracer_record);
@@ -18237,7 +19912,8 @@ ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFirmware, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) &&
@@ -18250,9 +19926,13 @@ ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetProperties_fn *tracer_real,
     tracer_result = tracer_real(hFirmware, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFirmwareGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFirmwareGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFirmwareGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18274,7 +19954,10 @@ ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFirmwareGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFirmwareGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties))
@@ -18311,7 +19994,8 @@ ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFirmware, pImage, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) &&
@@ -18324,9 +20008,13 @@ ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hFirmware, pImage, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFirmwareFlash, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFirmwareFlash, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFirmwareFlash, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18351,7 +20039,10 @@ ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFirmwareFlash, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFirmwareFlash, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareFlash__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash))
     lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareFlash, &tracer_record);
@@ -18389,7 +20080,8 @@ ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequencyDomains_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) &&
@@ -18402,9 +20094,13 @@ ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequencyDomains_fn *tra
     tracer_result = tracer_real(hDevice, pCount, phFrequency);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDeviceEnumFrequencyDomains, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumFrequencyDomains, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumFrequencyDomains, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18430,7 +20126,10 @@ ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequencyDomains_fn *tra
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumFrequencyDomains, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumFrequencyDomains, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains))
@@ -18470,7 +20169,8 @@ ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetProperties_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) &&
@@ -18483,9 +20183,13 @@ ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetProperties_fn *tracer_real
     tracer_result = tracer_real(hFrequency, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18507,7 +20211,10 @@ ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetProperties_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties))
@@ -18548,7 +20255,8 @@ ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAvailableClocks_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) &&
@@ -18561,9 +20269,13 @@ ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAvailableClocks_fn *t
     tracer_result = tracer_real(hFrequency, pCount, phFrequency);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyGetAvailableClocks, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyGetAvailableClocks, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyGetAvailableClocks, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18589,7 +20301,10 @@ ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAvailableClocks_fn *t
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyGetAvailableClocks, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyGetAvailableClocks, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetAvailableClocks__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks))
@@ -18627,7 +20342,8 @@ ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) &&
@@ -18640,9 +20356,13 @@ ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tracer_real, const vo
     tracer_result = tracer_real(hFrequency, pLimits);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyGetRange, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyGetRange, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyGetRange, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18664,7 +20384,10 @@ ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyGetRange, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyGetRange, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetRange__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetRange, &tracer_record);
@@ -18699,7 +20422,8 @@ ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) &&
@@ -18712,9 +20436,13 @@ ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tracer_real, const vo
     tracer_result = tracer_real(hFrequency, pLimits);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencySetRange, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencySetRange, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencySetRange, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18736,7 +20464,10 @@ ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencySetRange, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencySetRange, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencySetRange__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencySetRange, &tracer_record);
@@ -18771,7 +20502,8 @@ ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) &&
@@ -18784,9 +20516,13 @@ ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tracer_real, const vo
     tracer_result = tracer_real(hFrequency, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18808,7 +20544,10 @@ ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetState, &tracer_record);
@@ -18845,7 +20584,8 @@ ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrottleTime_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pThrottleTime);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) &&
@@ -18858,9 +20598,13 @@ ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrottleTime_fn *tracer_
     tracer_result = tracer_real(hFrequency, pThrottleTime);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyGetThrottleTime, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyGetThrottleTime, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyGetThrottleTime, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18882,7 +20626,10 @@ ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrottleTime_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyGetThrottleTime, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyGetThrottleTime, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetThrottleTime__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime))
@@ -18923,7 +20670,8 @@ ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetCapabilities_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pOcCapabilities);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) &&
@@ -18936,9 +20684,13 @@ ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetCapabilities_fn *tra
     tracer_result = tracer_real(hFrequency, pOcCapabilities);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyOcGetCapabilities, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcGetCapabilities, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyOcGetCapabilities, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18960,7 +20712,10 @@ ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetCapabilities_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyOcGetCapabilities, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcGetCapabilities, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetCapabilities__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities))
@@ -19001,7 +20756,8 @@ ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcGetFrequencyTarget_f
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pCurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) &&
@@ -19014,9 +20770,13 @@ ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcGetFrequencyTarget_f
     tracer_result = tracer_real(hFrequency, pCurrentOcFrequency);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyOcGetFrequencyTarget, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcGetFrequencyTarget, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyOcGetFrequencyTarget, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19040,7 +20800,10 @@ ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcGetFrequencyTarget_f
                                                tracer_args.tracer_status);
   tracer_record.pCurrentOcFrequency_val =
       tracer_args.pCurrentOcFrequency ? tracer_slot_double(*tracer_args.pCurrentOcFrequency) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcGetFrequencyTarget, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget))
@@ -19081,7 +20844,8 @@ ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcSetFrequencyTarget_f
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, CurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) &&
@@ -19094,9 +20858,13 @@ ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcSetFrequencyTarget_f
     tracer_result = tracer_real(hFrequency, CurrentOcFrequency);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyOcSetFrequencyTarget, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcSetFrequencyTarget, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyOcSetFrequencyTarget, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19118,7 +20886,10 @@ ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcSetFrequencyTarget_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyOcSetFrequencyTarget, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcSetFrequencyTarget, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget))
@@ -19158,7 +20929,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesFrequencyOcGetVoltageT
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pCurrentVoltageTarget, pCurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) &&
@@ -19171,9 +20943,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesFrequencyOcGetVoltageT
     tracer_result = tracer_real(hFrequency, pCurrentVoltageTarget, pCurrentVoltageOffset);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyOcGetVoltageTarget, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcGetVoltageTarget, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyOcGetVoltageTarget, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19204,7 +20980,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesFrequencyOcGetVoltageT
   tracer_record.pCurrentVoltageOffset_val =
       tracer_args.pCurrentVoltageOffset ? tracer_slot_double(*tracer_args.pCurrentVoltageOffset)
                                         : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcGetVoltageTarget, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget))
@@ -19247,7 +21026,8 @@ ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSetVoltageTarget_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, CurrentVoltageTarget, CurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) &&
@@ -19260,9 +21040,13 @@ ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSetVoltageTarget_fn *t
     tracer_result = tracer_real(hFrequency, CurrentVoltageTarget, CurrentVoltageOffset);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyOcSetVoltageTarget, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcSetVoltageTarget, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyOcSetVoltageTarget, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19287,7 +21071,10 @@ ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSetVoltageTarget_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyOcSetVoltageTarget, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcSetVoltageTarget, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget))
@@ -19327,7 +21114,8 @@ ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, CurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) &&
@@ -19340,9 +21128,13 @@ ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *tracer_real, const 
     tracer_result = tracer_real(hFrequency, CurrentOcMode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyOcSetMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcSetMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyOcSetMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19364,7 +21156,10 @@ ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcSetMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcSetMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetMode, &tracer_record);
@@ -19399,7 +21194,8 @@ ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pCurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) &&
@@ -19412,9 +21208,13 @@ ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *tracer_real, const 
     tracer_result = tracer_real(hFrequency, pCurrentOcMode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyOcGetMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcGetMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyOcGetMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19438,7 +21238,10 @@ ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *tracer_real, const 
       tracer_record_call(ZE_ID_zesFrequencyOcGetMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCurrentOcMode_val =
       tracer_args.pCurrentOcMode ? (uint64_t)(*tracer_args.pCurrentOcMode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcGetMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetMode, &tracer_record);
@@ -19474,7 +21277,8 @@ ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pOcIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) &&
@@ -19487,9 +21291,13 @@ ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_fn *tracer_real,
     tracer_result = tracer_real(hFrequency, pOcIccMax);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyOcGetIccMax, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcGetIccMax, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyOcGetIccMax, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19513,7 +21321,10 @@ ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_fn *tracer_real,
       tracer_record_call(ZE_ID_zesFrequencyOcGetIccMax, tracer_depth, tracer_args.tracer_status);
   tracer_record.pOcIccMax_val =
       tracer_args.pOcIccMax ? tracer_slot_double(*tracer_args.pOcIccMax) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcGetIccMax, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetIccMax__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetIccMax, &tracer_record);
@@ -19549,7 +21360,8 @@ ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, ocIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) &&
@@ -19562,9 +21374,13 @@ ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_fn *tracer_real,
     tracer_result = tracer_real(hFrequency, ocIccMax);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyOcSetIccMax, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcSetIccMax, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyOcSetIccMax, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19586,7 +21402,10 @@ ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcSetIccMax, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcSetIccMax, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetIccMax__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetIccMax, &tracer_record);
@@ -19622,7 +21441,8 @@ ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pOcTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) &&
@@ -19635,9 +21455,13 @@ ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn *tracer_real,
     tracer_result = tracer_real(hFrequency, pOcTjMax);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyOcGetTjMax, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcGetTjMax, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyOcGetTjMax, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19660,7 +21484,10 @@ ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcGetTjMax, tracer_depth, tracer_args.tracer_status);
   tracer_record.pOcTjMax_val = tracer_args.pOcTjMax ? tracer_slot_double(*tracer_args.pOcTjMax) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcGetTjMax, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetTjMax__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetTjMax, &tracer_record);
@@ -19696,7 +21523,8 @@ ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, ocTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) &&
@@ -19709,9 +21537,13 @@ ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn *tracer_real,
     tracer_result = tracer_real(hFrequency, ocTjMax);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyOcSetTjMax, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcSetTjMax, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyOcSetTjMax, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19733,7 +21565,10 @@ ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcSetTjMax, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcSetTjMax, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetTjMax__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetTjMax, &tracer_record);
@@ -19769,7 +21604,8 @@ ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phLed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) &&
@@ -19782,9 +21618,13 @@ ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDevice, pCount, phLed);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumLeds, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumLeds, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEnumLeds, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19810,7 +21650,10 @@ ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumLeds, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumLeds, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumLeds__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumLeds, &tracer_record);
@@ -19846,7 +21689,8 @@ ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hLed, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) &&
@@ -19859,9 +21703,13 @@ ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *tracer_real, const void
     tracer_result = tracer_real(hLed, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesLedGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesLedGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesLedGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19883,7 +21731,10 @@ ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesLedGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedGetProperties, &tracer_record);
@@ -19917,7 +21768,8 @@ ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hLed, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) &&
@@ -19930,9 +21782,13 @@ ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hLed, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesLedGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesLedGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesLedGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19954,7 +21810,10 @@ ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesLedGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedGetState, &tracer_record);
@@ -19987,7 +21846,8 @@ ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hLed, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) &&
@@ -20000,9 +21860,13 @@ ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hLed, enable);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesLedSetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesLedSetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesLedSetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20024,7 +21888,10 @@ ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedSetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesLedSetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedSetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedSetState, &tracer_record);
@@ -20057,7 +21924,8 @@ ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hLed, pColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) &&
@@ -20070,9 +21938,13 @@ ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hLed, pColor);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesLedSetColor, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesLedSetColor, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesLedSetColor, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20094,7 +21966,10 @@ ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedSetColor, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesLedSetColor, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedSetColor__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedSetColor, &tracer_record);
@@ -20129,7 +22004,8 @@ ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryModules_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) &&
@@ -20142,9 +22018,13 @@ ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryModules_fn *tracer_re
     tracer_result = tracer_real(hDevice, pCount, phMemory);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumMemoryModules, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumMemoryModules, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumMemoryModules, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20170,7 +22050,10 @@ ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryModules_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumMemoryModules, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumMemoryModules, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumMemoryModules__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules))
@@ -20209,7 +22092,8 @@ ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMemory, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) &&
@@ -20222,9 +22106,13 @@ ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn *tracer_real,
     tracer_result = tracer_real(hMemory, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesMemoryGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesMemoryGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesMemoryGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20246,7 +22134,10 @@ ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesMemoryGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesMemoryGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetProperties, &tracer_record);
@@ -20281,7 +22172,8 @@ ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMemory, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) &&
@@ -20294,9 +22186,13 @@ ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hMemory, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesMemoryGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesMemoryGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesMemoryGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20318,7 +22214,10 @@ ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesMemoryGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesMemoryGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetState, &tracer_record);
@@ -20352,7 +22251,8 @@ ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMemory, pBandwidth);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) &&
@@ -20365,9 +22265,13 @@ ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *tracer_real, const 
     tracer_result = tracer_real(hMemory, pBandwidth);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesMemoryGetBandwidth, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesMemoryGetBandwidth, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesMemoryGetBandwidth, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20389,7 +22293,10 @@ ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesMemoryGetBandwidth, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesMemoryGetBandwidth, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetBandwidth__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetBandwidth, &tracer_record);
@@ -20426,7 +22333,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesDeviceEnumPerformanceF
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phPerf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) &&
@@ -20439,9 +22347,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesDeviceEnumPerformanceF
     tracer_result = tracer_real(hDevice, pCount, phPerf);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDeviceEnumPerformanceFactorDomains, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumPerformanceFactorDomains, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumPerformanceFactorDomains,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20467,7 +22379,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesDeviceEnumPerformanceF
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumPerformanceFactorDomains,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumPerformanceFactorDomains, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains))
@@ -20508,7 +22423,8 @@ ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformanceFactorGetProperties
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPerf, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) &&
@@ -20521,9 +22437,13 @@ ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformanceFactorGetProperties
     tracer_result = tracer_real(hPerf, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesPerformanceFactorGetProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPerformanceFactorGetProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesPerformanceFactorGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20545,7 +22465,10 @@ ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformanceFactorGetProperties
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesPerformanceFactorGetProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPerformanceFactorGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties))
@@ -20586,7 +22509,8 @@ ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFactorGetConfig_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPerf, pFactor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) &&
@@ -20599,9 +22523,13 @@ ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFactorGetConfig_fn *tra
     tracer_result = tracer_real(hPerf, pFactor);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesPerformanceFactorGetConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPerformanceFactorGetConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesPerformanceFactorGetConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20624,7 +22552,10 @@ ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFactorGetConfig_fn *tra
   tracer_record.head.call = tracer_record_call(ZE_ID_zesPerformanceFactorGetConfig, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pFactor_val = tracer_args.pFactor ? tracer_slot_double(*tracer_args.pFactor) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPerformanceFactorGetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorGetConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig))
@@ -20664,7 +22595,8 @@ ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFactorSetConfig_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPerf, factor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) &&
@@ -20677,9 +22609,13 @@ ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFactorSetConfig_fn *tra
     tracer_result = tracer_real(hPerf, factor);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesPerformanceFactorSetConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPerformanceFactorSetConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesPerformanceFactorSetConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20701,7 +22637,10 @@ ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFactorSetConfig_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesPerformanceFactorSetConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPerformanceFactorSetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorSetConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig))
@@ -20740,7 +22679,8 @@ ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDomains_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) &&
@@ -20753,9 +22693,13 @@ ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDomains_fn *tracer_real
     tracer_result = tracer_real(hDevice, pCount, phPower);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumPowerDomains, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumPowerDomains, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumPowerDomains, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20781,7 +22725,10 @@ ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDomains_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumPowerDomains, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumPowerDomains, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPowerDomains__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains))
@@ -20821,7 +22768,8 @@ ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowerDomain_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) &&
@@ -20834,9 +22782,13 @@ ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowerDomain_fn *tracer_
     tracer_result = tracer_real(hDevice, phPower);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDeviceGetCardPowerDomain, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceGetCardPowerDomain, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceGetCardPowerDomain, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20859,7 +22811,10 @@ ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowerDomain_fn *tracer_
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceGetCardPowerDomain, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.phPower_val = tracer_args.phPower ? (uint64_t)(uintptr_t)(*tracer_args.phPower) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceGetCardPowerDomain, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetCardPowerDomain__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain))
@@ -20896,7 +22851,8 @@ ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) &&
@@ -20909,9 +22865,13 @@ ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *tracer_real, const 
     tracer_result = tracer_real(hPower, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPowerGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20933,7 +22893,10 @@ ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetProperties, &tracer_record);
@@ -20970,7 +22933,8 @@ ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounter_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pEnergy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) &&
@@ -20983,9 +22947,13 @@ ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounter_fn *tracer_real,
     tracer_result = tracer_real(hPower, pEnergy);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerGetEnergyCounter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerGetEnergyCounter, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPowerGetEnergyCounter, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21007,7 +22975,10 @@ ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounter_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetEnergyCounter, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerGetEnergyCounter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetEnergyCounter__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter))
@@ -21044,7 +23015,8 @@ ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) &&
@@ -21057,9 +23029,13 @@ ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hPower, pSustained, pBurst, pPeak);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerGetLimits, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerGetLimits, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPowerGetLimits, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21086,7 +23062,10 @@ ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetLimits, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerGetLimits, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimits__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimits, &tracer_record);
@@ -21124,7 +23103,8 @@ ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) &&
@@ -21137,9 +23117,13 @@ ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hPower, pSustained, pBurst, pPeak);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerSetLimits, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerSetLimits, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPowerSetLimits, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21166,7 +23150,10 @@ ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerSetLimits, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerSetLimits, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimits__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimits, &tracer_record);
@@ -21206,7 +23193,8 @@ ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThreshold_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pThreshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) &&
@@ -21219,9 +23207,13 @@ ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThreshold_fn *tracer_re
     tracer_result = tracer_real(hPower, pThreshold);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerGetEnergyThreshold, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerGetEnergyThreshold, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesPowerGetEnergyThreshold, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21243,7 +23235,10 @@ ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThreshold_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetEnergyThreshold, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerGetEnergyThreshold, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetEnergyThreshold__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold))
@@ -21283,7 +23278,8 @@ ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThreshold_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, threshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) &&
@@ -21296,9 +23292,13 @@ ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThreshold_fn *tracer_re
     tracer_result = tracer_real(hPower, threshold);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerSetEnergyThreshold, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerSetEnergyThreshold, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesPowerSetEnergyThreshold, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21320,7 +23320,10 @@ ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThreshold_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerSetEnergyThreshold, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerSetEnergyThreshold, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetEnergyThreshold__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold))
@@ -21358,7 +23361,8 @@ ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phPsu);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) &&
@@ -21371,9 +23375,13 @@ ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDevice, pCount, phPsu);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumPsus, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumPsus, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEnumPsus, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21399,7 +23407,10 @@ ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumPsus, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumPsus, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPsus__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPsus, &tracer_record);
@@ -21435,7 +23446,8 @@ ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPsu, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) &&
@@ -21448,9 +23460,13 @@ ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *tracer_real, const void
     tracer_result = tracer_real(hPsu, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPsuGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPsuGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPsuGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21472,7 +23488,10 @@ ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPsuGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPsuGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetProperties, &tracer_record);
@@ -21506,7 +23525,8 @@ ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPsu, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) &&
@@ -21519,9 +23539,13 @@ ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hPsu, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPsuGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPsuGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPsuGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21543,7 +23567,10 @@ ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPsuGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPsuGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetState, &tracer_record);
@@ -21578,7 +23605,8 @@ ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorSets_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phRas);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) &&
@@ -21591,9 +23619,13 @@ ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorSets_fn *tracer_real
     tracer_result = tracer_real(hDevice, pCount, phRas);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumRasErrorSets, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumRasErrorSets, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumRasErrorSets, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21619,7 +23651,10 @@ ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorSets_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumRasErrorSets, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumRasErrorSets, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumRasErrorSets__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets))
@@ -21657,7 +23692,8 @@ ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hRas, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) &&
@@ -21670,9 +23706,13 @@ ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *tracer_real, const void
     tracer_result = tracer_real(hRas, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesRasGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesRasGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesRasGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21694,7 +23734,10 @@ ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesRasGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetProperties, &tracer_record);
@@ -21728,7 +23771,8 @@ ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) &&
@@ -21741,9 +23785,13 @@ ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hRas, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesRasGetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesRasGetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesRasGetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21765,7 +23813,10 @@ ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasGetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesRasGetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetConfig, &tracer_record);
@@ -21798,7 +23849,8 @@ ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) &&
@@ -21811,9 +23863,13 @@ ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hRas, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesRasSetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesRasSetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesRasSetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21835,7 +23891,10 @@ ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasSetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesRasSetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasSetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasSetConfig, &tracer_record);
@@ -21868,7 +23927,8 @@ ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hRas, clear, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) &&
@@ -21881,9 +23941,13 @@ ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hRas, clear, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesRasGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesRasGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesRasGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21907,7 +23971,10 @@ ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesRasGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetState, &tracer_record);
@@ -21941,7 +24008,8 @@ ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phScheduler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) &&
@@ -21954,9 +24022,13 @@ ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_fn *tracer_real,
     tracer_result = tracer_real(hDevice, pCount, phScheduler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumSchedulers, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumSchedulers, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEnumSchedulers, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21982,7 +24054,10 @@ ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumSchedulers, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumSchedulers, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumSchedulers__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumSchedulers, &tracer_record);
@@ -22020,7 +24095,8 @@ ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetProperties_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) &&
@@ -22033,9 +24109,13 @@ ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetProperties_fn *tracer_real
     tracer_result = tracer_real(hScheduler, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesSchedulerGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22057,7 +24137,10 @@ ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetProperties_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesSchedulerGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties))
@@ -22097,7 +24180,8 @@ ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurrentMode_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) &&
@@ -22110,9 +24194,13 @@ ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurrentMode_fn *tracer_re
     tracer_result = tracer_real(hScheduler, pMode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesSchedulerGetCurrentMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerGetCurrentMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerGetCurrentMode, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22135,7 +24223,10 @@ ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurrentMode_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesSchedulerGetCurrentMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pMode_val = tracer_args.pMode ? (uint64_t)(*tracer_args.pMode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerGetCurrentMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetCurrentMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode))
@@ -22174,7 +24265,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimeoutMod
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) &&
@@ -22187,9 +24279,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimeoutMod
     tracer_result = tracer_real(hScheduler, getDefaults, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesSchedulerGetTimeoutModeProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerGetTimeoutModeProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerGetTimeoutModeProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22214,7 +24310,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimeoutMod
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesSchedulerGetTimeoutModeProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerGetTimeoutModeProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties))
@@ -22256,7 +24355,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimesliceM
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) &&
@@ -22270,9 +24370,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimesliceM
     tracer_result = tracer_real(hScheduler, getDefaults, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesSchedulerGetTimesliceModeProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerGetTimesliceModeProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerGetTimesliceModeProperties,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22297,7 +24401,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimesliceM
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesSchedulerGetTimesliceModeProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerGetTimesliceModeProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties))
@@ -22339,7 +24446,8 @@ ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeoutMode_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) &&
@@ -22352,9 +24460,13 @@ ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeoutMode_fn *tracer_re
     tracer_result = tracer_real(hScheduler, pProperties, pNeedReload);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesSchedulerSetTimeoutMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerSetTimeoutMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerSetTimeoutMode, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22381,7 +24493,10 @@ ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeoutMode_fn *tracer_re
       tracer_record_call(ZE_ID_zesSchedulerSetTimeoutMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerSetTimeoutMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetTimeoutMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode))
@@ -22423,7 +24538,8 @@ ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTimesliceMode_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) &&
@@ -22436,9 +24552,13 @@ ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTimesliceMode_fn *trace
     tracer_result = tracer_real(hScheduler, pProperties, pNeedReload);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesSchedulerSetTimesliceMode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerSetTimesliceMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerSetTimesliceMode, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22465,7 +24585,10 @@ ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTimesliceMode_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerSetTimesliceMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetTimesliceMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode))
@@ -22506,7 +24629,8 @@ ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExclusiveMode_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) &&
@@ -22519,9 +24643,13 @@ ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExclusiveMode_fn *trace
     tracer_result = tracer_real(hScheduler, pNeedReload);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesSchedulerSetExclusiveMode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerSetExclusiveMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerSetExclusiveMode, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22545,7 +24673,10 @@ ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExclusiveMode_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerSetExclusiveMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetExclusiveMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode))
@@ -22584,7 +24715,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerSetComputeUni
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) &&
@@ -22597,9 +24729,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerSetComputeUni
     tracer_result = tracer_real(hScheduler, pNeedReload);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesSchedulerSetComputeUnitDebugMode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerSetComputeUnitDebugMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerSetComputeUnitDebugMode, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22623,7 +24759,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerSetComputeUni
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerSetComputeUnitDebugMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode))
@@ -22663,7 +24802,8 @@ ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandbyDomains_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phStandby);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) &&
@@ -22676,9 +24816,13 @@ ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandbyDomains_fn *tracer_
     tracer_result = tracer_real(hDevice, pCount, phStandby);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDeviceEnumStandbyDomains, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumStandbyDomains, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumStandbyDomains, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22704,7 +24848,10 @@ ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandbyDomains_fn *tracer_
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumStandbyDomains, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumStandbyDomains, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumStandbyDomains__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains))
@@ -22743,7 +24890,8 @@ ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStandby, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) &&
@@ -22756,9 +24904,13 @@ ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_fn *tracer_real,
     tracer_result = tracer_real(hStandby, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesStandbyGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesStandbyGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesStandbyGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22780,7 +24932,10 @@ ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesStandbyGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesStandbyGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetProperties, &tracer_record);
@@ -22816,7 +24971,8 @@ ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStandby, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) &&
@@ -22829,9 +24985,13 @@ ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hStandby, pMode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesStandbyGetMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesStandbyGetMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesStandbyGetMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22854,7 +25014,10 @@ ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesStandbyGetMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pMode_val = tracer_args.pMode ? (uint64_t)(*tracer_args.pMode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesStandbyGetMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetMode, &tracer_record);
@@ -22888,7 +25051,8 @@ ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStandby, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) &&
@@ -22901,9 +25065,13 @@ ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hStandby, mode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesStandbySetMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesStandbySetMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesStandbySetMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22925,7 +25093,10 @@ ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesStandbySetMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesStandbySetMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbySetMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbySetMode, &tracer_record);
@@ -22962,7 +25133,8 @@ ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTemperatureSensors_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) &&
@@ -22975,9 +25147,13 @@ ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTemperatureSensors_fn 
     tracer_result = tracer_real(hDevice, pCount, phTemperature);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDeviceEnumTemperatureSensors, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumTemperatureSensors, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumTemperatureSensors, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23003,7 +25179,10 @@ ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTemperatureSensors_fn 
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumTemperatureSensors, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumTemperatureSensors, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors))
@@ -23043,7 +25222,8 @@ ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetProperties_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTemperature, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) &&
@@ -23056,9 +25236,13 @@ ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetProperties_fn *tracer_
     tracer_result = tracer_real(hTemperature, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesTemperatureGetProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesTemperatureGetProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesTemperatureGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23080,7 +25264,10 @@ ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesTemperatureGetProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesTemperatureGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties))
@@ -23119,7 +25306,8 @@ ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) &&
@@ -23132,9 +25320,13 @@ ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_fn *tracer_real,
     tracer_result = tracer_real(hTemperature, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesTemperatureGetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesTemperatureGetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesTemperatureGetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23156,7 +25348,10 @@ ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesTemperatureGetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesTemperatureGetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetConfig, &tracer_record);
@@ -23192,7 +25387,8 @@ ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) &&
@@ -23205,9 +25401,13 @@ ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_fn *tracer_real,
     tracer_result = tracer_real(hTemperature, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesTemperatureSetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesTemperatureSetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesTemperatureSetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23229,7 +25429,10 @@ ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesTemperatureSetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesTemperatureSetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureSetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureSetConfig, &tracer_record);
@@ -23266,7 +25469,8 @@ ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTemperature, pTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) &&
@@ -23279,9 +25483,13 @@ ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn *tracer_real,
     tracer_result = tracer_real(hTemperature, pTemperature);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesTemperatureGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesTemperatureGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesTemperatureGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23305,7 +25513,10 @@ ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn *tracer_real,
       tracer_record_call(ZE_ID_zesTemperatureGetState, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTemperature_val =
       tracer_args.pTemperature ? tracer_slot_double(*tracer_args.pTemperature) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesTemperatureGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetState, &tracer_record);
@@ -23341,7 +25552,8 @@ ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) &&
@@ -23354,9 +25566,13 @@ ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tracer_real, const vo
     tracer_result = tracer_real(hPower, pCount, pSustained);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerGetLimitsExt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerGetLimitsExt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPowerGetLimitsExt, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23382,7 +25598,10 @@ ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetLimitsExt, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerGetLimitsExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimitsExt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimitsExt, &tracer_record);
@@ -23419,7 +25638,8 @@ ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) &&
@@ -23432,9 +25652,13 @@ ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tracer_real, const vo
     tracer_result = tracer_real(hPower, pCount, pSustained);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerSetLimitsExt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerSetLimitsExt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPowerSetLimitsExt, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23459,7 +25683,10 @@ ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerSetLimitsExt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerSetLimitsExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimitsExt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimitsExt, &tracer_record);
@@ -23497,7 +25724,8 @@ ze_traced_zeGetGlobalProcAddrTable(ze_zeGetGlobalProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23519,7 +25747,10 @@ ze_traced_zeGetGlobalProcAddrTable(ze_zeGetGlobalProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetGlobalProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetGlobalProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetGlobalProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable))
@@ -23557,7 +25788,8 @@ ze_traced_zeGetDriverProcAddrTable(ze_zeGetDriverProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23579,7 +25811,10 @@ ze_traced_zeGetDriverProcAddrTable(ze_zeGetDriverProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetDriverProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetDriverProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetDriverProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable))
@@ -23617,7 +25852,8 @@ ze_traced_zeGetDeviceProcAddrTable(ze_zeGetDeviceProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23639,7 +25875,10 @@ ze_traced_zeGetDeviceProcAddrTable(ze_zeGetDeviceProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetDeviceProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetDeviceProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetDeviceProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable))
@@ -23677,7 +25916,8 @@ ze_traced_zeGetDeviceExpProcAddrTable(ze_zeGetDeviceExpProcAddrTable_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23699,7 +25939,10 @@ ze_traced_zeGetDeviceExpProcAddrTable(ze_zeGetDeviceExpProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetDeviceExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetDeviceExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable))
@@ -23739,7 +25982,8 @@ ze_traced_zeGetContextProcAddrTable(ze_zeGetContextProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23761,7 +26005,10 @@ ze_traced_zeGetContextProcAddrTable(ze_zeGetContextProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetContextProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetContextProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetContextProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable))
@@ -23801,7 +26048,8 @@ ze_traced_zeGetCommandQueueProcAddrTable(ze_zeGetCommandQueueProcAddrTable_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23823,7 +26071,10 @@ ze_traced_zeGetCommandQueueProcAddrTable(ze_zeGetCommandQueueProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetCommandQueueProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetCommandQueueProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable))
@@ -23864,7 +26115,8 @@ ze_traced_zeGetCommandListProcAddrTable(ze_zeGetCommandListProcAddrTable_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23886,7 +26138,10 @@ ze_traced_zeGetCommandListProcAddrTable(ze_zeGetCommandListProcAddrTable_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetCommandListProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetCommandListProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetCommandListProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable))
@@ -23925,7 +26180,8 @@ ze_traced_zeGetImageProcAddrTable(ze_zeGetImageProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23947,7 +26203,10 @@ ze_traced_zeGetImageProcAddrTable(ze_zeGetImageProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetImageProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetImageProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetImageProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetImageProcAddrTable, &tracer_record);
@@ -23984,7 +26243,8 @@ ze_traced_zeGetImageExpProcAddrTable(ze_zeGetImageExpProcAddrTable_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24006,7 +26266,10 @@ ze_traced_zeGetImageExpProcAddrTable(ze_zeGetImageExpProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetImageExpProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetImageExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetImageExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable))
@@ -24045,7 +26308,8 @@ ze_traced_zeGetFenceProcAddrTable(ze_zeGetFenceProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24067,7 +26331,10 @@ ze_traced_zeGetFenceProcAddrTable(ze_zeGetFenceProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetFenceProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetFenceProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFenceProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFenceProcAddrTable, &tracer_record);
@@ -24104,7 +26371,8 @@ ze_traced_zeGetEventPoolProcAddrTable(ze_zeGetEventPoolProcAddrTable_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24126,7 +26394,10 @@ ze_traced_zeGetEventPoolProcAddrTable(ze_zeGetEventPoolProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetEventPoolProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetEventPoolProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventPoolProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable))
@@ -24165,7 +26436,8 @@ ze_traced_zeGetEventProcAddrTable(ze_zeGetEventProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24187,7 +26459,10 @@ ze_traced_zeGetEventProcAddrTable(ze_zeGetEventProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetEventProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetEventProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventProcAddrTable, &tracer_record);
@@ -24224,7 +26499,8 @@ ze_traced_zeGetEventExpProcAddrTable(ze_zeGetEventExpProcAddrTable_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24246,7 +26522,10 @@ ze_traced_zeGetEventExpProcAddrTable(ze_zeGetEventExpProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetEventExpProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetEventExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable))
@@ -24286,7 +26565,8 @@ ze_traced_zeGetModuleProcAddrTable(ze_zeGetModuleProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24308,7 +26588,10 @@ ze_traced_zeGetModuleProcAddrTable(ze_zeGetModuleProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetModuleProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetModuleProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetModuleProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable))
@@ -24347,7 +26630,8 @@ ze_traced_zeGetModuleBuildLogProcAddrTable(ze_zeGetModuleBuildLogProcAddrTable_f
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24369,7 +26653,10 @@ ze_traced_zeGetModuleBuildLogProcAddrTable(ze_zeGetModuleBuildLogProcAddrTable_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetModuleBuildLogProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetModuleBuildLogProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable))
@@ -24409,7 +26696,8 @@ ze_traced_zeGetKernelProcAddrTable(ze_zeGetKernelProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24431,7 +26719,10 @@ ze_traced_zeGetKernelProcAddrTable(ze_zeGetKernelProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetKernelProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetKernelProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetKernelProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable))
@@ -24469,7 +26760,8 @@ ze_traced_zeGetKernelExpProcAddrTable(ze_zeGetKernelExpProcAddrTable_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24491,7 +26783,10 @@ ze_traced_zeGetKernelExpProcAddrTable(ze_zeGetKernelExpProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetKernelExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetKernelExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetKernelExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable))
@@ -24531,7 +26826,8 @@ ze_traced_zeGetSamplerProcAddrTable(ze_zeGetSamplerProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24553,7 +26849,10 @@ ze_traced_zeGetSamplerProcAddrTable(ze_zeGetSamplerProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetSamplerProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetSamplerProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetSamplerProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable))
@@ -24593,7 +26892,8 @@ ze_traced_zeGetPhysicalMemProcAddrTable(ze_zeGetPhysicalMemProcAddrTable_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24615,7 +26915,10 @@ ze_traced_zeGetPhysicalMemProcAddrTable(ze_zeGetPhysicalMemProcAddrTable_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetPhysicalMemProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetPhysicalMemProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable))
@@ -24653,7 +26956,8 @@ ze_traced_zeGetMemProcAddrTable(ze_zeGetMemProcAddrTable_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24675,7 +26979,10 @@ ze_traced_zeGetMemProcAddrTable(ze_zeGetMemProcAddrTable_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetMemProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetMemProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetMemProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetMemProcAddrTable, &tracer_record);
@@ -24712,7 +27019,8 @@ ze_traced_zeGetVirtualMemProcAddrTable(ze_zeGetVirtualMemProcAddrTable_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24734,7 +27042,10 @@ ze_traced_zeGetVirtualMemProcAddrTable(ze_zeGetVirtualMemProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetVirtualMemProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetVirtualMemProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable))
@@ -24775,7 +27086,8 @@ ze_traced_zeGetFabricVertexExpProcAddrTable(ze_zeGetFabricVertexExpProcAddrTable
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24797,7 +27109,10 @@ ze_traced_zeGetFabricVertexExpProcAddrTable(ze_zeGetFabricVertexExpProcAddrTable
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetFabricVertexExpProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetFabricVertexExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable))
@@ -24838,7 +27153,8 @@ ze_traced_zeGetFabricEdgeExpProcAddrTable(ze_zeGetFabricEdgeExpProcAddrTable_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24860,7 +27176,10 @@ ze_traced_zeGetFabricEdgeExpProcAddrTable(ze_zeGetFabricEdgeExpProcAddrTable_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetFabricEdgeExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetFabricEdgeExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable))
@@ -24900,7 +27219,8 @@ ze_traced_zetGetDeviceProcAddrTable(ze_zetGetDeviceProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24922,7 +27242,10 @@ ze_traced_zetGetDeviceProcAddrTable(ze_zetGetDeviceProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetDeviceProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetDeviceProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetDeviceProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable))
@@ -24961,7 +27284,8 @@ ze_traced_zetGetContextProcAddrTable(ze_zetGetContextProcAddrTable_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24983,7 +27307,10 @@ ze_traced_zetGetContextProcAddrTable(ze_zetGetContextProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetContextProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetContextProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetContextProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable))
@@ -25024,7 +27351,8 @@ ze_traced_zetGetCommandListProcAddrTable(ze_zetGetCommandListProcAddrTable_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25046,7 +27374,10 @@ ze_traced_zetGetCommandListProcAddrTable(ze_zetGetCommandListProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetCommandListProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetCommandListProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetCommandListProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable))
@@ -25086,7 +27417,8 @@ ze_traced_zetGetModuleProcAddrTable(ze_zetGetModuleProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25108,7 +27440,10 @@ ze_traced_zetGetModuleProcAddrTable(ze_zetGetModuleProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetModuleProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetModuleProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetModuleProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable))
@@ -25147,7 +27482,8 @@ ze_traced_zetGetKernelProcAddrTable(ze_zetGetKernelProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25169,7 +27505,10 @@ ze_traced_zetGetKernelProcAddrTable(ze_zetGetKernelProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetKernelProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetKernelProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetKernelProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable))
@@ -25209,7 +27548,8 @@ ze_traced_zetGetMetricGroupProcAddrTable(ze_zetGetMetricGroupProcAddrTable_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25231,7 +27571,10 @@ ze_traced_zetGetMetricGroupProcAddrTable(ze_zetGetMetricGroupProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricGroupProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetMetricGroupProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable))
@@ -25272,7 +27615,8 @@ ze_traced_zetGetMetricGroupExpProcAddrTable(ze_zetGetMetricGroupExpProcAddrTable
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25294,7 +27638,10 @@ ze_traced_zetGetMetricGroupExpProcAddrTable(ze_zetGetMetricGroupExpProcAddrTable
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricGroupExpProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetMetricGroupExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable))
@@ -25334,7 +27681,8 @@ ze_traced_zetGetMetricProcAddrTable(ze_zetGetMetricProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25356,7 +27704,10 @@ ze_traced_zetGetMetricProcAddrTable(ze_zetGetMetricProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetMetricProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetMetricProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable))
@@ -25396,7 +27747,8 @@ ze_traced_zetGetMetricStreamerProcAddrTable(ze_zetGetMetricStreamerProcAddrTable
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25418,7 +27770,10 @@ ze_traced_zetGetMetricStreamerProcAddrTable(ze_zetGetMetricStreamerProcAddrTable
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricStreamerProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetMetricStreamerProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable))
@@ -25459,7 +27814,8 @@ ze_traced_zetGetMetricQueryPoolProcAddrTable(ze_zetGetMetricQueryPoolProcAddrTab
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25481,7 +27837,10 @@ ze_traced_zetGetMetricQueryPoolProcAddrTable(ze_zetGetMetricQueryPoolProcAddrTab
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricQueryPoolProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetMetricQueryPoolProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable))
@@ -25522,7 +27881,8 @@ ze_traced_zetGetMetricQueryProcAddrTable(ze_zetGetMetricQueryProcAddrTable_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25544,7 +27904,10 @@ ze_traced_zetGetMetricQueryProcAddrTable(ze_zetGetMetricQueryProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricQueryProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetMetricQueryProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable))
@@ -25584,7 +27947,8 @@ ze_traced_zetGetTracerExpProcAddrTable(ze_zetGetTracerExpProcAddrTable_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25606,7 +27970,10 @@ ze_traced_zetGetTracerExpProcAddrTable(ze_zetGetTracerExpProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetTracerExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetTracerExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetTracerExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable))
@@ -25646,7 +28013,8 @@ ze_traced_zetGetDebugProcAddrTable(ze_zetGetDebugProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25668,7 +28036,10 @@ ze_traced_zetGetDebugProcAddrTable(ze_zetGetDebugProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetDebugProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetDebugProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetDebugProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable))
@@ -25706,7 +28077,8 @@ ze_traced_zesGetDriverProcAddrTable(ze_zesGetDriverProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25728,7 +28100,10 @@ ze_traced_zesGetDriverProcAddrTable(ze_zesGetDriverProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetDriverProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetDriverProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetDriverProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable))
@@ -25767,7 +28142,8 @@ ze_traced_zesGetDeviceProcAddrTable(ze_zesGetDeviceProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25789,7 +28165,10 @@ ze_traced_zesGetDeviceProcAddrTable(ze_zesGetDeviceProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetDeviceProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetDeviceProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetDeviceProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable))
@@ -25828,7 +28207,8 @@ ze_traced_zesGetSchedulerProcAddrTable(ze_zesGetSchedulerProcAddrTable_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25850,7 +28230,10 @@ ze_traced_zesGetSchedulerProcAddrTable(ze_zesGetSchedulerProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetSchedulerProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetSchedulerProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetSchedulerProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable))
@@ -25890,7 +28273,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesGetPerformanceFactorPr
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25912,7 +28296,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesGetPerformanceFactorPr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetPerformanceFactorProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetPerformanceFactorProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable))
@@ -25952,7 +28339,8 @@ ze_traced_zesGetPowerProcAddrTable(ze_zesGetPowerProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25974,7 +28362,10 @@ ze_traced_zesGetPowerProcAddrTable(ze_zesGetPowerProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetPowerProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetPowerProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPowerProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable))
@@ -26012,7 +28403,8 @@ ze_traced_zesGetFrequencyProcAddrTable(ze_zesGetFrequencyProcAddrTable_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26034,7 +28426,10 @@ ze_traced_zesGetFrequencyProcAddrTable(ze_zesGetFrequencyProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetFrequencyProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetFrequencyProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFrequencyProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable))
@@ -26074,7 +28469,8 @@ ze_traced_zesGetEngineProcAddrTable(ze_zesGetEngineProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26096,7 +28492,10 @@ ze_traced_zesGetEngineProcAddrTable(ze_zesGetEngineProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetEngineProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetEngineProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetEngineProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable))
@@ -26135,7 +28534,8 @@ ze_traced_zesGetStandbyProcAddrTable(ze_zesGetStandbyProcAddrTable_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26157,7 +28557,10 @@ ze_traced_zesGetStandbyProcAddrTable(ze_zesGetStandbyProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetStandbyProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetStandbyProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetStandbyProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable))
@@ -26197,7 +28600,8 @@ ze_traced_zesGetFirmwareProcAddrTable(ze_zesGetFirmwareProcAddrTable_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26219,7 +28623,10 @@ ze_traced_zesGetFirmwareProcAddrTable(ze_zesGetFirmwareProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetFirmwareProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetFirmwareProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFirmwareProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable))
@@ -26259,7 +28666,8 @@ ze_traced_zesGetMemoryProcAddrTable(ze_zesGetMemoryProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26281,7 +28689,10 @@ ze_traced_zesGetMemoryProcAddrTable(ze_zesGetMemoryProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetMemoryProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetMemoryProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetMemoryProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable))
@@ -26321,7 +28732,8 @@ ze_traced_zesGetFabricPortProcAddrTable(ze_zesGetFabricPortProcAddrTable_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26343,7 +28755,10 @@ ze_traced_zesGetFabricPortProcAddrTable(ze_zesGetFabricPortProcAddrTable_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetFabricPortProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetFabricPortProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFabricPortProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable))
@@ -26384,7 +28799,8 @@ ze_traced_zesGetTemperatureProcAddrTable(ze_zesGetTemperatureProcAddrTable_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26406,7 +28822,10 @@ ze_traced_zesGetTemperatureProcAddrTable(ze_zesGetTemperatureProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetTemperatureProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetTemperatureProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetTemperatureProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable))
@@ -26445,7 +28864,8 @@ ze_traced_zesGetPsuProcAddrTable(ze_zesGetPsuProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26467,7 +28887,10 @@ ze_traced_zesGetPsuProcAddrTable(ze_zesGetPsuProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetPsuProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetPsuProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPsuProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPsuProcAddrTable, &tracer_record);
@@ -26503,7 +28926,8 @@ ze_traced_zesGetFanProcAddrTable(ze_zesGetFanProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26525,7 +28949,10 @@ ze_traced_zesGetFanProcAddrTable(ze_zesGetFanProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetFanProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetFanProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFanProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFanProcAddrTable, &tracer_record);
@@ -26561,7 +28988,8 @@ ze_traced_zesGetLedProcAddrTable(ze_zesGetLedProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26583,7 +29011,10 @@ ze_traced_zesGetLedProcAddrTable(ze_zesGetLedProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetLedProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetLedProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetLedProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetLedProcAddrTable, &tracer_record);
@@ -26619,7 +29050,8 @@ ze_traced_zesGetRasProcAddrTable(ze_zesGetRasProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26641,7 +29073,10 @@ ze_traced_zesGetRasProcAddrTable(ze_zesGetRasProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetRasProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetRasProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetRasProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetRasProcAddrTable, &tracer_record);
@@ -26679,7 +29114,8 @@ ze_traced_zesGetDiagnosticsProcAddrTable(ze_zesGetDiagnosticsProcAddrTable_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26701,7 +29137,10 @@ ze_traced_zesGetDiagnosticsProcAddrTable(ze_zesGetDiagnosticsProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetDiagnosticsProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetDiagnosticsProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable))
@@ -26739,7 +29178,8 @@ ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_elems, versions);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) &&
@@ -26752,9 +29192,13 @@ ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tracer_real, const vo
     tracer_result = tracer_real(num_elems, versions);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelLoaderGetVersions, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelLoaderGetVersions, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelLoaderGetVersions, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -26777,7 +29221,10 @@ ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelLoaderGetVersions, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_elems_val = tracer_args.num_elems ? (uint64_t)(*tracer_args.num_elems) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelLoaderGetVersions, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelLoaderGetVersions__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions))
     lttng_ust_tracepoint(lttng_ust_ze, zelLoaderGetVersions, &tracer_record);
@@ -26814,7 +29261,8 @@ ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandle_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handleType, handleIn, handleOut);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) &&
@@ -26827,9 +29275,13 @@ ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandle_fn *tracer_real,
     tracer_result = tracer_real(handleType, handleIn, handleOut);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelLoaderTranslateHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelLoaderTranslateHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelLoaderTranslateHandle, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -26856,7 +29308,10 @@ ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandle_fn *tracer_real,
       tracer_record_call(ZE_ID_zelLoaderTranslateHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.handleOut_val =
       tracer_args.handleOut ? (uint64_t)(uintptr_t)(*tracer_args.handleOut) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelLoaderTranslateHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelLoaderTranslateHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle))
@@ -26893,7 +29348,8 @@ ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) &&
@@ -26906,9 +29362,13 @@ ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(desc, phTracer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelTracerCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelTracerCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelTracerCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -26932,7 +29392,10 @@ ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zelTracerCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phTracer_val =
       tracer_args.phTracer ? (uint64_t)(uintptr_t)(*tracer_args.phTracer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelTracerCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerCreate, &tracer_record);
@@ -26965,7 +29428,8 @@ ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) &&
@@ -26978,9 +29442,13 @@ ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hTracer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelTracerDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelTracerDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelTracerDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -27000,7 +29468,10 @@ ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelTracerDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerDestroy, &tracer_record);
@@ -27034,7 +29505,8 @@ ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) &&
@@ -27047,9 +29519,13 @@ ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *tracer_real, const 
     tracer_result = tracer_real(hTracer, pCoreCbs);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelTracerSetPrologues, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelTracerSetPrologues, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelTracerSetPrologues, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -27071,7 +29547,10 @@ ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerSetPrologues, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelTracerSetPrologues, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetPrologues__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetPrologues, &tracer_record);
@@ -27106,7 +29585,8 @@ ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) &&
@@ -27119,9 +29599,13 @@ ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *tracer_real, const 
     tracer_result = tracer_real(hTracer, pCoreCbs);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelTracerSetEpilogues, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelTracerSetEpilogues, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelTracerSetEpilogues, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -27143,7 +29627,10 @@ ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerSetEpilogues, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelTracerSetEpilogues, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEpilogues__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEpilogues, &tracer_record);
@@ -27178,7 +29665,8 @@ ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) &&
@@ -27191,9 +29679,13 @@ ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *tracer_real, const void
     tracer_result = tracer_real(hTracer, enable);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelTracerSetEnabled, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelTracerSetEnabled, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelTracerSetEnabled, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -27215,7 +29707,10 @@ ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerSetEnabled, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelTracerSetEnabled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEnabled__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEnabled, &tracer_record);

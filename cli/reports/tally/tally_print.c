@@ -546,6 +546,20 @@ void tally_print_prologue(const struct tally *t, const struct run_record *run, F
     fprintf(out, "The app%s %s%s: the tables count what it recorded until then.\n\n",
             run->exit_code < 0 ? "'s" : "", strncmp(run->status, "killed", 6) == 0 ? "was " : "",
             run->status);
+  if (run && run->present && run->partial_reason != RUN_PARTIAL_NONE) {
+    char when[32];
+    units_time(run->partial_at_ns, when, sizeof when);
+    fprintf(out,
+            "PARTIAL: %s %s into the run; the trace keeps %.1f MiB, what was recorded until "
+            "then.\n%s\n\n",
+            run->partial_reason == RUN_PARTIAL_MAX_SIZE ? "the trace reached --max-size"
+                                                        : "the file system of the trace filled up",
+            when, (double)run->kept_bytes / (double)(1u << 20),
+            run->partial_counting
+                ? "After that the calls were counted with their times, not recorded: the tables "
+                  "count every call,\n-t and the timeline end there."
+                : "After that no call was recorded: the tables count the calls until then.");
+  }
   if (t->discarded) {
     fprintf(out,
             "WARNING: %llu events were discarded by the tracer (buffers full): the tables "
@@ -621,6 +635,11 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
     fputs(", \"status\": ", out);
     units_json_string(out, run->status);
     fprintf(out, ", \"exit_code\": %d}", run->exit_code);
+    if (run->partial_reason != RUN_PARTIAL_NONE)
+      fprintf(out, ",\n  \"partial\": {\"reason\": \"%s\", \"at_ns\": %llu, \"kept_bytes\": "
+                   "%llu, \"counting_after\": %s}",
+              run_partial_name(run->partial_reason), (unsigned long long)run->partial_at_ns,
+              (unsigned long long)run->kept_bytes, run->partial_counting ? "true" : "false");
   }
   fprintf(out, ",\n  \"events\": %llu,\n  \"discarded_events\": %llu,\n",
           (unsigned long long)t->events, (unsigned long long)t->discarded);

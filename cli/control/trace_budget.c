@@ -1,0 +1,340 @@
+/* trace_budget: see trace_budget.h. */
+#include "trace_budget.h"
+
+#include "session.h"
+
+#include <lttng/lttng.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysinfo.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The default bound leaves this share of the free space to others (1/8), at least 1 MiB
+ * and at most 1 GiB. */
+#define MARGIN_SHARE 8u
+#define MARGIN_MIN (1ull << 20)
+#define MARGIN_MAX (1ull << 30)
+/* The buffers may take at most this share of the bound (1/4): what they hold when the
+ * processes are told to count is written after. */
+#define BUFFER_SHARE 4u
+#define SMALL_SUBBUF_COUNT 4u
+#define MIN_SUBBUF_SIZE 4096u
+/* Room kept below the bound for what is written after the switch (counted events,
+ * unfinished calls, metadata growth): 1/32 of the bound, 128 KiB to 64 MiB. */
+#define RESERVE_SHARE 32u
+#define RESERVE_MIN (128ull << 10)
+#define RESERVE_MAX (64ull << 20)
+/* Far from the bound (more room than this beyond what may come, and a second of the
+ * current growth), the watch looks every LONG_POLL_MS only. */
+#define FAR_BYTES (256ull << 20)
+#define LONG_POLL_MS 100
+
+struct trace_budget {
+  struct trace_budget_plan plan;
+  char *trace_dir;
+  char *limit_file;
+  char session_name[LTTNG_NAME_MAX];
+  int limit_fd;
+  pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  bool done;
+  struct timespec start;
+  struct trace_budget_result result; /* written by the thread until done */
+};
+
+static uint64_t clamp(uint64_t value, uint64_t low, uint64_t high) {
+  return value < low ? low : value > high ? high : value;
+}
+
+/* Free bytes for the user at dir or its nearest existing parent; -1 when none answers. */
+static int free_space(const char *dir, uint64_t *bytes) {
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s", dir);
+  struct statvfs fs;
+  while (statvfs(path, &fs) != 0) {
+    char *slash = strrchr(path, '/');
+    if (errno != ENOENT || !slash)
+      return -1;
+    if (slash == path)
+      slash[1] = '\0';
+    else
+      *slash = '\0';
+  }
+  *bytes = (uint64_t)fs.f_bavail * (uint64_t)fs.f_frsize;
+  return 0;
+}
+
+int trace_budget_plan(const char *trace_dir, uint64_t max_size, unsigned bytes_per_call,
+                      uint64_t subbuf_size, uint64_t subbuf_count, struct trace_budget_plan *plan) {
+  memset(plan, 0, sizeof *plan);
+  if (free_space(trace_dir, &plan->free_bytes) != 0)
+    return -1;
+  plan->short_run_bytes = (uint64_t)bytes_per_call * TRACE_SHORT_RUN_CALLS;
+  /* The free space less the margin (half of it when not even the margin is free) bounds
+   * every run; --max-size may bound it further. */
+  uint64_t margin = clamp(plan->free_bytes / MARGIN_SHARE, MARGIN_MIN, MARGIN_MAX);
+  uint64_t room = plan->free_bytes > margin ? plan->free_bytes - margin : plan->free_bytes / 2;
+  plan->bound_given = max_size != 0 && max_size <= room;
+  plan->bound = plan->bound_given ? max_size : room;
+  int cpus = get_nprocs_conf();
+  uint64_t cpu_count = cpus > 0 ? (uint64_t)cpus : 1;
+  uint64_t size = subbuf_size ? subbuf_size : SESSION_DEFAULT_SUBBUF_SIZE;
+  uint64_t count = subbuf_count ? subbuf_count : session_default_subbuf_count(size);
+  /* Buffers the user did not size are made smaller when they would take more than their
+   * share of the bound: 4 sub-buffers per CPU, halved down to a page. */
+  if (!subbuf_size && !subbuf_count && size * count * cpu_count > plan->bound / BUFFER_SHARE) {
+    count = SMALL_SUBBUF_COUNT;
+    while (size > MIN_SUBBUF_SIZE && size * count * cpu_count > plan->bound / BUFFER_SHARE)
+      size /= 2;
+    plan->subbuf_size = size;
+    plan->subbuf_count = count;
+  }
+  plan->buffer_bytes = size * count * cpu_count;
+  return 0;
+}
+
+/* nftw has no context argument: a walk adds to walk_sum, one walk at a time. */
+static pthread_mutex_t walk_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t walk_sum;
+
+static uint64_t walk(const char *dir, int (*visit)(const char *, const struct stat *, int,
+                                                   struct FTW *)) {
+  pthread_mutex_lock(&walk_lock);
+  walk_sum = 0;
+  nftw(dir, visit, 16, FTW_PHYS);
+  uint64_t sum = walk_sum;
+  pthread_mutex_unlock(&walk_lock);
+  return sum;
+}
+
+static int add_file(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+  (void)path;
+  (void)ftw;
+  if (type == FTW_F) {
+    uint64_t allocated = (uint64_t)st->st_blocks * 512u;
+    walk_sum += allocated > (uint64_t)st->st_size ? allocated : (uint64_t)st->st_size;
+  }
+  return 0;
+}
+
+uint64_t trace_budget_folder_bytes(const char *dir) {
+  return walk(dir, add_file);
+}
+
+/* LTTng-UST's packet header (lttng-ust's ring buffer client, packed): the magic number at
+ * byte 0, the packet's size in bits at byte 56. */
+#define PACKET_MAGIC 0xC1FC1FC1u
+#define PACKET_SIZE_OFFSET 56
+#define PACKET_HEADER_MIN 64
+
+/* Cuts an event stream (a file under ust/ whose first packet is whole) after its last
+ * whole packet; any other file is left as it is. */
+static int trim_stream(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+  const char *name = path + ftw->base;
+  if (type != FTW_F || !strstr(path, "/ust/") || strcmp(name, "metadata") == 0 ||
+      strstr(path, "/index/") || (uint64_t)st->st_size < PACKET_HEADER_MIN)
+    return 0;
+  int fd = open(path, O_RDWR | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  uint64_t offset = 0, size = (uint64_t)st->st_size;
+  for (;;) {
+    uint32_t magic = 0;
+    uint64_t bits = 0;
+    if (offset + PACKET_HEADER_MIN > size ||
+        pread(fd, &magic, sizeof magic, (off_t)offset) != (ssize_t)sizeof magic ||
+        pread(fd, &bits, sizeof bits, (off_t)(offset + PACKET_SIZE_OFFSET)) !=
+            (ssize_t)sizeof bits ||
+        magic != PACKET_MAGIC || bits == 0 || bits % 8 || offset + bits / 8 > size)
+      break;
+    offset += bits / 8;
+  }
+  if (offset > 0 && offset < size && ftruncate(fd, (off_t)offset) == 0) {
+    walk_sum++;
+    /* Its index (index/NAME.idx) may point past the cut: readers scan without one. */
+    char index[PATH_MAX];
+    snprintf(index, sizeof index, "%.*sindex/%s.idx", (int)ftw->base, path, name);
+    unlink(index);
+  }
+  close(fd);
+  return 0;
+}
+
+unsigned trace_budget_trim_packets(const char *trace_dir) {
+  return (unsigned)walk(trace_dir, trim_stream);
+}
+
+void trace_budget_format_bytes(uint64_t bytes, char *text, unsigned long size) {
+  if (bytes >= (1ull << 30))
+    snprintf(text, size, "%.1f GiB", (double)bytes / (double)(1ull << 30));
+  else if (bytes >= (1ull << 20))
+    snprintf(text, size, "%.1f MiB", (double)bytes / (double)(1ull << 20));
+  else if (bytes >= (1ull << 10))
+    snprintf(text, size, "%.0f KiB", (double)bytes / (double)(1ull << 10));
+  else
+    snprintf(text, size, "%llu B", (unsigned long long)bytes);
+}
+
+static uint64_t elapsed_ns(const struct timespec *start) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (uint64_t)(now.tv_sec - start->tv_sec) * 1000000000u + (uint64_t)now.tv_nsec -
+         (uint64_t)start->tv_nsec;
+}
+
+/* Tells every traced process to count from now on (runtime/tracer_recording.h). */
+static void tell_count_only(struct trace_budget *b) {
+  int one = 1;
+  b->result.counting = pwrite(b->limit_fd, &one, sizeof one, 0) == (ssize_t)sizeof one;
+}
+
+/* One look: the folder's size and the file system's free space against what may still
+ * come (the buffers' content, twice the last interval's growth scaled to a short
+ * interval, the reserve). Returns the milliseconds until the next look: the short
+ * interval near the bound, the long one far from it (a folder on a shared file system is
+ * not to be walked 100 times a second for nothing). */
+static long look(struct trace_budget *b, uint64_t *last_bytes, long interval_ms) {
+  uint64_t bytes = trace_budget_folder_bytes(b->trace_dir);
+  uint64_t free_bytes = UINT64_MAX;
+  if (free_space(b->trace_dir, &free_bytes) == 0 && free_bytes == 0)
+    b->result.disk_full = true;
+  uint64_t growth = bytes > *last_bytes ? bytes - *last_bytes : 0;
+  *last_bytes = bytes;
+  uint64_t per_poll = growth * TRACE_BUDGET_POLL_MS / (uint64_t)interval_ms;
+  uint64_t reserve = clamp(b->plan.bound / RESERVE_SHARE, RESERVE_MIN, RESERVE_MAX);
+  uint64_t coming = b->plan.buffer_bytes + 2 * per_poll + reserve;
+  uint64_t room = b->plan.bound < free_bytes ? b->plan.bound : free_bytes;
+  uint64_t second = per_poll * (1000 / TRACE_BUDGET_POLL_MS);
+  bool far = room > bytes && room - bytes > coming + FAR_BYTES + second;
+  long next = far ? LONG_POLL_MS : TRACE_BUDGET_POLL_MS;
+  if (b->result.reason == TRACE_BUDGET_NOT_REACHED) {
+    bool over_bound = bytes + coming >= b->plan.bound;
+    bool over_free = free_bytes <= coming;
+    if (!over_bound && !over_free)
+      return next;
+    b->result.reason = over_bound && b->plan.bound_given ? TRACE_BUDGET_MAX_SIZE
+                                                         : TRACE_BUDGET_DISK_FULL;
+    b->result.at_ns = elapsed_ns(&b->start);
+    b->result.bytes_at = bytes;
+    tell_count_only(b);
+    return TRACE_BUDGET_POLL_MS;
+  }
+  /* Told already: the trace should grow by what the buffers held, and then by little.
+   * A process that never mapped the limit file records on: stop the session. */
+  /* liblttng-ctl is not thread-safe: this request may only race a fork listener's
+   * tracking request (the app forking just then), which is rare on this last resort. The
+   * main thread makes none until the watch is finished. */
+  if (!b->result.session_stopped && bytes + reserve / 2 >= b->plan.bound) {
+    lttng_stop_tracing_no_wait(b->session_name);
+    b->result.session_stopped = true;
+  }
+  return TRACE_BUDGET_POLL_MS;
+}
+
+static void *watch(void *arg) {
+  struct trace_budget *b = arg;
+  uint64_t last_bytes = 0;
+  long interval_ms = TRACE_BUDGET_POLL_MS;
+  pthread_mutex_lock(&b->lock);
+  while (!b->done) {
+    pthread_mutex_unlock(&b->lock);
+    interval_ms = look(b, &last_bytes, interval_ms);
+    pthread_mutex_lock(&b->lock);
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_nsec += interval_ms * 1000000L;
+    while (until.tv_nsec >= 1000000000L) {
+      until.tv_sec++;
+      until.tv_nsec -= 1000000000L;
+    }
+    while (!b->done && pthread_cond_timedwait(&b->wake, &b->lock, &until) == 0) {
+    }
+  }
+  pthread_mutex_unlock(&b->lock);
+  return NULL;
+}
+
+struct trace_budget *trace_budget_start(const struct trace_budget_plan *plan,
+                                        const char *trace_dir, const char *session_name) {
+  struct trace_budget *b = calloc(1, sizeof *b);
+  if (!b)
+    return NULL;
+  b->plan = *plan;
+  b->limit_fd = -1;
+  snprintf(b->session_name, sizeof b->session_name, "%s", session_name);
+  if (!(b->trace_dir = strdup(trace_dir)) ||
+      asprintf(&b->limit_file, "%s/%s", trace_dir, TRACE_LIMIT_FILE) < 0) {
+    b->limit_file = NULL;
+    goto fail;
+  }
+  /* Readable by the app (the same user); a word of zeros until the bound is reached. */
+  b->limit_fd = open(b->limit_file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int zero = 0;
+  if (b->limit_fd < 0 || pwrite(b->limit_fd, &zero, sizeof zero, 0) != (ssize_t)sizeof zero)
+    goto fail;
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  pthread_cond_init(&b->wake, &attr);
+  pthread_condattr_destroy(&attr);
+  pthread_mutex_init(&b->lock, NULL);
+  clock_gettime(CLOCK_MONOTONIC, &b->start);
+  int rc = pthread_create(&b->thread, NULL, watch, b);
+  if (rc == 0)
+    return b;
+  errno = rc;
+  pthread_cond_destroy(&b->wake);
+  pthread_mutex_destroy(&b->lock);
+fail:;
+  int saved = errno;
+  if (b->limit_fd >= 0) {
+    close(b->limit_fd);
+    unlink(b->limit_file);
+  }
+  free(b->limit_file);
+  free(b->trace_dir);
+  free(b);
+  errno = saved;
+  return NULL;
+}
+
+void trace_budget_measure_end(const char *trace_dir, struct trace_budget_result *result) {
+  result->kept_bytes = trace_budget_folder_bytes(trace_dir);
+  uint64_t free_bytes;
+  result->full_at_end = free_space(trace_dir, &free_bytes) == 0 && free_bytes == 0;
+  result->disk_full |= result->full_at_end;
+}
+
+const char *trace_budget_limit_file(const struct trace_budget *budget) {
+  return budget->limit_file;
+}
+
+void trace_budget_finish(struct trace_budget *b, struct trace_budget_result *result) {
+  memset(result, 0, sizeof *result);
+  if (!b)
+    return;
+  pthread_mutex_lock(&b->lock);
+  b->done = true;
+  pthread_cond_signal(&b->wake);
+  pthread_mutex_unlock(&b->lock);
+  pthread_join(b->thread, NULL);
+  close(b->limit_fd);
+  unlink(b->limit_file);
+  *result = b->result;
+  pthread_cond_destroy(&b->wake);
+  pthread_mutex_destroy(&b->lock);
+  free(b->limit_file);
+  free(b->trace_dir);
+  free(b);
+}
