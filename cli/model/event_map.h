@@ -21,6 +21,8 @@ enum event_role {
   EVENT_PAUSED,         /* lttng_ust_tracer:paused: the recording was paused */
   EVENT_COUNTED,        /* lttng_ust_tracer:counted: calls of a counted function */
   EVENT_NOTICE,         /* lttng_ust_tracer:notice: a sentence for the report */
+  EVENT_SAMPLE,         /* lttng_ust_sampler:sample: a device counter's value */
+  EVENT_SAMPLER_UNAVAILABLE, /* lttng_ust_sampler:unavailable: a library it cannot use */
 };
 
 struct event_info {
@@ -39,6 +41,8 @@ struct event_info {
   int device_backend, device_kind, device_name, device_bytes, device_queue, device_end;
   int cost, counted_ps, event_ps, byte_ps, call_ps; /* clock_read and calibration events */
   int calls, total, min, max;   /* counted events */
+  /* sample events (backend in device_backend); unavailable: why in sample_unit */
+  int sample_device, sample_device_name, sample_counter, sample_unit, sample_value;
   int row; /* calls of a function tallied per value of a param: that param's index in
               the function's slots (tracer_function_desc.slots), -1 if none */
 };
