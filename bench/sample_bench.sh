@@ -1,6 +1,6 @@
 #!/bin/sh
 # What `tracer --sample` costs (docs/sampling.md), measured in one run on this machine:
-#  1. the sampler's CPU time per reading: `tracer --sample=1 -b none -- sleep 3`, the
+#  1. the sampler's CPU time per reading: `tracer --sample=1 -b opencl -- sleep 3`, the
 #     sampler recorded by the run's session and reading the null NVML and Level Zero
 #     libraries of the build (tests/backends/*_null_behaviour.c: one device each, 7 and 2
 #     counters), its own count of readings and CPU time (TRACER_SAMPLER_STATS);
@@ -26,7 +26,7 @@ LD_LIBRARY_PATH=$build/null/nvml:$build/null/ze${LD_LIBRARY_PATH:+:$LD_LIBRARY_P
 export LD_LIBRARY_PATH
 
 # 1. CPU per reading.
-TRACER_SAMPLER_STATS=1 "$tracer" -q --sample=1 -b none --trace-output "$tmp/s.trace" -- sleep 3 \
+TRACER_SAMPLER_STATS=1 "$tracer" -q --sample=1 -b opencl --trace-output "$tmp/s.trace" -- sleep 3 \
   2>"$tmp/stats.txt" >/dev/null
 stats=$(grep '^readings=' "$tmp/stats.txt") || { cat "$tmp/stats.txt" >&2; exit 1; }
 per_reading=$(printf '%s\n' "$stats" | tr ' ' '\n' | awk -F= '
@@ -66,6 +66,5 @@ event writes, not a driver's.
 - CPU time per reading (1 ms period, 3 s): $per_reading.
 - cl_loop, $calls calls of clGetPlatformIDs, minimal mode, medians of $runs alternated runs:
   without --sample $none ns per call; --sample (100 ms) $default ns
-  (ratio $(awk -v a="$default" -v b="$none" 'BEGIN { printf "%.3f", a / b }')); --sample=1
-  $fast ns (ratio $(awk -v a="$fast" -v b="$none" 'BEGIN { printf "%.3f", a / b }')).
+  (ratio $(awk -v a="$default" -v b="$none" 'BEGIN { printf "%.3f", a / b }')); --sample=1 $fast ns (ratio $(awk -v a="$fast" -v b="$none" 'BEGIN { printf "%.3f", a / b }')).
 REPORT

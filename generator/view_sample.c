@@ -14,6 +14,7 @@ struct sample_view {
   struct strset used; /* functions the sampler resolves */
   struct tree *functions;
   int rc;
+  struct spec_loc at; /* where the spec says what is being built, for messages */
 };
 
 static const struct model_function *find_function(struct sample_view *v, const char *name,
@@ -26,10 +27,8 @@ static const struct model_function *find_function(struct sample_view *v, const c
       return f;
     }
   }
-  v->rc = diag_error_at(v->d, v->s->path, v->s->sample->loc.line, v->s->sample->loc.column,
-                        "Cannot sample with %s: no function of that name in the model: sample "
-                        "%s",
-                        name, what);
+  v->rc = diag_error_at(v->d, v->s->path, v->at.line, v->at.column,
+                        "Cannot sample %s: function=%s is not in the model", what, name);
   return NULL;
 }
 
@@ -104,10 +103,10 @@ static char *call_of(struct sample_view *v, const struct model_function *f,
     else if (!value && c->size && out_used && p->type->kind == MODEL_KIND_INT)
       value = c->size;
     if (!value) {
-      v->rc = diag_error_at(v->d, v->s->path, v->s->sample->loc.line, v->s->sample->loc.column,
-                            "Cannot sample with %s: param %s has no value (give it in the "
-                            "counter's args)",
-                            f->name, p->name);
+      v->rc = diag_error_at(v->d, v->s->path, v->at.line, v->at.column,
+                            "Cannot sample: param=%s of function=%s has no value (give it in "
+                            "args)",
+                            p->name, f->name);
       value = "0";
     }
     strbuf_addf(&b, "%s%s", i ? ", " : "", value);
@@ -124,8 +123,8 @@ static const char *target_of(struct sample_view *v, const struct model_function 
     if (is_out_pointer(p) && (array ? p->length != NULL : p->type->target->kind != MODEL_KIND_VOID))
       return p->type->target->spelling;
   }
-  v->rc = diag_error_at(v->d, v->s->path, v->s->sample->loc.line, v->s->sample->loc.column,
-                        "Cannot sample with %s: it has no %s", f->name,
+  v->rc = diag_error_at(v->d, v->s->path, v->at.line, v->at.column,
+                        "Cannot sample: function=%s has no %s", f->name,
                         array ? "array of handles (a two-call list)" : "out param");
   return "int";
 }
@@ -135,8 +134,8 @@ static const char *count_type_of(struct sample_view *v, const struct model_funct
   const struct model_param *c = count_param(f);
   if (c && c->type->kind == MODEL_KIND_POINTER && c->type->target)
     return c->type->target->spelling;
-  v->rc = diag_error_at(v->d, v->s->path, v->s->sample->loc.line, v->s->sample->loc.column,
-                        "Cannot sample with %s: it has no count of a two-call list", f->name);
+  v->rc = diag_error_at(v->d, v->s->path, v->at.line, v->at.column,
+                        "Cannot sample: function=%s has no count of a two-call list", f->name);
   return "unsigned";
 }
 
@@ -216,7 +215,8 @@ static char *members_of(const char *expr) {
 
 static void add_counter(struct sample_view *v, const struct spec_sample_counter *c,
                         struct tree *list) {
-  const struct model_function *f = find_function(v, c->query, c->name);
+  v->at = c->loc;
+  const struct model_function *f = find_function(v, c->query, "a counter");
   if (!f)
     return;
   struct tree *t = tree_push(list, tree_map());
@@ -264,7 +264,7 @@ int view_sample(const struct model *m, const struct spec *s, struct tree *root, 
   if (!ss)
     return 0;
   struct tree *t = tree_push(list, tree_map());
-  struct sample_view v = {m, s, d, {0}, tree_set(t, "functions", tree_list()), 0};
+  struct sample_view v = {m, s, d, {0}, tree_set(t, "functions", tree_list()), 0, ss->loc};
   tree_set_string(t, "success", s->trace.status_success ? s->trace.status_success : "0");
   struct tree *environment = tree_set(t, "environment", tree_list());
   for (size_t i = 0; i < ss->environment.len; i++)
