@@ -6,6 +6,7 @@
 
 #include "spec_sample.h"
 #include "util.h"
+#include "view_expr.h"
 
 struct sample_view {
   const struct model *m;
@@ -48,19 +49,16 @@ static bool is_out_pointer(const struct model_param *p) {
 
 /* The param that a two-call list's array length names (`*pCount` -> pCount), or NULL. */
 static const struct model_param *count_param(const struct model_function *f) {
+  static const char identifier[] =
+      "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   for (size_t i = 0; i < f->params.len; i++) {
     const struct model_param *p = f->params.items[i];
     if (!p->length)
       continue;
     const char *name = p->length + strspn(p->length, "*( ");
-    for (size_t k = 0; k < f->params.len; k++) {
-      const struct model_param *c = f->params.items[k];
-      size_t n = strlen(c->name);
-      if (strncmp(name, c->name, n) == 0 && !(name[n] == '_' || (name[n] >= 'a' && name[n] <= 'z') ||
-                                             (name[n] >= 'A' && name[n] <= 'Z') ||
-                                             (name[n] >= '0' && name[n] <= '9')))
-        return c;
-    }
+    const struct model_param *c = view_param_named(f, name, strspn(name, identifier));
+    if (c)
+      return c;
   }
   return NULL;
 }

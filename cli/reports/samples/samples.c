@@ -53,11 +53,11 @@ static int on_sample(void *context, const struct trace_sample *r) {
   if (r->why) {
     char *line = NULL;
     char **grown = realloc(s->unavailable, (s->unavailable_count + 1) * sizeof *grown);
-    if (!grown || asprintf(&line, "%s: %s", r->backend, r->why) < 0) {
-      free(grown == s->unavailable ? NULL : grown);
+    if (!grown)
       return -1;
-    }
     s->unavailable = grown;
+    if (asprintf(&line, "%s: %s", r->backend, r->why) < 0)
+      return -1;
     s->unavailable[s->unavailable_count++] = line;
     return 0;
   }
@@ -146,8 +146,8 @@ static int by_time(const void *a, const void *b) {
   return x->time < y->time ? -1 : x->time > y->time;
 }
 
-static int by_device_and_counter(const void *a, const void *b) {
-  const struct series *x = a, *y = b;
+/* 0 when two series are of one device. */
+static int same_device(const struct series *x, const struct series *y) {
   int c = strcmp(x->backend, y->backend);
   if (c == 0)
     c = x->device < y->device ? -1 : x->device > y->device;
@@ -214,7 +214,7 @@ int samples_close(struct samples *s, struct samples_report *report, struct diag 
       break;
     }
     for (size_t k = i; k < s->count; k++)
-      if (!taken[k] && by_device_and_counter(&s->series[i], &s->series[k]) == 0) {
+      if (!taken[k] && same_device(&s->series[i], &s->series[k]) == 0) {
         taken[k] = true;
         reduce(&s->series[k], &dev->counters[dev->counter_count++]);
       }

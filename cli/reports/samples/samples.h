@@ -46,8 +46,8 @@ struct samples_report {
 
 /* A consumer filling s (owned; samples_close() frees it). */
 int samples_open(struct samples **s, struct trace_consumer *consumer, struct diag *d);
-/* The report of what was read: per device and counter, sorted by backend, device and
- * counter. */
+/* The report of what was read: per device and counter, in the order first read (the
+ * sampler reads the specs' counters in their order). Frees s. */
 int samples_close(struct samples *s, struct samples_report *report, struct diag *d);
 void samples_print_text(const struct samples_report *report, FILE *out);
 void samples_free(struct samples_report *report);
