@@ -8,7 +8,8 @@
 #    track per counter, and its values are the behaviour's: memory i x step at the i-th
 #    reading, power 100 W then 250 W from the reading the test chose;
 #  - the report's least, mean and most of each, the peak memory used and when, and the
-#    energy are those of the values the timeline holds, worked out here.
+#    energy are those of the values the timeline holds, worked out here;
+#  - a period that is not a number of ms from 1 to 3600000 is a usage error.
 # Usage: sample_test.sh TRACER PFTRACE_DUMP NULL_NVML_DIR NULL_ZE_DIR
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +27,15 @@ export LD_LIBRARY_PATH
 NVML_NULL_POWER_STEP=4 NVML_NULL_MEMORY_STEP=3145728
 ZE_NULL_POWER_STEP=6 ZE_NULL_MEMORY_STEP=2097152
 export NVML_NULL_POWER_STEP NVML_NULL_MEMORY_STEP ZE_NULL_POWER_STEP ZE_NULL_MEMORY_STEP
+
+# A period that is no number of ms is a usage error (2), before anything runs.
+for bad in 0 -5 10x 3600001; do
+  run_traced bad --sample=$bad -b opencl -- true
+  if [ "$rc" -ne 2 ] || ! grep -q "sample takes a period in ms" "$tmp/bad.err"; then
+    fail "--sample=$bad: exit $rc, expected 2 with a message: $(cat "$tmp/bad.err")"
+  fi
+  [ ! -e "$tmp/bad.trace" ] || fail "--sample=$bad: a trace was made"
+done
 
 run_traced sampled --sample=20 -b opencl -o "$tmp/report.txt" -l "$tmp/t.pftrace" -- sleep 0.6
 expect_rc 0 sampled
