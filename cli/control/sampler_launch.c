@@ -68,6 +68,13 @@ int sampler_launch(struct session *session, const char *program, unsigned period
     if (read(go[0], &byte, 1) != 1)
       _exit(127);
     close(go[0]);
+    /* A stop asked before its handlers are in place (its start is slow: LTTng-UST
+     * registers first) waits for them, so that it still ends with a last reading. */
+    sigset_t stops;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGTERM);
+    sigaddset(&stops, SIGINT);
+    sigprocmask(SIG_BLOCK, &stops, NULL);
     char *argv[] = {(char *)program, "--period", period, NULL};
     execve(program, argv, env);
     _exit(127);

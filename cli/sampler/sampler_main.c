@@ -116,6 +116,13 @@ int main(int argc, char **argv) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGINT, &sa, NULL);
+  /* The tracer starts it with these blocked (sampler_launch.c): one sent meanwhile is
+   * taken now. */
+  sigset_t stops;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGTERM);
+  sigaddset(&stops, SIGINT);
+  sigprocmask(SIG_UNBLOCK, &stops, NULL);
   pid_t parent = getppid();
 
   static struct opened opened[16];
