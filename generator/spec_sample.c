@@ -6,12 +6,12 @@
 
 #include "spec_yaml.h"
 
-static const char *const sample_keys[] = {"init", "init_args", "shutdown", "environment",
-                                          "devices", "counters", NULL};
-static const char *const device_keys[] = {"count", "get", "drivers", "list",
+static const char *const sample_keys[] = {"init",    "init_args", "shutdown", "environment",
+                                          "devices", "counters",  NULL};
+static const char *const device_keys[] = {"count", "get",         "drivers", "list",
                                           "name",  "name_member", NULL};
-static const char *const counter_keys[] = {"query", "args", "value", "unit",
-                                           "scale", "domains", "rate", NULL};
+static const char *const counter_keys[] = {"query", "args",    "value", "unit",
+                                           "scale", "domains", "rate",  NULL};
 
 /* PARAM: VALUE pairs into args. */
 static int read_args(struct yamldoc *y, yaml_node_t *n, struct ptrvec *args, struct diag *d) {
@@ -61,8 +61,7 @@ static int read_counter(struct yamldoc *y, const char *name, yaml_node_t *body,
   return rc;
 }
 
-int spec_sample_read(struct yamldoc *y, yaml_node_t *n, struct spec_sample **out,
-                     struct diag *d) {
+int spec_sample_read(struct yamldoc *y, yaml_node_t *n, struct spec_sample **out, struct diag *d) {
   *out = NULL;
   if (!n)
     return 0;

@@ -27,25 +27,24 @@ struct spec_sample_counter {
 };
 
 struct spec_sample {
-  char *init;         /* called once before anything; may be NULL */
-  struct ptrvec init_args; /* struct spec_sample_arg* */
-  char *shutdown;     /* called once at the end; may be NULL */
+  char *init;                /* called once before anything; may be NULL */
+  struct ptrvec init_args;   /* struct spec_sample_arg* */
+  char *shutdown;            /* called once at the end; may be NULL */
   struct ptrvec environment; /* struct spec_string*: NAME=VALUE set before the library
                                 is loaded (ZES_ENABLE_SYSMAN=1) */
   /* Devices, one of two ways: `count` (its out param is the count) and `get` (index in,
    * handle out), as NVML; or `drivers` and `list`, Level Zero's two-call lists (drivers,
    * then each driver's devices). */
   char *count, *get, *drivers, *list;
-  char *name;         /* the device's name: a query filling a string, or a struct whose
-                         member `name_member` holds it; may be NULL */
-  char *name_member;  /* may be NULL */
+  char *name;             /* the device's name: a query filling a string, or a struct whose
+                             member `name_member` holds it; may be NULL */
+  char *name_member;      /* may be NULL */
   struct ptrvec counters; /* struct spec_sample_counter* */
   struct spec_loc loc;
 };
 
 /* Reads the `sample` mapping n (NULL: none) into *out (NULL when absent). */
-int spec_sample_read(struct yamldoc *y, yaml_node_t *n, struct spec_sample **out,
-                     struct diag *d);
+int spec_sample_read(struct yamldoc *y, yaml_node_t *n, struct spec_sample **out, struct diag *d);
 void spec_sample_free(struct spec_sample *s);
 
 #endif

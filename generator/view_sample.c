@@ -93,8 +93,7 @@ static char *call_of(struct sample_view *v, const struct model_function *f,
       cast = xasprintf("(%s)%s", p->type->spelling, c->handle);
       value = cast;
       handle_used = true;
-    }
-    else if (!value && c->out && !out_used && is_out_pointer(p))
+    } else if (!value && c->out && !out_used && is_out_pointer(p))
       value = c->out, out_used = true;
     else if (!value && c->index && p->type->kind == MODEL_KIND_INT)
       value = c->index;
@@ -166,8 +165,9 @@ static void add_devices(struct sample_view *v, const struct spec_sample *ss, str
     }
     if ((f = find_function(v, ss->list, "devices.list"))) {
       tree_set_string(root, "device_type", target_of(v, f, true));
-      char *call = call_of(v, f, &(struct call_values){.handle = "drivers[k]", .count = "&listed",
-                                                       .array = "devices"});
+      char *call = call_of(
+          v, f,
+          &(struct call_values){.handle = "drivers[k]", .count = "&listed", .array = "devices"});
       tree_set_string(t, "list_call", call);
       free(call);
     }
@@ -180,7 +180,8 @@ static void add_devices(struct sample_view *v, const struct spec_sample *ss, str
     const char *type = target_of(v, f, false);
     bool is_string = strcmp(type, "char") == 0;
     struct tree *t = tree_push(is_string ? string_name : struct_name, tree_map());
-    struct call_values c = {.handle = "sampled_devices[device]", .out = is_string ? "name" : "&value",
+    struct call_values c = {.handle = "sampled_devices[device]",
+                            .out = is_string ? "name" : "&value",
                             .size = "(unsigned)size"};
     char *call = call_of(v, f, &c);
     tree_set_string(t, "call", call);
@@ -239,18 +240,22 @@ static void add_counter(struct sample_view *v, const struct spec_sample_counter 
     struct tree *dm = tree_push(domains, tree_map());
     tree_set_string(dm, "type", target_of(v, e, true));
     tree_set_string(dm, "count_type", count_type_of(v, e));
-    char *call = call_of(v, e, &(struct call_values){.handle = "sampled_devices[device]",
-                                                     .count = "&count", .array = "handles",
-                                                     .args = &c->args});
+    char *call = call_of(v, e,
+                         &(struct call_values){.handle = "sampled_devices[device]",
+                                               .count = "&count",
+                                               .array = "handles",
+                                               .args = &c->args});
     tree_set_string(dm, "enumerate_call", call);
     free(call);
-    call = call_of(v, f, &(struct call_values){.handle = "handles[k]", .out = "&value",
-                                               .args = &c->args});
+    call = call_of(
+        v, f, &(struct call_values){.handle = "handles[k]", .out = "&value", .args = &c->args});
     tree_set_string(dm, "call", call);
     free(call);
   } else if (!c->domains) {
-    char *call = call_of(v, f, &(struct call_values){.handle = "sampled_devices[device]",
-                                                     .out = "&value", .args = &c->args});
+    char *call =
+        call_of(v, f,
+                &(struct call_values){
+                    .handle = "sampled_devices[device]", .out = "&value", .args = &c->args});
     tree_set_string(tree_push(direct, tree_map()), "call", call);
     free(call);
   }

@@ -27,8 +27,8 @@ void sampler_emit_rate(struct sampler_emit *e, unsigned device, const char *coun
                        double timestamp, double scale);
 
 struct sampler_backend {
-  const char *name;     /* the spec's backend: "nvml" */
-  const char *library;  /* soname the sampler dlopens */
+  const char *name;               /* the spec's backend: "nvml" */
+  const char *library;            /* soname the sampler dlopens */
   const char *const *environment; /* NAME=VALUE set before it is opened; NULL-terminated */
   /* Resolves, initialises and lists the devices: their number, or -1 with why. */
   int (*open)(void *library, char *why, size_t size);

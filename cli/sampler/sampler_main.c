@@ -155,8 +155,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < count; i++)
     opened[i].backend->close();
   if (stats)
-    fprintf(stderr, "readings=%ld values=%lu cpu_ns=%llu read_cpu_ns=%llu\n", readings,
-            emit.values, (unsigned long long)(cpu_ns() - cpu_start),
-            (unsigned long long)read_cpu);
+    fprintf(stderr, "readings=%ld values=%lu cpu_ns=%llu read_cpu_ns=%llu\n", readings, emit.values,
+            (unsigned long long)(cpu_ns() - cpu_start), (unsigned long long)read_cpu);
   return 0;
 }

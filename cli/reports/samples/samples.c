@@ -40,8 +40,14 @@ static struct series *series_of(struct samples *s, const struct trace_sample *r)
     s->cap = cap;
   }
   struct series *x = &s->series[s->count];
-  *x = (struct series){strdup(r->backend), strdup(r->device_name), strdup(r->counter),
-                       strdup(r->unit), r->device, NULL, 0, 0};
+  *x = (struct series){strdup(r->backend),
+                       strdup(r->device_name),
+                       strdup(r->counter),
+                       strdup(r->unit),
+                       r->device,
+                       NULL,
+                       0,
+                       0};
   if (!x->backend || !x->device_name || !x->counter || !x->unit)
     return NULL;
   s->count++;
@@ -106,9 +112,12 @@ static int join_samples(void *context, void *worker) {
   for (size_t i = 0; i < w->count && rc == 0; i++) {
     struct series *from = &w->series[i];
     for (size_t k = 0; k < from->count && rc == 0; k++) {
-      struct trace_sample r = {.backend = from->backend, .device = from->device,
-                               .device_name = from->device_name, .counter = from->counter,
-                               .unit = from->unit, .value = from->readings[k].value};
+      struct trace_sample r = {.backend = from->backend,
+                               .device = from->device,
+                               .device_name = from->device_name,
+                               .counter = from->counter,
+                               .unit = from->unit,
+                               .value = from->readings[k].value};
       r.from.time = from->readings[k].time;
       rc = on_sample(s, &r);
     }

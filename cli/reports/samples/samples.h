@@ -24,9 +24,9 @@ struct samples_counter {
   char *name, *unit;
   size_t readings;
   double least, mean, most;
-  uint64_t most_at;   /* wall-clock ns of the first reading at `most` */
+  uint64_t most_at;     /* wall-clock ns of the first reading at `most` */
   uint64_t first, last; /* wall-clock ns of its first and last reading */
-  bool energy;        /* a power (unit W): `joules` is its integral over time */
+  bool energy;          /* a power (unit W): `joules` is its integral over time */
   double joules;
 };
 
@@ -40,7 +40,7 @@ struct samples_device {
 struct samples_report {
   struct samples_device *devices;
   size_t device_count;
-  char **unavailable;  /* "BACKEND: why", one per library the sampler could not use */
+  char **unavailable; /* "BACKEND: why", one per library the sampler could not use */
   size_t unavailable_count;
 };
 
