@@ -84,6 +84,10 @@ static const char usage[] =
     "                         end there, and the report says when\n"
     "      --start-paused     record nothing until the app resumes the recording (an\n"
     "                         API's own call for it: a spec's trace.resume)\n"
+    "      --sample[=MS]      also record each device's counters (power, clocks,\n"
+    "                         utilisation, memory used, temperature) every MS ms\n"
+    "                         (default: 100) through NVML and Level Zero Sysman, read\n"
+    "                         by a process of the tracer beside the app, one per node\n"
     "      --runtime-calls    also record the calls that runtime libraries make to an API\n"
     "                         for their own tools (libomp's ITT calls: a spec's\n"
     "                         trace.runtime_callers), which are left out by default\n"
@@ -163,6 +167,7 @@ int main(int argc, char **argv) {
     OPT_CLOCK,
     OPT_CHECK,
     OPT_START_PAUSED,
+    OPT_SAMPLE,
     OPT_RUNTIME_CALLS,
     OPT_TIMELINE_FORMAT,
     OPT_TIMELINE_SPLIT,
@@ -192,6 +197,7 @@ int main(int argc, char **argv) {
       {"traced-ranks", required_argument, NULL, OPT_TRACED_RANKS},
       {"threads", required_argument, NULL, OPT_THREADS},
       {"start-paused", no_argument, NULL, OPT_START_PAUSED},
+      {"sample", optional_argument, NULL, OPT_SAMPLE},
       {"runtime-calls", no_argument, NULL, OPT_RUNTIME_CALLS},
       {"buffer-size", required_argument, NULL, OPT_BUFFER_SIZE},
       {"buffer-count", required_argument, NULL, OPT_BUFFER_COUNT},
@@ -285,6 +291,16 @@ int main(int argc, char **argv) {
     /* The app inherits it; its runtime reads it (runtime/tracer_counted.c). */
     case OPT_EVERY_CALL: setenv("TRACER_EVERY_CALL", "1", 1); break;
     case OPT_START_PAUSED: o.start_paused = true; break;
+    case OPT_SAMPLE: {
+      char *end = NULL;
+      long ms = optarg ? strtol(optarg, &end, 10) : 100;
+      if ((optarg && (!end || *end)) || ms < 1 || ms > 3600000) {
+        log_error("--sample takes a period in ms from 1 to 3600000, not %s", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      o.sample_ms = (unsigned)ms;
+      break;
+    }
     case OPT_RUNTIME_CALLS: o.runtime_calls = true; break;
     case OPT_CLOCK:
       if (strcmp(optarg, "monotonic") != 0 && strcmp(optarg, "tsc") != 0) {

@@ -18,6 +18,7 @@
 #include "view.h"
 #include "view_dispatch.h"
 #include "view_null.h"
+#include "view_sample.h"
 
 /* A rendering of nothing but white space: the template has nothing for this backend. */
 static bool is_blank(const char *text) {
@@ -67,7 +68,7 @@ int render_backend(const struct model *m, const struct spec *s, const char *temp
   if (!view)
     return APIGEN_EXIT_SPEC;
   view_null(m, s, view);
-  if (view_dispatch(m, s, view, d)) {
+  if (view_dispatch(m, s, view, d) || view_sample(m, s, view, d)) {
     tree_free(view);
     return APIGEN_EXIT_SPEC;
   }

@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "spec_device.h"
+#include "spec_sample.h"
 #include "spec_yaml.h"
 #include "yamldoc.h"
 
 static const char *const spec_keys[] = {
     "backend",  "description", "library", "collector", "headers", "include_dirs", "include_dirs_after", "defines", "std",
-    "missing_hint", "select", "exclude", "handles", "params", "trace", NULL};
+    "missing_hint", "select", "exclude", "handles", "params", "trace", "sample", NULL};
 static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
                                          "commands", "calls", "device_times", "kernel_names", "directions", "copy_kinds",
                                          "command_lists",
@@ -497,6 +498,7 @@ static int spec_read(struct spec *s, struct yamldoc *y, struct diag *d) {
     rc |= read_list(y, yamldoc_get(y, root, "handles"), "handles", true, &s->handles, d);
     rc |= read_params(y, yamldoc_get(y, root, "params"), s, d);
     rc |= read_trace(y, yamldoc_get(y, root, "trace"), &s->trace, d);
+    rc |= spec_sample_read(y, yamldoc_get(y, root, "sample"), &s->sample, d);
     if (rc == 0 && s->headers.len == 0)
       rc = yamldoc_error(y, root, d, "Missing required key in spec: key=headers");
     if (rc == 0 && s->functions.len == 0)
@@ -634,6 +636,7 @@ void spec_free(struct spec *s) {
   }
   ptrvec_free(&s->trace.status_rules);
   spec_free_device(&s->trace);
+  spec_sample_free(s->sample);
   for (size_t i = 0; i < s->trace.messages.len; i++) {
     struct spec_message *m = s->trace.messages.items[i];
     free(m->function);

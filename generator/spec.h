@@ -16,6 +16,8 @@
 
 /* A place in the spec, kept so later stages can point back at the line that caused a
  * problem (a header not found, a pattern that matches nothing). */
+struct spec_sample;
+
 struct spec_loc {
   unsigned line, column;
 };
@@ -274,6 +276,8 @@ struct spec {
   struct ptrvec handles;      /* struct spec_pattern*: extra handle types (e.g. int handles) */
   struct ptrvec param_rules;  /* struct spec_param_rule* */
   struct spec_trace trace;
+  /* Device counters polled by `tracer --sample` (spec_sample.h); NULL when none. */
+  struct spec_sample *sample;
 };
 
 /* Loads and validates a spec. On failure adds located causes to d and returns -1; the

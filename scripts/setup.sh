@@ -72,6 +72,38 @@ if [ ! -f "$cuda/include/cuda.h" ]; then
   echo "setup.sh: warning: set CUDA_HOME or install the CUDA 13 toolkit at /usr/local/cuda." >&2
 fi
 
+# NVML's header (the nvml backend: `tracer --sample`): Debian 12 ships it in
+# libnvidia-ml-dev, in the non-free component, whose dependency libnvidia-ml1 is the
+# driver's own library; so the package is downloaded through a private apt state (the
+# system's sources with Components: non-free, the system's apt configuration left alone)
+# and only its header unpacked, into a folder of its own (api-specs/nvml.yaml).
+nvml_dir=/usr/local/lib/tracer-nvml
+if [ ! -f "$nvml_dir/include/nvml.h" ]; then
+  echo "setup.sh: unpacking nvml.h from Debian's libnvidia-ml-dev into $nvml_dir/include"
+  nvml_work=$(mktemp -d)
+  chmod 755 "$nvml_work" # apt's download user writes there
+  mkdir -p "$nvml_work/apt/parts" "$nvml_work/apt/lists/partial"
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    sed 's/^Components:.*$/Components: non-free/' "$f" >"$nvml_work/apt/parts/$(basename "$f")"
+  done
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    sed -n 's/^[[:space:]]*\(deb[[:space:]].*[[:space:]]bookworm[-a-z]*\)[[:space:]].*$/\1 non-free/p' \
+      "$f" >"$nvml_work/apt/parts/nf-$(basename "$f").list"
+  done
+  nvml_apt="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$nvml_work/apt/parts
+            -o Dir::State::Lists=$nvml_work/apt/lists -o APT::Sandbox::User=root"
+  # shellcheck disable=SC2086 # nvml_apt is a list of options
+  apt-get $nvml_apt update
+  # shellcheck disable=SC2086
+  (cd "$nvml_work" && apt-get $nvml_apt download libnvidia-ml-dev)
+  dpkg-deb -x "$nvml_work"/libnvidia-ml-dev_*.deb "$nvml_work/root"
+  mkdir -p "$nvml_dir/include"
+  cp "$nvml_work/root/usr/include/nvml.h" "$nvml_dir/include/"
+  rm -rf "$nvml_work"
+fi
+
 # Level Zero's upstream null driver, for the ze tests (ZE_ENABLE_NULL_DRIVER=1): Debian
 # ships the loader but no driver, so it is built from Debian's level-zero source package,
 # through a private apt state that leaves the system's apt configuration alone.

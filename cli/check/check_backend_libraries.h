@@ -11,5 +11,7 @@ struct check_backend_library {
 
 /* Ends with an entry whose backend is NULL. */
 extern const struct check_backend_library check_backend_libraries[];
+/* The library of each backend tracer-sampler reads (--sample), in the same form. */
+extern const struct check_backend_library check_sampled_libraries[];
 
 #endif

@@ -1,7 +1,8 @@
 /* check_backends: the backends built into this tracer, the interposer each preloads (and
  * whether the loader finds everything it needs), and which real library each would trace
  * on this node: the spec's library as the dynamic loader finds it with this environment
- * (LD_LIBRARY_PATH included), as the app's own dlopen() would. */
+ * (LD_LIBRARY_PATH included), as the app's own dlopen() would; and the management library
+ * of each backend tracer-sampler reads (--sample). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
@@ -73,6 +74,22 @@ static const char *spec_library(const char *backend) {
   return NULL;
 }
 
+/* --sample: the management library of each sampled backend, as the sampler would load it. */
+static void check_samplers(struct check_report *report) {
+  for (size_t i = 0; check_sampled_libraries[i].backend; i++) {
+    const char *name = check_sampled_libraries[i].backend;
+    const char *soname = check_sampled_libraries[i].library;
+    char topic[64], where[PATH_MAX + 64];
+    snprintf(topic, sizeof topic, "sample %s", name);
+    if (locate_library(soname, where, sizeof where) == 1)
+      check_say(report, CHECK_OK, topic, "--sample loads %s = %s", soname, where);
+    else
+      check_say(report, CHECK_INFO, topic,
+                "%s not found by the loader here (%s): --sample records no %s counters",
+                soname, where, name);
+  }
+}
+
 void check_backends(struct check_report *report, const struct check_request *request) {
   if (!tracer_backends[0]) {
     check_say(report, CHECK_FAIL, "backends", "none built into this tracer");
@@ -110,4 +127,5 @@ void check_backends(struct check_report *report, const struct check_request *req
                 soname, where, interposer);
     free(interposer);
   }
+  check_samplers(report);
 }

@@ -40,6 +40,7 @@ struct tracer_options {
   bool monotonic_clock; /* --clock monotonic */
   bool check;           /* --check or `tracer doctor` */
   bool start_paused;    /* --start-paused */
+  unsigned sample_ms;   /* --sample[=MS]: the sampler's period; 0: no sampling */
   bool runtime_calls;   /* --runtime-calls */
   enum tracer_mode mode;
   const char *output;       /* -o */
@@ -99,6 +100,8 @@ int mkdir_parents(const char *path, unsigned mode);
  * beside the tracer's own executable, or a backend's on TRACER_BACKEND_PATH; NULL when
  * none can be read. Owned by the caller. */
 char *find_library(const char *name);
+/* The tracer-sampler program next to the tracer (--sample), or NULL. Owned. */
+char *find_sampler(void);
 /* The clock plugin a daemon this job starts gets (NULL: LTTng's own clock). */
 char *trace_clock_plugin(const struct tracer_options *o);
 

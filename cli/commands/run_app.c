@@ -23,6 +23,7 @@
 #include "log.h"
 #include "rank_env.h"
 #include "run_record.h"
+#include "sampler_launch.h"
 #include "session.h"
 #include "trace_budget.h"
 #include "tracing_cost.h"
@@ -42,7 +43,7 @@ static char **event_patterns(const struct tracer_options *o, char **backends, si
   size_t extra = 0;
   for (const char *e = o->events; e && *e; e++)
     extra += *e == ',';
-  char **p = calloc(2 * n + extra + 4, sizeof *p);
+  char **p = calloc(2 * n + extra + 5, sizeof *p);
   size_t k = 0;
   for (size_t i = 0; p && i < n; i++) {
     const char *b = backends[i];
@@ -65,6 +66,8 @@ static char **event_patterns(const struct tracer_options *o, char **backends, si
   }
   if (p)
     p[k++] = strdup("lttng_ust_tracer:*");
+  if (p && o->sample_ms)
+    p[k++] = strdup("lttng_ust_sampler:*");
   if (p && o->events) {
     char *copy = strdup(o->events), *save = NULL;
     for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
@@ -369,6 +372,30 @@ static void write_rank_exports(const struct tracer_options *o, const char *rank_
   diag_clear(&d);
 }
 
+/* --sample: the sampler beside the app, recorded by its session. In a job, one per node:
+ * the node's first local rank starts it (docs/sampling.md). */
+static void start_sampler(const struct tracer_options *o, struct session *session,
+                          const char *const *session_env, struct sampler_process *sampler) {
+  if (!o->sample_ms)
+    return;
+  struct rank_env rank;
+  rank_env_read(&rank);
+  if (o->job_member && rank.present && rank.local_rank > 0) {
+    log_debug("sampler: left to the node's first local rank");
+    return;
+  }
+  char *program = find_sampler();
+  char why[512];
+  if (!program)
+    log_warn("--sample: cannot find tracer-sampler next to the tracer: no device counters");
+  else if (sampler_launch(session, program, o->sample_ms, session_env,
+                          session_app_environment_removed(session), sampler, why, sizeof why))
+    log_warn("--sample: %s: no device counters", why);
+  else
+    log_debug("sampler: %s, every %u ms, pid %ld", program, o->sample_ms, (long)sampler->pid);
+  free(program);
+}
+
 /* The session daemon did not answer in time (session_set_hang_handler): a thread is
  * still blocked in liblttng-ctl, so only async-signal-safe calls, then exit. */
 void command_daemon_hang(const char *message) {
@@ -510,6 +537,8 @@ int command_run_app(const struct tracer_options *o) {
     unseen.tracer_pid = (long)getpid();
   }
   run_record_write(trace_dir, &unseen);
+  struct sampler_process sampler = {0};
+  start_sampler(o, session, session_env, &sampler);
   struct launch_process *app = NULL;
   struct launch_error lerr;
   struct timespec app_start, app_end;
@@ -536,6 +565,8 @@ int command_run_app(const struct tracer_options *o) {
     ls = launch_wait(app, &status, &lerr);
   clock_gettime(CLOCK_MONOTONIC, &app_end);
   timing.app_ended = now_ns();
+  if (sampler.pid && sampler_stop(&sampler))
+    log_warn("the sampler did not end cleanly: its last readings may be missing");
   fork_listener_stop(forks);
   free(app_env);
   free_strings(collectors);

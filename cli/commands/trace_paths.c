@@ -51,6 +51,14 @@ char *find_library(const char *backend) {
   return found;
 }
 
+char *find_sampler(void) {
+  char *dir = exe_dir();
+  char path[PATH_MAX], resolved[PATH_MAX];
+  snprintf(path, sizeof path, "%s/tracer-sampler", dir ? dir : ".");
+  free(dir);
+  return access(path, X_OK) == 0 && realpath(path, resolved) ? strdup(resolved) : NULL;
+}
+
 int mkdir_parents(const char *path, unsigned mode) {
   char buf[PATH_MAX];
   snprintf(buf, sizeof buf, "%s", path);

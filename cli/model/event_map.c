@@ -34,9 +34,27 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->calls = info->total = info->min = info->max = -1;
   info->rank = info->size = info->local_rank = info->local_size = -1;
   info->row = -1;
+  info->sample_device = info->sample_device_name = info->sample_counter = -1;
+  info->sample_unit = info->sample_value = -1;
   const char *colon = strchr(c->name, ':');
   if (!colon)
     return;
+  if (strncmp(c->name, "lttng_ust_sampler:", 18) == 0) {
+    /* The sampler's events (cli/sampler/sampler_tracepoints.h). */
+    info->device_backend = ctf_event_class_field_index(c, "backend");
+    if (strcmp(colon + 1, "sample") == 0) {
+      info->role = EVENT_SAMPLE;
+      info->sample_device = ctf_event_class_field_index(c, "device");
+      info->sample_device_name = ctf_event_class_field_index(c, "device_name");
+      info->sample_counter = ctf_event_class_field_index(c, "counter");
+      info->sample_unit = ctf_event_class_field_index(c, "unit");
+      info->sample_value = ctf_event_class_field_index(c, "value");
+    } else if (strcmp(colon + 1, "unavailable") == 0) {
+      info->role = EVENT_SAMPLER_UNAVAILABLE;
+      info->sample_unit = ctf_event_class_field_index(c, "why");
+    }
+    return;
+  }
   const char *event = colon + 1;
   size_t event_len = strlen(event);
   if (strncmp(c->name, "lttng_ust_tracer:", 17) == 0) {

@@ -22,6 +22,8 @@ enum event_role {
   EVENT_COUNTED,        /* lttng_ust_tracer:counted: calls of a counted function */
   EVENT_NOTICE,         /* lttng_ust_tracer:notice: a sentence for the report */
   EVENT_RANK,           /* lttng_ust_tracer:rank: the process's rank in a job */
+  EVENT_SAMPLE,         /* lttng_ust_sampler:sample: a device counter's value */
+  EVENT_SAMPLER_UNAVAILABLE, /* lttng_ust_sampler:unavailable: a library it cannot use */
 };
 
 struct event_info {
@@ -41,6 +43,8 @@ struct event_info {
   int cost, counted_ps, event_ps, byte_ps, call_ps; /* clock_read and calibration events */
   int calls, total, min, max;   /* counted events */
   int rank, size, local_rank, local_size; /* rank events (and device_backend: launcher) */
+  /* sample events (backend in device_backend); unavailable: why in sample_unit */
+  int sample_device, sample_device_name, sample_counter, sample_unit, sample_value;
   int row; /* calls of a function tallied per value of a param: that param's index in
               the function's slots (tracer_function_desc.slots), -1 if none */
   bool record_fixed;                /* the record is read in place (ctf_event_u64s()) */

@@ -17,7 +17,7 @@ enum { CONSUMER_THREAD_SLOTS = 2048, PIPE_ARGS = 32, PIPE_TEXT = 1024, PIPE_NAME
  * WAKE_BATCH records wait (or the read ends). */
 enum { WAKE_BATCH = 512 };
 
-enum record_type { RECORD_CALL, RECORD_DEVICE, RECORD_REGION, RECORD_RANK };
+enum record_type { RECORD_CALL, RECORD_DEVICE, RECORD_REGION, RECORD_RANK, RECORD_SAMPLE };
 
 struct record {
   enum record_type type;
@@ -25,6 +25,7 @@ struct record {
   struct trace_device dev;
   struct trace_region region;
   struct trace_rank rank;
+  struct trace_sample sample;
   struct trace_arg args[PIPE_ARGS];
   char text[PIPE_TEXT]; /* the arguments' strings */
   char name[PIPE_NAME]; /* the device command's or region's name */
@@ -82,6 +83,7 @@ static void *consume(void *arg) {
         case RECORD_DEVICE: rc = d->device(d->context, &r->dev); break;
         case RECORD_REGION: rc = d->region(d->context, &r->region); break;
         case RECORD_RANK: rc = d->rank(d->context, &r->rank); break;
+        case RECORD_SAMPLE: rc = d->sample(d->context, &r->sample); break;
         }
       }
       if (rc)
@@ -194,6 +196,27 @@ static int put_region(void *context, const struct trace_region *region) {
   return 0;
 }
 
+/* A sample's strings: the device's name in `name`, the others one after another in
+ * `text`. */
+static int put_sample(void *context, const struct trace_sample *sample) {
+  struct consumer_thread *p = context;
+  struct record *r = slot(p);
+  if (!r)
+    return atomic_load(&p->status);
+  r->type = RECORD_SAMPLE;
+  r->sample = *sample;
+  r->sample.from.event = NULL;
+  size_t third = PIPE_TEXT / 4;
+  r->sample.backend = copy_into(r->text, third, sample->backend);
+  r->sample.counter = sample->counter ? copy_into(r->text + third, third, sample->counter) : NULL;
+  r->sample.unit = sample->unit ? copy_into(r->text + 2 * third, third, sample->unit) : NULL;
+  r->sample.why = sample->why ? copy_into(r->text + 3 * third, third, sample->why) : NULL;
+  r->sample.device_name =
+      sample->device_name ? copy_into(r->name, sizeof r->name, sample->device_name) : NULL;
+  publish(p);
+  return 0;
+}
+
 /* Stops the thread once it has taken every record; its first non-zero status. */
 static int drain(struct consumer_thread *p) {
   if (!p->finished) {
@@ -242,6 +265,7 @@ int consumer_thread_open(const struct trace_consumer *downstream,
                                       .device = downstream->device ? put_device : NULL,
                                       .region = downstream->region ? put_region : NULL,
                                       .rank = downstream->rank ? put_rank : NULL,
+                                      .sample = downstream->sample ? put_sample : NULL,
                                       .finish = put_finish};
   *out = p;
   return 0;

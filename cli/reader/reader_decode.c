@@ -432,6 +432,36 @@ static void hand_out_rank(struct decoder *d, const struct trace_source *from) {
   HAND_OUT(d, rank, &r);
 }
 
+static void hand_out_sample(struct decoder *d, const struct trace_source *from) {
+  const struct event_info *info = from->info;
+  struct ctf_value backend, text, counter, unit, value;
+  struct trace_sample s = {.from = *from, .clock = from->event->timestamp};
+  if (!field_string(from->event, info->device_backend, &backend))
+    return;
+  s.backend = backend.u.string.chars;
+  if (info->role == EVENT_SAMPLER_UNAVAILABLE) {
+    if (!field_string(from->event, info->sample_unit, &text))
+      return;
+    s.why = text.u.string.chars;
+    HAND_OUT(d, sample, &s);
+    return;
+  }
+  int64_t device;
+  if (!event_map_field_int(from->event, info->sample_device, &device) ||
+      !field_string(from->event, info->sample_device_name, &text) ||
+      !field_string(from->event, info->sample_counter, &counter) ||
+      !field_string(from->event, info->sample_unit, &unit) || info->sample_value < 0 ||
+      ctf_event_decode_field(from->event, (size_t)info->sample_value, &value, NULL) != CTF_OK ||
+      value.kind != CTF_VALUE_FLOAT)
+    return;
+  s.device = (uint32_t)device;
+  s.device_name = text.u.string.chars;
+  s.counter = counter.u.string.chars;
+  s.unit = unit.u.string.chars;
+  s.value = value.u.f;
+  HAND_OUT(d, sample, &s);
+}
+
 static void hand_out_cost(struct decoder *d, const struct trace_source *from) {
   const struct ctf_event *ev = from->event;
   const struct event_info *info = from->info;
@@ -502,6 +532,8 @@ int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
   case EVENT_PAUSED: hand_out_region(d, &from); break;
   case EVENT_NOTICE: hand_out_notice(d, &from); break;
   case EVENT_RANK: hand_out_rank(d, &from); break;
+  case EVENT_SAMPLE:
+  case EVENT_SAMPLER_UNAVAILABLE: hand_out_sample(d, &from); break;
   case EVENT_OTHER: break;
   }
   HAND_OUT(d, other, &from);

@@ -173,6 +173,20 @@ struct trace_rank {
   long rank, size, local_rank, local_size; /* -1 when the launcher does not say */
 };
 
+/* A device counter's value, read by the sampler beside the app (lttng_ust_sampler:sample,
+ * `tracer --sample`), or, with `why` set, a management library it could not use
+ * (lttng_ust_sampler:unavailable: no device, value and unit). */
+struct trace_sample {
+  struct trace_source from;
+  const char *backend;          /* the spec whose library was read: "nvml" */
+  uint32_t device;              /* the device's index in that library */
+  const char *device_name;      /* as the library names it */
+  const char *counter, *unit;   /* "power", "W" */
+  double value;
+  uint64_t clock;               /* the event's time on the trace clock */
+  const char *why;              /* unavailable: why; NULL for a value */
+};
+
 /* The runtime's measures of itself: what one clock read costs, and the calibration. */
 enum trace_cost_kind { TRACE_COST_CLOCK_READ, TRACE_COST_CALIBRATION };
 struct trace_cost {
@@ -236,6 +250,7 @@ struct trace_consumer {
   int (*cost)(void *context, const struct trace_cost *cost);
   int (*notice)(void *context, const struct trace_notice *notice);
   int (*rank)(void *context, const struct trace_rank *rank);
+  int (*sample)(void *context, const struct trace_sample *sample);
   /* Every event not handed out as a call, raw (device commands and regions too; never
    * the calibration's samples), for a consumer that shows events. */
   int (*other)(void *context, const struct trace_source *event);

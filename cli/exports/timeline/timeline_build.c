@@ -514,6 +514,27 @@ static int on_device(void *context, const struct trace_device *d) {
   return timeline_slice(b->tl, &s);
 }
 
+/* A device counter that the sampler read (--sample): one counter track per device and
+ * counter, under a track of the device as its management library names it. */
+static int on_sample(void *context, const struct trace_sample *s) {
+  struct timeline_builder *b = context;
+  if (s->why)
+    return 0;
+  char device_name[192], counter_name[128];
+  snprintf(device_name, sizeof device_name, "%s %u: %s", s->backend, s->device, s->device_name);
+  snprintf(counter_name, sizeof counter_name, "%s (%s)", s->counter, s->unit);
+  timeline_track device = timeline_device(b->tl, timeline_host(b->tl, s->from.host_name),
+                                           device_name);
+  timeline_track counter = device ? timeline_counter_track(b->tl, device, counter_name,
+                                                           strcmp(s->unit, "B") == 0
+                                                               ? TIMELINE_UNIT_BYTES
+                                                               : TIMELINE_UNIT_COUNT)
+                                  : 0;
+  if (!counter)
+    return -1;
+  return timeline_counter(b->tl, counter, s->from.time, s->value);
+}
+
 /* A second thread pays only with a core of its own: on a 2-core machine that others use
  * too, the scheduler kept both threads on one core, and with the copies through the pipe
  * the timeline was no faster than on one thread, for more CPU (bench/TIMELINE.md). */
@@ -556,6 +577,7 @@ int timeline_builder_open(struct timeline *tl, const struct timeline_build_optio
       .device = on_device,
       .region = on_region,
       .rank = on_rank,
+      .sample = on_sample,
       .finish = on_finish,
   };
   /* Reading the trace on this thread, the timeline's encoding and writing on another
