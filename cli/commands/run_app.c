@@ -280,6 +280,7 @@ static void log_timing(const struct run_timing *t, const struct session_timing *
             (double)s->stop_ns / 1e6, (double)s->counts_ns / 1e6, (double)s->destroy_ns / 1e6,
             (double)s->release_ns / 1e6, ms_between(t->session_ended, t->recorded),
             ms_between(t->recorded, t->analysed));
+}
 
 static unsigned mode_bytes_per_call(enum tracer_mode mode) {
   return mode == MODE_MINIMAL ? TRACE_BYTES_PER_CALL_MINIMAL

@@ -3,8 +3,9 @@
 # the read on one thread gives, byte for byte: `-t`, `-l` (the Perfetto file and the
 # text tables with the device use and gaps that come with it) and `-j -l`, read with
 # --threads 1, 2 and 4, on traces with several streams: the threads app (a main thread
-# and 4 workers, each with its queue and kernels), vadd in full mode (device commands,
-# strings, the runtime's own events), cl_loop with 2 threads in default and minimal
+# and 4 workers, each with its queue and kernels) in default and full mode (device
+# commands, strings, the runtime's own events; several threads, so that a loaded
+# machine's scheduler still spreads the events over CPUs), cl_loop with 2 threads in default and minimal
 # mode (batches, the horizon) and, as root, in default mode as nobody (a private daemon:
 # the TSC clock where there is one). Each trace must have several streams with events, and
 # -v must say the read took several threads, else the test would prove nothing.
@@ -88,7 +89,7 @@ same() {
 command -v babeltrace2 >/dev/null 2>&1 || fail "babeltrace2 not found (scripts/setup.sh installs it)"
 record_streams threads -- -b opencl -- "$threads_app"
 record_streams minimal -- -b opencl -m minimal -- "$cl_loop" --calls 100000 --threads 2
-record_streams full -- -b opencl -m full -- "$vadd"
+record_streams full -- -b opencl -m full -- "$threads_app"
 record_streams loop -- -b opencl -- "$cl_loop" --calls 100000 --threads 2
 traces="threads minimal full loop"
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
