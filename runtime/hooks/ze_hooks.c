@@ -146,6 +146,49 @@ static ze_context_handle_t list_context(const struct tracer_command *command,
 
 /* ---- naming ---- */
 
+/* A list's device: its index among its driver's devices, named by zeDeviceGetProperties;
+ * handles seen are kept with their ordinal, so that each is looked up once. */
+static int32_t ze_device_of(const struct tracer_command *command) {
+  enum { KNOWN = 64 };
+  static struct {
+    ze_device_handle_t handle;
+    int32_t ordinal;
+  } known[KNOWN];
+  static unsigned known_count;
+  ze_device_handle_t device = NULL;
+  int32_t ordinal = TRACER_DEVICE_UNKNOWN;
+  if (!list_context(command, &device) && !device)
+    return ordinal;
+  pthread_mutex_lock(&ze_lock);
+  for (unsigned i = 0; i < known_count && ordinal < 0; i++)
+    ordinal = known[i].handle == device ? known[i].ordinal : ordinal;
+  if (ordinal < 0 && device) {
+    ze_driver_handle_t drivers[8];
+    ze_device_handle_t devices[KNOWN];
+    uint32_t driver_count = 8;
+    ze_device_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    ze_depth++;
+    if (zeDriverGet(&driver_count, drivers) == ZE_RESULT_SUCCESS)
+      for (uint32_t d = 0; d < driver_count && ordinal < 0; d++) {
+        uint32_t count = KNOWN;
+        if (zeDeviceGet(drivers[d], &count, devices) == ZE_RESULT_SUCCESS)
+          for (uint32_t i = 0; i < count && ordinal < 0; i++)
+            ordinal = devices[i] == device ? (int32_t)i : ordinal;
+      }
+    if (ordinal >= 0 && zeDeviceGetProperties(device, &props) == ZE_RESULT_SUCCESS)
+      tracer_device_named("ze", ordinal, props.name);
+    ze_depth--;
+    if (ordinal >= 0 && known_count < KNOWN)
+      known[known_count].handle = device, known[known_count++].ordinal = ordinal;
+  }
+  pthread_mutex_unlock(&ze_lock);
+  return ordinal;
+}
+
+__attribute__((constructor)) static void ze_devices_register(void) {
+  tracer_device_of_register("ze", ze_device_of);
+}
+
 enum tracer_memory ze_memory_of(const struct tracer_command *command, const void *pointer) {
   ze_context_handle_t context = list_context(command, NULL);
   ze_memory_allocation_properties_t props = {
