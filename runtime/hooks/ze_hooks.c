@@ -165,17 +165,29 @@ static int32_t ze_device_of(const struct tracer_command *command) {
   if (ordinal < 0 && device) {
     ze_driver_handle_t drivers[8];
     ze_device_handle_t devices[KNOWN];
-    uint32_t driver_count = 8;
+    uint32_t driver_count = 0;
     ze_device_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+    ze_device_properties_t other = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
     ze_depth++;
-    if (zeDriverGet(&driver_count, drivers) == ZE_RESULT_SUCCESS)
+    bool named = zeDeviceGetProperties(device, &props) == ZE_RESULT_SUCCESS;
+    /* Counts first, as the loader wants them (a larger count is not taken by all). */
+    if (zeDriverGet(&driver_count, NULL) == ZE_RESULT_SUCCESS &&
+        (driver_count = driver_count < 8 ? driver_count : 8) &&
+        zeDriverGet(&driver_count, drivers) == ZE_RESULT_SUCCESS)
       for (uint32_t d = 0; d < driver_count && ordinal < 0; d++) {
-        uint32_t count = KNOWN;
-        if (zeDeviceGet(drivers[d], &count, devices) == ZE_RESULT_SUCCESS)
+        uint32_t count = 0;
+        if (zeDeviceGet(drivers[d], &count, NULL) == ZE_RESULT_SUCCESS &&
+            (count = count < KNOWN ? count : KNOWN) &&
+            zeDeviceGet(drivers[d], &count, devices) == ZE_RESULT_SUCCESS)
+          /* The same handle, or (a driver whose handles are made afresh at each query,
+           * as the null driver's) the same UUID. */
           for (uint32_t i = 0; i < count && ordinal < 0; i++)
-            ordinal = devices[i] == device ? (int32_t)i : ordinal;
+            if (devices[i] == device ||
+                (named && zeDeviceGetProperties(devices[i], &other) == ZE_RESULT_SUCCESS &&
+                 memcmp(&other.uuid, &props.uuid, sizeof props.uuid) == 0))
+              ordinal = (int32_t)i;
       }
-    if (ordinal >= 0 && zeDeviceGetProperties(device, &props) == ZE_RESULT_SUCCESS)
+    if (ordinal >= 0 && named)
       tracer_device_named("ze", ordinal, props.name);
     ze_depth--;
     if (ordinal >= 0 && known_count < KNOWN)

@@ -87,14 +87,16 @@ static int on_device(void *context, const struct trace_device *dev) {
   struct gpu_key key = {dev->from.host_name, dev->pid, dev->desc ? dev->desc->name : "unknown",
                         dev->device, ""};
   snprintf(key.name, sizeof key.name, "%s", dev->device_name ? dev->device_name : "");
+  /* A backend timed on the host (HIP) gives its calls' own times: no launch to measure. */
+  bool host_timed = dev->desc && dev->desc->device_times_host;
   long gpu = gpu_of(a, &key);
   uint8_t class = dev->kind == TRACER_COMMAND_TRANSFER ? CLASS_COPY
                   : hta_is_communication(dev->name)    ? CLASS_COMMUNICATION
                                                        : CLASS_COMPUTE;
   struct command c = {.start = dev->start,
                       .end = dev->end > dev->start ? dev->end : dev->start,
-                      .call_start = dev->call_start,
-                      .call_tid = dev->call_tid,
+                      .call_start = host_timed ? 0 : dev->call_start,
+                      .call_tid = host_timed ? 0 : dev->call_tid,
                       .gpu = (uint32_t)gpu,
                       .class = class};
   if (gpu < 0 || !command_push(a, &c))
@@ -383,8 +385,8 @@ static void row_name(const struct hta_report *r, const struct hta_gpu *g, char *
 void hta_print_text(const struct hta_report *r, FILE *out) {
   if (!r->gpu_count)
     return;
-  fprintf(out, "\nGPU time per rank (HTA's definitions) | %zu GPUs |\n\n", r->gpu_count);
-  fprintf(out, "%-24s | %9s | %7s | %6s | %6s | %6s | %9s | %7s |\n", "Rank and GPU", "Span",
+  fprintf(out, "\nDevice time per rank (HTA's definitions) | %zu devices |\n\n", r->gpu_count);
+  fprintf(out, "%-24s | %9s | %7s | %6s | %6s | %6s | %9s | %7s |\n", "Rank and device", "Span",
           "Compute", "Comm", "Copies", "Idle", "Host wait", "Overlap");
   for (size_t i = 0; i < r->gpu_count; i++) {
     const struct hta_gpu *g = &r->gpus[i];
@@ -405,7 +407,7 @@ void hta_print_text(const struct hta_report *r, FILE *out) {
   }
   fprintf(out, "\nKernel launch delay (device start - call end) | over %llu us: outliers |\n\n",
           (unsigned long long)(HTA_LAUNCH_OUTLIER_NS / 1000));
-  fprintf(out, "%-24s | %8s | %9s | %9s | %9s | %8s |\n", "Rank and GPU", "Kernels", "Median",
+  fprintf(out, "%-24s | %8s | %9s | %9s | %9s | %8s |\n", "Rank and device", "Kernels", "Median",
           "Mean", "Max", "Outliers");
   for (size_t i = 0; i < r->gpu_count; i++) {
     const struct hta_gpu *g = &r->gpus[i];
