@@ -7,7 +7,9 @@
 #     commands are the device's kernels and copies;
 #   - the timeline has one device track per device, named so, holding that device's
 #     queue, with the device's kernels on it; no queue track under another device;
-#   - the trace's device_command events carry the device's ordinal and name.
+#   - the trace's device_command events carry the device's ordinal and name;
+#   - the device time per rank has a row for the device, whose shares add up to its span
+#     and whose launch delay counts every kernel the app launched there.
 # Usage: cuda_devices_test.sh TRACER APP
 set -eu
 # shellcheck source=../e2e/lib.sh
@@ -53,6 +55,21 @@ while IFS= read -r line; do
   commands=$(printf '%s\n' "$section" | awk -F'|' '$1 ~ /^all queues/ { gsub(/ /, "", $4); print $4 }')
   [ "$commands" = $((kernels + copies)) ] ||
     fail "$label: $commands commands in its device use, the app put $((kernels + copies)) there"
+
+  # The device time per rank (HTA's definitions): a row for the device, its shares
+  # adding up to its span, and every kernel's launch found (the launch delay's count).
+  pid=$(grep 'lttng_ust_tracer:device_command' "$tmp/events.txt" | grep "device = $ordinal," |
+    head -1 | sed 's/.* pid = \([0-9]*\),.*/\1/')
+  row=$(awk -F'|' -v want="pid $pid GPU $ordinal" '/^Device time per rank/ { on = 1 }
+         on { n = $1; sub(/ +$/, "", n) } on && n == want { print; exit }' "$tmp/report.txt")
+  [ -n "$row" ] || fail "$label: no \"pid $pid GPU $ordinal\" row in the device time per rank: $(cat "$tmp/report.txt")"
+  printf '%s\n' "$row" | awk -F'|' '{ s = $3 + $4 + $5 + $6; gsub(/%| /, "", s) }
+    END { exit !(s >= 99.7 && s <= 100.3) }' ||
+    fail "$label: compute, communication, copies and idle do not add up to the span: $row"
+  launched=$(awk -F'|' -v want="pid $pid GPU $ordinal" '/^Kernel launch delay/ { on = 1 }
+              on { n = $1; sub(/ +$/, "", n) } on && n == want { gsub(/ /, "", $2); print $2; exit }' "$tmp/report.txt")
+  [ "$launched" = "$kernels" ] ||
+    fail "$label: the launch delay counts $launched kernels, the app launched $kernels"
 
   # The trace: its commands carry the device's ordinal and name.
   recorded=$(grep 'lttng_ust_tracer:device_command' "$tmp/events.txt" |
