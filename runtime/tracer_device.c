@@ -183,7 +183,12 @@ static tracer_device_of_fn *device_finders[TRACER_BACKENDS];
 static struct device_names {
   bool named[DEVICES_NAMED];
   char name[DEVICES_NAMED][TRACER_DEVICE_NAME];
-} * device_names[TRACER_BACKENDS]; /* made when a first name is kept */
+  struct {
+    uintptr_t handle;
+    int32_t ordinal;
+  } handles[DEVICES_NAMED];
+  unsigned handle_count;
+} * device_names[TRACER_BACKENDS]; /* made when first needed */
 static pthread_mutex_t devices_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void tracer_device_of_register(const char *backend, tracer_device_of_fn *device_of) {
@@ -199,14 +204,19 @@ int32_t tracer_command_device(const struct tracer_command *command) {
   return find ? find(command) : TRACER_DEVICE_UNKNOWN;
 }
 
+/* The backend's device state, made when first needed. Called with devices_lock held. */
+static struct device_names *names_of(int index) {
+  if (!device_names[index])
+    device_names[index] = calloc(1, sizeof *device_names[index]);
+  return device_names[index];
+}
+
 void tracer_device_named(const char *backend, int32_t ordinal, const char *name) {
   int index = tracer_backend_index(backend);
   if (index < 0 || ordinal < 0 || ordinal >= DEVICES_NAMED || !name)
     return;
   pthread_mutex_lock(&devices_lock);
-  if (!device_names[index])
-    device_names[index] = calloc(1, sizeof *device_names[index]);
-  struct device_names *names = device_names[index];
+  struct device_names *names = names_of(index);
   if (names) {
     snprintf(names->name[ordinal], TRACER_DEVICE_NAME, "%s", name);
     __atomic_store_n(&names->named[ordinal], true, __ATOMIC_RELEASE);
@@ -225,6 +235,33 @@ bool tracer_device_name_of(const char *backend, int32_t ordinal, char *name, siz
     snprintf(name, size, "%s", names->name[ordinal]);
   pthread_mutex_unlock(&devices_lock);
   return found;
+}
+
+int32_t tracer_device_ordinal_of(const char *backend, uintptr_t handle) {
+  int index = tracer_backend_index(backend);
+  int32_t ordinal = TRACER_DEVICE_UNKNOWN;
+  if (index < 0)
+    return ordinal;
+  pthread_mutex_lock(&devices_lock);
+  const struct device_names *names = device_names[index];
+  for (unsigned i = 0; names && i < names->handle_count && ordinal < 0; i++)
+    if (names->handles[i].handle == handle)
+      ordinal = names->handles[i].ordinal;
+  pthread_mutex_unlock(&devices_lock);
+  return ordinal;
+}
+
+void tracer_device_ordinal_keep(const char *backend, uintptr_t handle, int32_t ordinal) {
+  int index = tracer_backend_index(backend);
+  if (index < 0 || ordinal < 0)
+    return;
+  pthread_mutex_lock(&devices_lock);
+  struct device_names *names = names_of(index);
+  if (names && names->handle_count < DEVICES_NAMED) {
+    names->handles[names->handle_count].handle = handle;
+    names->handles[names->handle_count++].ordinal = ordinal;
+  }
+  pthread_mutex_unlock(&devices_lock);
 }
 
 /* ---- names of commands ---- */

@@ -175,6 +175,11 @@ void tracer_device_named(const char *backend, int32_t ordinal, const char *name)
 /* false when the device has no name kept (the hooks look it up then). */
 bool tracer_device_name_of(const char *backend, int32_t ordinal, char *name, size_t size);
 
+/* The ordinal kept for a backend's device handle (a Level Zero or OpenCL device), so that
+ * the hooks look each handle up once; TRACER_DEVICE_UNKNOWN when none is kept. */
+int32_t tracer_device_ordinal_of(const char *backend, uintptr_t handle);
+void tracer_device_ordinal_keep(const char *backend, uintptr_t handle, int32_t ordinal);
+
 /* Where a device_command event's command came from: its call, and the device it ran on. */
 struct tracer_command_origin {
   struct tracer_call_id call;

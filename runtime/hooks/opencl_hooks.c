@@ -13,8 +13,6 @@
  *
  * Calls the hooks make to OpenCL go through opencl_depth, so they are not traced.
  */
-#include <pthread.h>
-
 #include "opencl_args.h"
 #include "tracer_pending.h"
 
@@ -69,27 +67,18 @@ bool opencl_kernel_name(const struct tracer_command *command, char *name, size_t
   return named;
 }
 
-/* A queue's device: its index among its platform's devices, named by CL_DEVICE_NAME;
- * devices seen are kept with their ordinal, so that each is looked up once. */
+/* A queue's device: its index among its platform's devices, named by CL_DEVICE_NAME, each
+ * device looked up once. */
 static int32_t opencl_device_of(const struct tracer_command *command) {
   enum { MAX_DEVICES = 64 };
-  static struct {
-    cl_device_id handle;
-    int32_t ordinal;
-  } known[MAX_DEVICES];
-  static unsigned known_count;
-  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
   cl_device_id device = NULL, devices[MAX_DEVICES];
   cl_platform_id platform = NULL;
   cl_uint count = 0;
-  int32_t ordinal = TRACER_DEVICE_UNKNOWN;
   opencl_depth++;
   if (command->queue && clGetCommandQueueInfo((cl_command_queue)command->queue, CL_QUEUE_DEVICE,
                                               sizeof device, &device, NULL) != CL_SUCCESS)
     device = NULL;
-  pthread_mutex_lock(&lock);
-  for (unsigned i = 0; device && i < known_count && ordinal < 0; i++)
-    ordinal = known[i].handle == device ? known[i].ordinal : ordinal;
+  int32_t ordinal = tracer_device_ordinal_of("opencl", (uintptr_t)device);
   if (device && ordinal < 0 &&
       clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) == CL_SUCCESS &&
       clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, MAX_DEVICES, devices, &count) == CL_SUCCESS) {
@@ -99,10 +88,8 @@ static int32_t opencl_device_of(const struct tracer_command *command) {
     if (ordinal >= 0 &&
         clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name, name, NULL) == CL_SUCCESS)
       tracer_device_named("opencl", ordinal, name);
-    if (ordinal >= 0 && known_count < MAX_DEVICES)
-      known[known_count].handle = device, known[known_count++].ordinal = ordinal;
+    tracer_device_ordinal_keep("opencl", (uintptr_t)device, ordinal);
   }
-  pthread_mutex_unlock(&lock);
   opencl_depth--;
   return ordinal;
 }

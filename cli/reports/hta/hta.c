@@ -68,16 +68,22 @@ static long gpu_of(struct hta *a, const struct gpu_key *key) {
   return (long)a->gpu_count++;
 }
 
-static bool command_push(struct hta *a, const struct command *c) {
-  if (a->command_count == a->command_cap) {
-    size_t cap = a->command_cap ? 2 * a->command_cap : 1024;
-    struct command *grown = realloc(a->commands, cap * sizeof *grown);
+/* Appends one item of size bytes to a growable array. */
+static bool push(void **items, size_t *count, size_t *cap, size_t size, const void *item) {
+  if (*count == *cap) {
+    size_t grown_cap = *cap ? 2 * *cap : 1024;
+    void *grown = realloc(*items, grown_cap * size);
     if (!grown)
       return false;
-    a->commands = grown, a->command_cap = cap;
+    *items = grown, *cap = grown_cap;
   }
-  a->commands[a->command_count++] = *c;
+  memcpy((char *)*items + *count * size, item, size);
+  (*count)++;
   return true;
+}
+
+static bool command_push(struct hta *a, const struct command *c) {
+  return push((void **)&a->commands, &a->command_count, &a->command_cap, sizeof *c, c);
 }
 
 static int on_device(void *context, const struct trace_device *dev) {
@@ -105,15 +111,7 @@ static int on_device(void *context, const struct trace_device *dev) {
 }
 
 static bool launch_push(struct hta *a, const struct launch *l) {
-  if (a->launch_count == a->launch_cap) {
-    size_t cap = a->launch_cap ? 2 * a->launch_cap : 1024;
-    struct launch *grown = realloc(a->launches, cap * sizeof *grown);
-    if (!grown)
-      return false;
-    a->launches = grown, a->launch_cap = cap;
-  }
-  a->launches[a->launch_count++] = *l;
-  return true;
+  return push((void **)&a->launches, &a->launch_count, &a->launch_cap, sizeof *l, l);
 }
 
 /* The calls that submit device work, for their ends (the launch delay). */
