@@ -176,6 +176,94 @@ enum tracer_memory tracer_allocation_memory(const char *backend, const void *poi
   return memory;
 }
 
+/* ---- devices: how a backend finds a command's, and their names ---- */
+
+enum { DEVICES_NAMED = 64 };
+static tracer_device_of_fn *device_finders[TRACER_BACKENDS];
+static struct device_names {
+  bool named[DEVICES_NAMED];
+  char name[DEVICES_NAMED][TRACER_DEVICE_NAME];
+  struct {
+    uintptr_t handle;
+    int32_t ordinal;
+  } handles[DEVICES_NAMED];
+  unsigned handle_count;
+} * device_names[TRACER_BACKENDS]; /* made when first needed */
+static pthread_mutex_t devices_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void tracer_device_of_register(const char *backend, tracer_device_of_fn *device_of) {
+  int index = tracer_backend_index(backend);
+  if (index >= 0)
+    __atomic_store_n(&device_finders[index], device_of, __ATOMIC_RELEASE);
+}
+
+int32_t tracer_command_device(const struct tracer_command *command) {
+  int index = tracer_backend_index(command->device->backend);
+  tracer_device_of_fn *find =
+      index < 0 ? NULL : __atomic_load_n(&device_finders[index], __ATOMIC_ACQUIRE);
+  return find ? find(command) : TRACER_DEVICE_UNKNOWN;
+}
+
+/* The backend's device state, made when first needed. Called with devices_lock held. */
+static struct device_names *names_of(int index) {
+  if (!device_names[index])
+    device_names[index] = calloc(1, sizeof *device_names[index]);
+  return device_names[index];
+}
+
+void tracer_device_named(const char *backend, int32_t ordinal, const char *name) {
+  int index = tracer_backend_index(backend);
+  if (index < 0 || ordinal < 0 || ordinal >= DEVICES_NAMED || !name)
+    return;
+  pthread_mutex_lock(&devices_lock);
+  struct device_names *names = names_of(index);
+  if (names) {
+    snprintf(names->name[ordinal], TRACER_DEVICE_NAME, "%s", name);
+    __atomic_store_n(&names->named[ordinal], true, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&devices_lock);
+}
+
+bool tracer_device_name_of(const char *backend, int32_t ordinal, char *name, size_t size) {
+  int index = tracer_backend_index(backend);
+  bool found = false;
+  if (index < 0 || ordinal < 0 || ordinal >= DEVICES_NAMED)
+    return false;
+  pthread_mutex_lock(&devices_lock);
+  const struct device_names *names = device_names[index];
+  if ((found = names && names->named[ordinal]))
+    snprintf(name, size, "%s", names->name[ordinal]);
+  pthread_mutex_unlock(&devices_lock);
+  return found;
+}
+
+int32_t tracer_device_ordinal_of(const char *backend, uintptr_t handle) {
+  int index = tracer_backend_index(backend);
+  int32_t ordinal = TRACER_DEVICE_UNKNOWN;
+  if (index < 0)
+    return ordinal;
+  pthread_mutex_lock(&devices_lock);
+  const struct device_names *names = device_names[index];
+  for (unsigned i = 0; names && i < names->handle_count && ordinal < 0; i++)
+    if (names->handles[i].handle == handle)
+      ordinal = names->handles[i].ordinal;
+  pthread_mutex_unlock(&devices_lock);
+  return ordinal;
+}
+
+void tracer_device_ordinal_keep(const char *backend, uintptr_t handle, int32_t ordinal) {
+  int index = tracer_backend_index(backend);
+  if (index < 0 || ordinal < 0)
+    return;
+  pthread_mutex_lock(&devices_lock);
+  struct device_names *names = names_of(index);
+  if (names && names->handle_count < DEVICES_NAMED) {
+    names->handles[names->handle_count].handle = handle;
+    names->handles[names->handle_count++].ordinal = ordinal;
+  }
+  pthread_mutex_unlock(&devices_lock);
+}
+
 /* ---- names of commands ---- */
 
 static char letter_of(const struct tracer_copy_names *names, enum tracer_memory memory) {
@@ -257,8 +345,8 @@ void tracer_command_host(const struct tracer_command *c, bool succeeded, uint64_
   char name[NAME_SIZE];
   tracer_command_name(c, name, sizeof name);
   struct tracer_call_id call = {tracer_tid(), start};
-  tracer_device_command_of(&call, c->device->backend, c->kind, name, c->bytes, c->queue, start,
-                           end);
+  tracer_device_command_on(&call, c->device->backend, tracer_command_device(c), c->kind, name,
+                           c->bytes, c->queue, start, end);
 }
 
 typedef char *cxa_demangle_fn(const char *, char *, size_t *, int *);

@@ -153,6 +153,40 @@ struct tracer_call_id {
   uint64_t start;
 };
 
+/* ---- which device a command runs on ----
+ *
+ * Every command names its device (docs/trace-format.md: device, device_name): its ordinal
+ * in the backend's own numbering (CUDA's and HIP's device ordinal, the index of a Level
+ * Zero or OpenCL device in its driver's or platform's list) and its name as the driver
+ * gives it. A backend's hooks register how to find a command's device; the runtime keeps
+ * the names, looked up once per device. */
+enum { TRACER_DEVICE_UNKNOWN = -1, TRACER_DEVICE_NAME = 64 };
+
+/* The ordinal of the device a command is submitted to, looked up by the hooks when it is
+ * submitted; TRACER_DEVICE_UNKNOWN when they cannot tell. A device seen first is named
+ * with tracer_device_named. */
+typedef int32_t tracer_device_of_fn(const struct tracer_command *command);
+void tracer_device_of_register(const char *backend, tracer_device_of_fn *device_of);
+/* The device of a command, through the backend's registered function. */
+int32_t tracer_command_device(const struct tracer_command *command);
+
+/* The name of a backend's device by ordinal, kept for every command on it. */
+void tracer_device_named(const char *backend, int32_t ordinal, const char *name);
+/* false when the device has no name kept (the hooks look it up then). */
+bool tracer_device_name_of(const char *backend, int32_t ordinal, char *name, size_t size);
+
+/* The ordinal kept for a backend's device handle (a Level Zero or OpenCL device), so that
+ * the hooks look each handle up once; TRACER_DEVICE_UNKNOWN when none is kept. */
+int32_t tracer_device_ordinal_of(const char *backend, uintptr_t handle);
+void tracer_device_ordinal_keep(const char *backend, uintptr_t handle, int32_t ordinal);
+
+/* Where a device_command event's command came from: its call, and the device it ran on. */
+struct tracer_command_origin {
+  struct tracer_call_id call;
+  int32_t device;          /* ordinal; TRACER_DEVICE_UNKNOWN */
+  const char *device_name; /* "" when unknown */
+};
+
 /* Records a finished device command as lttng_ust_tracer:device_command. name is the kernel
  * name for kernels, the API function for transfers. Times are on the trace clock. */
 void tracer_device_command(const char *backend, enum tracer_command_kind kind, const char *name,
@@ -162,6 +196,12 @@ void tracer_device_command(const char *backend, enum tracer_command_kind kind, c
 void tracer_device_command_of(const struct tracer_call_id *call, const char *backend,
                               enum tracer_command_kind kind, const char *name, uint64_t bytes,
                               uintptr_t queue, uint64_t start, uint64_t end);
+
+/* As tracer_device_command_of, on a device (an ordinal, TRACER_DEVICE_UNKNOWN when unknown),
+ * whose kept name goes with it. */
+void tracer_device_command_on(const struct tracer_call_id *call, const char *backend,
+                              int32_t device, enum tracer_command_kind kind, const char *name,
+                              uint64_t bytes, uintptr_t queue, uint64_t start, uint64_t end);
 
 /* The call the thread has just returned from: for a backend's <b>_command_end, which the
  * wrapper calls right after the real call returned (the popped entry is still there). */

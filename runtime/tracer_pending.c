@@ -120,6 +120,7 @@ void tracer_pending_init(struct tracer_pending *p, const struct tracer_command *
   p->kind = command->kind;
   p->bytes = command->bytes;
   p->queue = command->queue;
+  p->device = tracer_command_device(command);
   p->recorded = false;
   tracer_command_name(command, p->name, sizeof p->name);
 }
@@ -164,7 +165,7 @@ void tracer_pending_drain(const char *backend, bool wait) {
 
 void tracer_pending_record(const char *backend, const struct tracer_pending *p, uint64_t start_raw,
                            uint64_t end_raw) {
-  tracer_device_command_of(&p->call, backend, p->kind, p->name, p->bytes, p->queue,
+  tracer_device_command_on(&p->call, backend, p->device, p->kind, p->name, p->bytes, p->queue,
                            tracer_clock_raw_to_trace(start_raw),
                            tracer_clock_raw_to_trace(end_raw));
 }

@@ -39,6 +39,7 @@ struct tracer_pending {
   enum tracer_command_kind kind;
   uint64_t bytes;
   uintptr_t queue;
+  int32_t device; /* its ordinal (tracer_command_device) */
   char name[160];
   bool recorded; /* one run of a recorded list's command (the runtime's) */
 };
@@ -64,7 +65,7 @@ struct tracer_pending_ops {
 };
 
 /* The pending part of a command the hooks time: its call (the one just returned), kind,
- * bytes, queue and name (tracer_command_name). */
+ * bytes, queue, device and name (tracer_command_name). */
 void tracer_pending_init(struct tracer_pending *p, const struct tracer_command *command);
 
 /* Keeps a command (ops->size bytes at p) until it is read, or on its regular list.

@@ -220,12 +220,22 @@ void tracer_device_command(const char *backend, enum tracer_command_kind kind, c
 void tracer_device_command_of(const struct tracer_call_id *call, const char *backend,
                               enum tracer_command_kind kind, const char *name, uint64_t bytes,
                               uintptr_t queue, uint64_t start, uint64_t end) {
-  static const struct tracer_call_id unknown = {0, 0};
+  tracer_device_command_on(call, backend, TRACER_DEVICE_UNKNOWN, kind, name, bytes, queue, start,
+                           end);
+}
+
+void tracer_device_command_on(const struct tracer_call_id *call, const char *backend,
+                              int32_t device, enum tracer_command_kind kind, const char *name,
+                              uint64_t bytes, uintptr_t queue, uint64_t start, uint64_t end) {
+  char device_name[TRACER_DEVICE_NAME] = "";
+  if (device != TRACER_DEVICE_UNKNOWN)
+    tracer_device_name_of(backend, device, device_name, sizeof device_name);
+  struct tracer_command_origin origin = {call ? *call : (struct tracer_call_id){0, 0}, device,
+                                         device_name};
   if (tracer_recording_limited())
     return; /* the trace reached its bound: its host calls are counted, not recorded */
   lttng_ust_tracepoint(lttng_ust_tracer, device_command, tracer_pid(), tracer_tid(), backend,
-                       (uint8_t)kind, name ? name : "", bytes, queue, start, end,
-                       call ? call : &unknown);
+                       (uint8_t)kind, name ? name : "", bytes, queue, start, end, &origin);
 }
 
 struct tracer_call_id tracer_call_returned(void) {

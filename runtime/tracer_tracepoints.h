@@ -16,11 +16,12 @@
 #include "tracer_runtime.h" /* struct tracer_call_id */
 
 /* call_tid and call_start: the call that submitted the command (struct tracer_call_id in
- * tracer_runtime.h; 0 when unknown), a pointer since LTTNG_UST_TP_ARGS takes 10 at most. */
+ * tracer_device.h; 0 when unknown); device and device_name: the device it ran on (-1 and ""
+ * when unknown). One pointer for them since LTTNG_UST_TP_ARGS takes 10 at most. */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, device_command,
   LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, const char *, backend, uint8_t, kind,
                     const char *, name, uint64_t, bytes, uintptr_t, queue, uint64_t, start,
-                    uint64_t, end, const struct tracer_call_id *, call),
+                    uint64_t, end, const struct tracer_command_origin *, origin),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_integer(int32_t, pid, pid)
     lttng_ust_field_integer(int32_t, tid, tid)
@@ -31,8 +32,10 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, device_command,
     lttng_ust_field_integer_hex(uintptr_t, queue, queue)
     lttng_ust_field_integer(uint64_t, start, start)
     lttng_ust_field_integer(uint64_t, end, end)
-    lttng_ust_field_integer(int32_t, call_tid, call->tid)
-    lttng_ust_field_integer(uint64_t, call_start, call->start)
+    lttng_ust_field_integer(int32_t, call_tid, origin->call.tid)
+    lttng_ust_field_integer(uint64_t, call_start, origin->call.start)
+    lttng_ust_field_integer(int32_t, device, origin->device)
+    lttng_ust_field_string(device_name, origin->device_name)
   )
 )
 

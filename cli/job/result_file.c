@@ -512,7 +512,7 @@ static bool read_line(struct reader *rd, char *line) {
     if (!longs(&p, &kind, 1) || !numbers(&p, v, 8))
       return false;
     struct tally_device src = {rest(p), (int)kind, {v[0], v[1], v[2], v[3], v[4]}, v[5], v[6],
-                               v[7]};
+                               v[7], NULL};
     /* Results list much the same rows in the same order: looked for from the row's own
      * position in this file first. */
     size_t k = b->device_count, hint = rd->device_rows++;

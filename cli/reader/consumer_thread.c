@@ -29,6 +29,7 @@ struct record {
   struct trace_arg args[PIPE_ARGS];
   char text[PIPE_TEXT]; /* the arguments' strings */
   char name[PIPE_NAME]; /* the device command's or region's name */
+  char device_name[64]; /* the device command's device */
 };
 
 struct consumer_thread {
@@ -163,6 +164,8 @@ static int put_device(void *context, const struct trace_device *dev) {
   r->dev.from.event = NULL;
   r->dev.name = copy_into(r->name, sizeof r->name, dev->name);
   r->dev.name_len = strlen(r->dev.name);
+  r->dev.device_name = copy_into(r->device_name, sizeof r->device_name, dev->device_name);
+  r->dev.device_name_len = strlen(r->dev.device_name);
   publish(p);
   return 0;
 }

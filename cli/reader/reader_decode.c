@@ -307,6 +307,16 @@ static void hand_out_device(struct decoder *d, const struct trace_source *from) 
                            .end_clock = (uint64_t)end};
   c.backend = backend_named(&backend);
   c.desc = c.backend >= 0 ? tracer_backends[c.backend] : NULL;
+  /* Traces from before devices were named say nothing: one device per backend. */
+  const struct reader_extra_fields *on = &d->reader->extra[ev->event_class->index];
+  struct ctf_value device_name;
+  int64_t device = -1;
+  if (!event_map_field_int(ev, on->device, &device) || device < 0 || device > INT32_MAX)
+    device = -1;
+  c.device = (int)device;
+  c.device_name = "";
+  if (field_string(ev, on->device_name, &device_name))
+    c.device_name = device_name.u.string.chars, c.device_name_len = device_name.u.string.length;
   c.has_ids = event_map_ids(&d->reader->map, info, ev, &c.pid, &c.tid);
   if (!c.has_ids)
     c.pid = c.tid = 0;

@@ -16,9 +16,9 @@ enum { READER_MAX_ARGS = 24, READER_TEXT_BYTES = 1024, READER_MAX_FIELDS = 256,
        READER_MAX_SLOTS = 256 };
 
 /* Fields the event map does not name, by event class index: a device command's
- * submitting call, a region's depth; -1 when absent. */
+ * submitting call and device, a region's depth; -1 when absent. */
 struct reader_extra_fields {
-  int call_tid, call_start, depth;
+  int call_tid, call_start, depth, device, device_name;
 };
 
 struct trace_reader {

@@ -111,6 +111,12 @@ struct trace_device {
   const char *name;             /* kernel name, or the enqueue function's (NUL-terminated) */
   size_t name_len;
   uint64_t bytes, queue;
+  /* The device it ran on (docs/trace-format.md): its ordinal in the backend's numbering,
+   * -1 when the trace does not say (one device per backend), and its name as the driver
+   * gave it ("" when unknown; NUL-terminated). */
+  int device;
+  const char *device_name;
+  size_t device_name_len;
   uint64_t start_clock, end_clock, duration_ns;
   uint64_t start, end;          /* TRACE_NEEDS_TIMES */
   /* The submitting call (docs/trace-format.md: call_tid, call_start): its thread, 0 when

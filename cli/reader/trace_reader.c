@@ -43,7 +43,8 @@ int trace_reader_open(const char *dir, struct trace_reader **out, struct diag *d
     const struct ctf_event_class *c = ctf_trace_event_class(r->trace, i);
     r->extra[c->index] = (struct reader_extra_fields){
         ctf_event_class_field_index(c, "call_tid"), ctf_event_class_field_index(c, "call_start"),
-        ctf_event_class_field_index(c, "depth")};
+        ctf_event_class_field_index(c, "depth"), ctf_event_class_field_index(c, "device"),
+        ctf_event_class_field_index(c, "device_name")};
   }
   for (size_t i = 0; i < r->map.count; i++)
     r->has_batches |= r->map.infos[i].batch;

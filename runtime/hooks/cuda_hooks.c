@@ -12,6 +12,8 @@
  *     app runs a CUPTI client of its own, which gets CUPTI to itself): a pair recorded
  *     around the command on the app's stream, pending (tracer_pending.h) until read,
  *     placed on the host's clock through a reference event whose host time is known.
+ * - Each command's device: the current context's (cuCtxGetDevice), or CUPTI's deviceId,
+ *   named by cuDeviceGetName.
  * - Kernel names as the device knows them (cuFuncGetName, cuKernelGetName), demangled;
  *   copies named by kind from the pointers' attributes (cuda_memory_of, the spec's
  *   trace.copy_kinds): "cuMemcpyAsync(H2D pageable)".
@@ -78,6 +80,37 @@ void cuda_hook_cuModuleUnload_before(struct cuda_cuModuleUnload_args *args) {
 void cuda_hook_cuLibraryUnload_before(struct cuda_cuLibraryUnload_args *args) {
   (void)args;
   tracer_kernel_names_forget("cuda");
+}
+
+/* ---- devices ---- */
+
+/* The device's ordinal, named once (cuDeviceGetName). CUdevice is the ordinal. */
+static int32_t cuda_device_named(CUdevice device) {
+  char name[TRACER_DEVICE_NAME];
+  if (device < 0)
+    return TRACER_DEVICE_UNKNOWN;
+  if (!tracer_device_name_of("cuda", device, name, sizeof name)) {
+    cuda_depth++;
+    if (cuDeviceGetName(name, sizeof name, device) != CUDA_SUCCESS)
+      name[0] = '\0';
+    cuda_depth--;
+    tracer_device_named("cuda", device, name);
+  }
+  return device;
+}
+
+/* A command runs on the device of the context current where it is submitted. */
+static int32_t cuda_device_of(const struct tracer_command *command) {
+  (void)command;
+  CUdevice device = -1;
+  cuda_depth++;
+  CUresult known = cuCtxGetDevice(&device);
+  cuda_depth--;
+  return known == CUDA_SUCCESS ? cuda_device_named(device) : TRACER_DEVICE_UNKNOWN;
+}
+
+__attribute__((constructor)) static void cuda_devices_register(void) {
+  tracer_device_of_register("cuda", cuda_device_of);
 }
 
 /* Where a pointer lives, from the driver's attributes; ordinary (pageable) host memory is
@@ -308,18 +341,23 @@ static void cupti_record(const CUpti_Activity *record) {
       record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
     const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)record;
     tracer_demangle(k->name ? k->name : "kernel", name, sizeof name);
-    tracer_device_command("cuda", TRACER_COMMAND_KERNEL, name, 0, k->streamId,
-                          tracer_clock_raw_to_trace(k->start), tracer_clock_raw_to_trace(k->end));
+    tracer_device_command_on(
+        NULL, "cuda", cuda_device_named((CUdevice)k->deviceId), TRACER_COMMAND_KERNEL, name, 0,
+        k->streamId, tracer_clock_raw_to_trace(k->start), tracer_clock_raw_to_trace(k->end));
   } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
     const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)record;
     tracer_copy_kind(&names, cupti_memory(m->srcKind), cupti_memory(m->dstKind), kind, sizeof kind);
     snprintf(name, sizeof name, "memcpy(%s)", kind);
-    tracer_device_command("cuda", TRACER_COMMAND_TRANSFER, name, m->bytes, m->streamId,
-                          tracer_clock_raw_to_trace(m->start), tracer_clock_raw_to_trace(m->end));
+    tracer_device_command_on(NULL, "cuda", cuda_device_named((CUdevice)m->deviceId),
+                             TRACER_COMMAND_TRANSFER, name, m->bytes, m->streamId,
+                             tracer_clock_raw_to_trace(m->start),
+                             tracer_clock_raw_to_trace(m->end));
   } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
     const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)record;
-    tracer_device_command("cuda", TRACER_COMMAND_TRANSFER, "memset", m->bytes, m->streamId,
-                          tracer_clock_raw_to_trace(m->start), tracer_clock_raw_to_trace(m->end));
+    tracer_device_command_on(NULL, "cuda", cuda_device_named((CUdevice)m->deviceId),
+                             TRACER_COMMAND_TRANSFER, "memset", m->bytes, m->streamId,
+                             tracer_clock_raw_to_trace(m->start),
+                             tracer_clock_raw_to_trace(m->end));
   }
 }
 

@@ -1,4 +1,4 @@
-/* HIP hooks: the names of kernels, as HIP knows them.
+/* HIP hooks: the names of kernels, as HIP knows them, and the device of each command.
  *
  * Everything else about HIP's device work comes from the spec: kernel launches and copies
  * are device_command events with the host-side times of their calls (`device_times:
@@ -28,4 +28,25 @@ bool hip_kernel_name(const struct tracer_command *command, char *name, size_t si
   else
     return false;
   return true;
+}
+
+/* A command runs on the thread's current device (hipGetDevice), named by hipDeviceGetName. */
+static int32_t hip_device_of(const struct tracer_command *command) {
+  (void)command;
+  int device = -1;
+  char name[TRACER_DEVICE_NAME];
+  hip_depth++;
+  if (hipGetDevice(&device) != hipSuccess)
+    device = TRACER_DEVICE_UNKNOWN;
+  if (device >= 0 && !tracer_device_name_of("hip", device, name, sizeof name)) {
+    if (hipDeviceGetName(name, sizeof name, device) != hipSuccess)
+      name[0] = '\0';
+    tracer_device_named("hip", device, name);
+  }
+  hip_depth--;
+  return device;
+}
+
+__attribute__((constructor)) static void hip_devices_register(void) {
+  tracer_device_of_register("hip", hip_device_of);
 }

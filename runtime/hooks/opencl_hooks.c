@@ -6,7 +6,8 @@
  *   none, released afterwards so the app leaks nothing). The command is pending
  *   (tracer_pending.h) until read, after the spec's synchronizing calls or at exit: once
  *   complete, its START and END are recorded as a device_command event.
- * - Kernels are named by clGetKernelInfo.
+ * - Kernels are named by clGetKernelInfo; each command's device by its queue's
+ *   (its index among its platform's devices, and CL_DEVICE_NAME).
  * PoCL's timestamps are CLOCK_MONOTONIC_RAW nanoseconds; the runtime converts them to the
  * trace clock.
  *
@@ -64,6 +65,37 @@ bool opencl_kernel_name(const struct tracer_command *command, char *name, size_t
                                          name, NULL) == CL_SUCCESS;
   opencl_depth--;
   return named;
+}
+
+/* A queue's device: its index among its platform's devices, named by CL_DEVICE_NAME, each
+ * device looked up once. */
+static int32_t opencl_device_of(const struct tracer_command *command) {
+  enum { MAX_DEVICES = 64 };
+  cl_device_id device = NULL, devices[MAX_DEVICES];
+  cl_platform_id platform = NULL;
+  cl_uint count = 0;
+  opencl_depth++;
+  if (command->queue && clGetCommandQueueInfo((cl_command_queue)command->queue, CL_QUEUE_DEVICE,
+                                              sizeof device, &device, NULL) != CL_SUCCESS)
+    device = NULL;
+  int32_t ordinal = tracer_device_ordinal_of("opencl", (uintptr_t)device);
+  if (device && ordinal < 0 &&
+      clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) == CL_SUCCESS &&
+      clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, MAX_DEVICES, devices, &count) == CL_SUCCESS) {
+    for (cl_uint i = 0; i < count && i < MAX_DEVICES && ordinal < 0; i++)
+      ordinal = devices[i] == device ? (int32_t)i : ordinal;
+    char name[TRACER_DEVICE_NAME];
+    if (ordinal >= 0 &&
+        clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name, name, NULL) == CL_SUCCESS)
+      tracer_device_named("opencl", ordinal, name);
+    tracer_device_ordinal_keep("opencl", (uintptr_t)device, ordinal);
+  }
+  opencl_depth--;
+  return ordinal;
+}
+
+__attribute__((constructor)) static void opencl_devices_register(void) {
+  tracer_device_of_register("opencl", opencl_device_of);
 }
 
 /* A command whose completion event is not read yet. */

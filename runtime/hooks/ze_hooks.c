@@ -146,6 +146,50 @@ static ze_context_handle_t list_context(const struct tracer_command *command,
 
 /* ---- naming ---- */
 
+/* A list's device: its index among its driver's devices, named by zeDeviceGetProperties,
+ * each device looked up once. */
+static int32_t ze_device_of(const struct tracer_command *command) {
+  enum { MAX_DEVICES = 64, MAX_DRIVERS = 8 };
+  ze_device_handle_t device = NULL;
+  list_context(command, &device);
+  int32_t ordinal = tracer_device_ordinal_of("ze", (uintptr_t)device);
+  if (!device || ordinal >= 0)
+    return ordinal;
+  ze_driver_handle_t drivers[MAX_DRIVERS];
+  ze_device_handle_t devices[MAX_DEVICES];
+  uint32_t driver_count = 0;
+  ze_device_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+  ze_device_properties_t other = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+  ze_depth++;
+  bool named = zeDeviceGetProperties(device, &props) == ZE_RESULT_SUCCESS;
+  /* Counts first, as the loader wants them (a larger count is not taken by all). */
+  if (zeDriverGet(&driver_count, NULL) == ZE_RESULT_SUCCESS &&
+      (driver_count = driver_count < MAX_DRIVERS ? driver_count : MAX_DRIVERS) &&
+      zeDriverGet(&driver_count, drivers) == ZE_RESULT_SUCCESS)
+    for (uint32_t d = 0; d < driver_count && ordinal < 0; d++) {
+      uint32_t count = 0;
+      if (zeDeviceGet(drivers[d], &count, NULL) == ZE_RESULT_SUCCESS &&
+          (count = count < MAX_DEVICES ? count : MAX_DEVICES) &&
+          zeDeviceGet(drivers[d], &count, devices) == ZE_RESULT_SUCCESS)
+        /* The same handle, or (a driver whose handles are made afresh at each query, as
+         * the null driver's) the same UUID. */
+        for (uint32_t i = 0; i < count && ordinal < 0; i++)
+          if (devices[i] == device ||
+              (named && zeDeviceGetProperties(devices[i], &other) == ZE_RESULT_SUCCESS &&
+               memcmp(&other.uuid, &props.uuid, sizeof props.uuid) == 0))
+            ordinal = (int32_t)i;
+    }
+  ze_depth--;
+  if (ordinal >= 0 && named)
+    tracer_device_named("ze", ordinal, props.name);
+  tracer_device_ordinal_keep("ze", (uintptr_t)device, ordinal);
+  return ordinal;
+}
+
+__attribute__((constructor)) static void ze_devices_register(void) {
+  tracer_device_of_register("ze", ze_device_of);
+}
+
 enum tracer_memory ze_memory_of(const struct tracer_command *command, const void *pointer) {
   ze_context_handle_t context = list_context(command, NULL);
   ze_memory_allocation_properties_t props = {

@@ -9,11 +9,15 @@
  *   cuKernelGetName).
  * - Kernel launches are told to an observer (null_cuda_observe_launches), as a stand-in
  *   CUPTI (cupti_standin.c) hears of them.
+ * - Two devices, "Null GPU 0" and "Null GPU 1" (cuDeviceGetName), each with a primary
+ *   context of its own; the thread's current context (cuCtxSetCurrent, push and pop)
+ *   says which device cuCtxGetDevice answers, as the real driver does.
  * Every other function is the generated null one: it succeeds and does nothing.
  */
 #define _GNU_SOURCE
 #include <cuda.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -81,6 +85,73 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute 
     else
       return CUDA_ERROR_INVALID_VALUE;
   }
+  return CUDA_SUCCESS;
+}
+
+/* ---- devices and their contexts ---- */
+
+enum { DEVICES = 2 };
+/* A context is the address of its device's slot: its device is its index. */
+static char primary_contexts[DEVICES];
+static __thread CUcontext current;
+
+CUresult cuDeviceGetCount(int *count) {
+  *count = DEVICES;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  if (ordinal < 0 || ordinal >= DEVICES)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *device = ordinal;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
+  if (dev < 0 || dev >= DEVICES || len <= 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  snprintf(name, (size_t)len, "Null GPU %d", dev);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
+  if (dev < 0 || dev >= DEVICES)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *pctx = (CUcontext)&primary_contexts[dev];
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext ctx) {
+  current = ctx;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetCurrent(CUcontext *pctx) {
+  *pctx = current;
+  return CUDA_SUCCESS;
+}
+
+/* One level of pushing is all the tracer's hooks need. */
+static __thread CUcontext pushed;
+CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
+  pushed = current, current = ctx;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
+  if (pctx)
+    *pctx = current;
+  current = pushed;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetDevice(CUdevice *device) {
+  const char *c = (const char *)current;
+  if (!c) /* no context made current: the first device's primary one, as the runtime does */
+    c = &primary_contexts[0];
+  if (c < primary_contexts || c >= primary_contexts + DEVICES)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *device = (CUdevice)(c - primary_contexts);
   return CUDA_SUCCESS;
 }
 

@@ -55,7 +55,7 @@ static void rank_result(struct job_result *r, long rank, uint64_t ns) {
     job_result_add_failed(r, &s);
   }
   b->device = calloc(1, sizeof *b->device);
-  b->device[0] = (struct tally_device){strdup("kernel with spaces"), 0, {1, 0, ns, ns, ns}, 64, 64, 64};
+  b->device[0] = (struct tally_device){strdup("kernel with spaces"), 0, {1, 0, ns, ns, ns}, 64, 64, 64, NULL};
   b->device_count = b->device_cap = 1;
   /* Its two threads: the first made the calls, the second recorded the device row. */
   int host = job_result_host(r, rank < 2 ? "alpha" : "beta");

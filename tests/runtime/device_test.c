@@ -11,7 +11,9 @@
  * - allocations: the memory a pointer inside one lives in;
  * - pending commands: read in order, kept while running, released once read, lost or
  *   forgotten, drained when many are pending; command lists that record commands and run
- *   them at each execution.
+ *   them at each execution;
+ * - devices: a command's device through the backend's registered finder (unknown without
+ *   one), names and handles kept per backend and ordinal, and a pending command's device.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -316,6 +318,47 @@ static void command_list_tests(void) {
   expect_u64("a destroyed list is none", tracer_list_of("list_test", 50, &context, &device), 0);
 }
 
+/* The device finder of backend "devices_test": the command's queue says its device. */
+static int32_t device_of_queue(const struct tracer_command *command) {
+  return command->queue == 0 ? TRACER_DEVICE_UNKNOWN : (int32_t)command->queue - 1;
+}
+
+static void device_tests(void) {
+  static const struct tracer_device backend = {.backend = "devices_test"};
+  static const struct tracer_device other = {.backend = "devices_other"};
+  struct tracer_command on_second = {.device = &backend, .name = "launch", .queue = 2};
+  struct tracer_command on_none = {.device = &backend, .name = "launch", .queue = 0};
+  struct tracer_command elsewhere = {.device = &other, .name = "launch", .queue = 2};
+  expect_u64("no finder: unknown", (uint64_t)(int64_t)tracer_command_device(&on_second),
+             (uint64_t)(int64_t)TRACER_DEVICE_UNKNOWN);
+  tracer_device_of_register("devices_test", device_of_queue);
+  expect_u64("the finder's device", (uint64_t)tracer_command_device(&on_second), 1);
+  expect_u64("the finder's unknown", (uint64_t)(int64_t)tracer_command_device(&on_none),
+             (uint64_t)(int64_t)TRACER_DEVICE_UNKNOWN);
+  expect_u64("another backend has no finder", (uint64_t)(int64_t)tracer_command_device(&elsewhere),
+             (uint64_t)(int64_t)TRACER_DEVICE_UNKNOWN);
+  char name[TRACER_DEVICE_NAME] = "";
+  expect_u64("no name kept yet", tracer_device_name_of("devices_test", 1, name, sizeof name), 0);
+  tracer_device_named("devices_test", 1, "Null GPU 1");
+  tracer_device_named("devices_test", -1, "never");
+  expect_u64("a name kept", tracer_device_name_of("devices_test", 1, name, sizeof name), 1);
+  expect_str("its name", name, "Null GPU 1");
+  expect_u64("per ordinal", tracer_device_name_of("devices_test", 0, name, sizeof name), 0);
+  expect_u64("per backend", tracer_device_name_of("devices_other", 1, name, sizeof name), 0);
+  expect_u64("no handle kept", (uint64_t)(int64_t)tracer_device_ordinal_of("devices_test", 0x40),
+             (uint64_t)(int64_t)TRACER_DEVICE_UNKNOWN);
+  tracer_device_ordinal_keep("devices_test", 0x40, 3);
+  tracer_device_ordinal_keep("devices_test", 0x50, TRACER_DEVICE_UNKNOWN);
+  expect_u64("a handle kept", (uint64_t)tracer_device_ordinal_of("devices_test", 0x40), 3);
+  expect_u64("an unknown one is not",
+             (uint64_t)(int64_t)tracer_device_ordinal_of("devices_test", 0x50),
+             (uint64_t)(int64_t)TRACER_DEVICE_UNKNOWN);
+  /* A pending command keeps the device it was submitted to. */
+  struct tracer_pending p;
+  tracer_pending_init(&p, &on_second);
+  expect_u64("a pending command's device", (uint64_t)p.device, 1);
+}
+
 int main(void) {
   timestamp_tests();
   span_ms_tests();
@@ -324,12 +367,13 @@ int main(void) {
   command_name_tests();
   pending_tests();
   command_list_tests();
+  device_tests();
   if (failures) {
     fprintf(stderr, "device_unit: %d of %d checks failed\n", failures, checks);
     return 1;
   }
-  printf("PASS: device_unit: %d checks of device clocks, names, copy kinds, allocations and "
-         "pending commands\n",
+  printf("PASS: device_unit: %d checks of device clocks, names, copy kinds, allocations, "
+         "pending commands and devices\n",
          checks);
   return 0;
 }

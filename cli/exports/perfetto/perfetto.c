@@ -45,11 +45,21 @@ static int on_track(void *state, const struct timeline_track_info *info) {
     return perfetto_fail(pf, "Cannot write the timeline: out of memory");
   pf->track_count++;
   t->written = t->uuid + pf->options.uuid_base;
-  if (t->kind == TIMELINE_TRACK_HOST && pf->options.uuid_base) {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a of the host name, top bit set */
+  const struct pf_track *parent = track_of(pf, t->parent);
+  t->machine = parent ? parent->machine : 0;
+  if (t->kind == TIMELINE_TRACK_HOST) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a of the host name */
     for (const char *c = t->name; *c; c++)
       h = (h ^ (uint8_t)*c) * 1099511628211ull;
-    t->written = h | 1ull << 63;
+    if (pf->options.uuid_base)
+      t->written = h | 1ull << 63; /* top bit set */
+    /* Pids repeat across nodes: each host's tracks are of a machine of its own
+     * (Perfetto's TracePacket.machine_id), so that processes of the same pid on two
+     * nodes stay apart. A job's ranks, written apart, name every host's machine by the
+     * same hash, so that the ranks of one node share it; one timeline leaves its first
+     * host on the default machine. */
+    if (pf->options.uuid_base || pf->hosts_seen++)
+      t->machine = (uint32_t)(h ^ h >> 32) | 1;
   }
   pf_file_track_descriptor(&pf->part, &pf->packet, t);
   if (pf_file_packet(pf, &pf->part, &pf->packet) || pf_file_packet(pf, &pf->summary, &pf->packet))
@@ -108,6 +118,7 @@ static void event_packet(struct pf_file *file, struct pb *p, uint64_t ts, int ty
                          uint64_t flow_in, bool stable) {
   pb_reset(p);
   pf_file_packet_head(file, p, ts, true);
+  pf_file_machine(file, p, track);
   size_t data = 0;
   uint64_t iid = pf_file_intern(file, name, false, stable, p, &data);
   uint64_t arg_iids[MAX_INTERNED_ARGS];
@@ -137,6 +148,7 @@ static void event_packet(struct pf_file *file, struct pb *p, uint64_t ts, int ty
 static void end_packet(struct pf_file *file, struct pb *p, uint64_t ts, timeline_track track) {
   pb_reset(p);
   pf_file_packet_head(file, p, ts, true);
+  pf_file_machine(file, p, track);
   size_t e = pb_begin(p, PACKET_TRACK_EVENT);
   pb_varint(p, EVENT_TYPE, TYPE_SLICE_END);
   pb_varint(p, EVENT_TRACK_UUID, pf_file_uuid(file, track));
@@ -226,6 +238,7 @@ static void counter_packet(struct pf_file *file, struct pb *p, timeline_track tr
                            double value) {
   pb_reset(p);
   pf_file_packet_head(file, p, ts, true);
+  pf_file_machine(file, p, track);
   size_t e = pb_begin(p, PACKET_TRACK_EVENT);
   pb_varint(p, EVENT_TYPE, TYPE_COUNTER);
   pb_varint(p, EVENT_TRACK_UUID, pf_file_uuid(file, track));

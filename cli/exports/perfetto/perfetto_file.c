@@ -178,6 +178,8 @@ void intern_free(struct intern *in) {
 void pf_file_track_descriptor(struct pf_file *file, struct pb *p, const struct pf_track *t) {
   pb_reset(p);
   pb_varint(p, PACKET_SEQUENCE_ID, file->sequence_id);
+  if (t->machine)
+    pb_varint(p, PACKET_MACHINE_ID, t->machine);
   size_t d = pb_begin(p, PACKET_TRACK_DESCRIPTOR);
   pb_varint(p, TRACK_UUID, t->written);
   if (t->parent)

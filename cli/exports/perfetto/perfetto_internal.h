@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "pb.h"
+#include "perfetto_proto.h"
 #include "perfetto.h"
 #include "timeline_sink.h"
 
@@ -14,6 +15,7 @@
 struct pf_track {
   timeline_track uuid, parent;
   uint64_t written;         /* the uuid in the files (perfetto_options.uuid_base) */
+  uint32_t machine;         /* its host's machine_id in a job's timeline; 0: none written */
   enum timeline_track_kind kind;
   int64_t id, pid;
   char *name;               /* owned */
@@ -66,6 +68,7 @@ struct perfetto {
   struct pb packet, packet2;   /* packets being built */
   struct pf_track *tracks; /* by uuid - 1; owned */
   size_t track_count, track_cap;
+  unsigned hosts_seen;           /* host tracks made */
   struct summary_slice *longest; /* min-heap by duration; owned */
   size_t longest_count;
   char error[512];
@@ -89,6 +92,15 @@ uint64_t pf_file_intern(struct pf_file *file, const char *name, bool arg, bool s
                         struct pb *packet, size_t *data);
 void pf_file_track_descriptor(struct pf_file *file, struct pb *packet, const struct pf_track *t);
 void intern_free(struct intern *in);
+/* The machine of the track's host into the packet, when it has one (a job's timeline). */
+static inline void pf_file_machine(const struct pf_file *file, struct pb *packet,
+                                   timeline_track track) {
+  uint32_t machine =
+      track && track <= file->owner->track_count ? file->owner->tracks[track - 1].machine : 0;
+  if (machine)
+    pb_varint(packet, PACKET_MACHINE_ID, machine);
+}
+
 /* The uuid a track has in the files. */
 static inline uint64_t pf_file_uuid(const struct pf_file *file, timeline_track track) {
   return track && track <= file->owner->track_count ? file->owner->tracks[track - 1].written

@@ -9,6 +9,7 @@
 
 #include "backends.h"
 #include "consumer_thread.h"
+#include "device_label.h"
 #include "tracer_runtime.h"
 
 enum { MAX_PENDING = 4096, MAX_ALLOCATIONS = 1 << 20, RECENT_THREADS = 64 };
@@ -447,9 +448,9 @@ static int on_device(void *context, const struct trace_device *d) {
   struct timeline_builder *b = context;
   if (!d->has_ids)
     return 0;
-  char device_name[128], queue_name[64], name[160];
+  char device_name[DEVICE_LABEL_SIZE], queue_name[64], name[160];
   const char *backend = d->desc ? d->desc->name : "unknown";
-  snprintf(device_name, sizeof device_name, "%s device", backend);
+  device_label(backend, d->device, d->device_name, device_name, sizeof device_name);
   snprintf(queue_name, sizeof queue_name, "queue 0x%" PRIx64 " (pid %" PRId64 ")", d->queue,
            d->pid);
   timeline_track device = timeline_device(b->tl, timeline_host(b->tl, d->from.host_name),

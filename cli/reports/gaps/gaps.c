@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_label.h"
 #include "tracer_runtime.h"
 #include "units.h"
 
@@ -52,6 +53,8 @@ struct device_state {
   int host;                    /* trace_source.host */
   const char *host_name;       /* the trace's own string (trace_source.host_name) */
   const char *backend;
+  int ordinal;                 /* trace_device.device */
+  char label[DEVICE_LABEL_SIZE];
   struct union_time all, kernels, copies, either;
   struct queue_state *queues;
   size_t queue_count;
@@ -109,10 +112,11 @@ struct gaps {
   bool failed;                 /* out of memory */
 };
 
-static size_t device_index(struct gaps *a, int host, const char *host_name,
-                           const char *backend) {
+static size_t device_index(struct gaps *a, int host, const char *host_name, const char *backend,
+                           const struct trace_device *dev) {
   for (size_t i = 0; i < a->device_count; i++)
-    if (a->devices[i].host == host && strcmp(a->devices[i].backend, backend) == 0)
+    if (a->devices[i].host == host && a->devices[i].ordinal == dev->device &&
+        strcmp(a->devices[i].backend, backend) == 0)
       return i;
   struct device_state *grown = realloc(a->devices, (a->device_count + 1) * sizeof *grown);
   if (!grown)
@@ -123,6 +127,8 @@ static size_t device_index(struct gaps *a, int host, const char *host_name,
   d->host = host;
   d->host_name = host_name;
   d->backend = backend;
+  d->ordinal = dev->device;
+  device_label(backend, dev->device, dev->device_name, d->label, sizeof d->label);
   a->horizon = 0; /* until it has a command taken, its gaps may start anywhere */
   return a->device_count++;
 }
@@ -268,7 +274,7 @@ static int on_device(void *context, const struct trace_device *dev) {
   if (a->pass == PASS_CALLS || !dev->has_ids)
     return 0;
   size_t device = device_index(a, dev->from.host, dev->from.host_name,
-                               dev->desc ? dev->desc->name : "unknown");
+                               dev->desc ? dev->desc->name : "unknown", dev);
   if (device == SIZE_MAX) {
     a->failed = true;
     return 0;
@@ -441,6 +447,8 @@ int gaps_close(struct gaps *a, struct gap_report *report, struct diag *d) {
     if (!report->devices || !(out->host = strdup(s->host_name)))
       continue;
     out->backend = s->backend;
+    out->ordinal = s->ordinal;
+    memcpy(out->label, s->label, sizeof out->label);
     out->busy = s->all.total;
     out->kernels = s->kernels.total;
     out->copies = s->copies.total;
@@ -476,7 +484,7 @@ void gaps_print_text(const struct gap_report *r, FILE *out) {
       *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
     units_time(wall, wall_text, sizeof wall_text);
     units_time(d->busy, busy, sizeof busy);
-    fprintf(out, "\nDevice use (%s) | %s device on %s | run %s |\n\n", label, d->backend, d->host,
+    fprintf(out, "\nDevice use (%s) | %s on %s | run %s |\n\n", label, d->label, d->host,
             wall_text);
     fprintf(out, "%-32s | %9s | %11s | %8s |\n", "Queue", "Busy", "Utilisation", "Commands");
     fprintf(out, "%-32s | %9s | %10.2f%% | %8llu |\n", "all queues", busy,

@@ -1,4 +1,5 @@
-/* gaps: the verdict a user would otherwise look for by eye in the timeline: per device,
+/* gaps: the verdict a user would otherwise look for by eye in the timeline: per device
+ * (each GPU its own, named as device_label.h says),
  * how busy it was over the run (and each of its queues), how long copies ran while
  * kernels ran, and its longest idle gaps with the host call that was in progress.
  *
@@ -28,6 +29,7 @@
 
 #include <stdio.h>
 
+#include "device_label.h"
 #include "diag.h"
 #include "trace_consumer.h"
 
@@ -52,6 +54,8 @@ struct gap_queue {
 struct gap_device {
   char *host;                  /* owned */
   const char *backend;         /* static */
+  int ordinal;                 /* the device's in its backend, -1 when the trace says none */
+  char label[DEVICE_LABEL_SIZE]; /* device_label(): "GPU 0: NVIDIA H100 80GB HBM3" */
   uint64_t busy, kernels, copies, overlap, commands;
   struct gap_queue *queues;    /* owned */
   size_t queue_count;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backends.h"
+#include "device_label.h"
 #include "tracer_runtime.h"
 
 static void stat_add(struct tally_stat *s, uint64_t ns, bool error) {
@@ -37,10 +38,11 @@ static int tally_init(struct tally *t) {
 }
 
 static struct tally_device *device_row(struct tally_backend *b, const char *name, size_t len,
-                                       int kind) {
+                                       int kind, const char *device) {
   for (size_t i = 0; i < b->device_count; i++) {
     struct tally_device *d = &b->device[i];
-    if (d->kind == kind && strlen(d->name) == len && strncmp(d->name, name, len) == 0)
+    if (d->kind == kind && strlen(d->name) == len && strncmp(d->name, name, len) == 0 &&
+        (d->device && device ? strcmp(d->device, device) == 0 : d->device == device))
       return d;
   }
   if (b->device_count == b->device_cap) {
@@ -54,8 +56,11 @@ static struct tally_device *device_row(struct tally_backend *b, const char *name
   struct tally_device *d = &b->device[b->device_count];
   memset(d, 0, sizeof *d);
   d->name = strndup(name, len);
-  if (!d->name)
+  d->device = device ? strdup(device) : NULL;
+  if (!d->name || (device && !d->device)) {
+    free(d->name);
     return NULL;
+  }
   d->kind = kind;
   b->device_count++;
   return d;
@@ -152,7 +157,11 @@ static int on_device(void *context, const struct trace_device *c) {
   if (c->backend < 0)
     return 0;
   struct tally_backend *b = &t->backends[c->backend];
-  struct tally_device *d = device_row(b, c->name, c->name_len, c->kind);
+  char label[DEVICE_LABEL_SIZE];
+  if (c->device >= 0)
+    device_label(b->desc->name, c->device, c->device_name, label, sizeof label);
+  struct tally_device *d =
+      device_row(b, c->name, c->name_len, c->kind, c->device >= 0 ? label : NULL);
   if (!d)
     return 0;
   uint64_t ns = c->duration_ns;
@@ -350,7 +359,8 @@ static int merge_into(struct tally *into, struct tally *from) {
     }
     for (size_t d = 0; d < b->device_count; d++) {
       struct tally_device *src = &b->device[d];
-      struct tally_device *dst = device_row(a, src->name, strlen(src->name), src->kind);
+      struct tally_device *dst =
+          device_row(a, src->name, strlen(src->name), src->kind, src->device);
       if (!dst)
         return -1;
       tally_device_merge(dst, src);
@@ -464,8 +474,10 @@ void tally_free(struct tally *t) {
     free(b->host);
     free(b->unfinished);
     free(b->message_bytes);
-    for (size_t d = 0; d < b->device_count; d++)
+    for (size_t d = 0; d < b->device_count; d++) {
       free(b->device[d].name);
+      free(b->device[d].device);
+    }
     free(b->device);
     id_set_free(&b->hosts);
     id_set_free(&b->processes);

@@ -24,12 +24,15 @@
 #include "trace_consumer.h"
 #include "trace_reader.h"
 
-/* A device table row: a kernel (by name) or a transfer (by API function). */
+/* A device table row: a kernel (by name) or a transfer (by API function), on one device. */
 struct tally_device {
   char *name; /* owned */
   int kind;   /* enum tracer_command_kind */
   struct tally_stat time;
   uint64_t bytes, min_bytes, max_bytes;
+  /* The device (device_label.h: "GPU 0: NVIDIA H100 80GB HBM3"), owned; NULL when the
+   * trace names none (one device per backend) or in a job's merged tally. */
+  char *device;
 };
 
 /* Adds a row of the same kernel or transfer from another tally (a worker's, a rank's). */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backends.h"
+#include "device_label.h"
 #include "tracing_cost.h"
 #include "units.h"
 
@@ -106,15 +107,32 @@ done:
   free(names);
 }
 
-static void print_device(const struct tally_backend *b, const char *actor, FILE *out) {
-  if (!b->device_count)
-    return;
+static bool same_device(const char *a, const char *b) {
+  return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+/* The rows of kind (-1: every kind) sorted for printing, those of one device only unless
+ * every_device. */
+static void device_rows(const struct tally_backend *b, int kind, const char *device,
+                        bool every_device, size_t *order, size_t *n) {
+  tally_sorted_device(b, kind, order, n);
+  size_t kept = 0;
+  for (size_t i = 0; i < *n; i++)
+    if (every_device || same_device(b->device[order[i]].device, device))
+      order[kept++] = order[i];
+  *n = kept;
+}
+
+/* The device tables of one device (device: its label, NULL when the trace names none),
+ * or of every device at once when the backend had only that one. */
+static void print_device_on(const struct tally_backend *b, const char *actor, const char *device,
+                            bool every_device, FILE *out) {
   size_t *order = calloc(b->device_count, sizeof *order);
   const char **names = calloc(b->device_count, sizeof *names);
   if (!order || !names)
     goto done;
   size_t n;
-  tally_sorted_device(b, -1, order, &n);
+  device_rows(b, -1, device, every_device, order, &n);
   uint64_t total = 0, calls = 0;
   for (size_t i = 0; i < n; i++) {
     names[i] = b->device[order[i]].name;
@@ -122,11 +140,14 @@ static void print_device(const struct tally_backend *b, const char *actor, FILE 
     calls += b->device[order[i]].time.calls;
   }
   int width = name_width(names, n);
+  char on[DEVICE_LABEL_SIZE + 4] = "";
+  if (device)
+    snprintf(on, sizeof on, " | %s", device);
   if (actor)
-    fprintf(out, "Device profiling (%s) | %s\n", b->desc->label, actor);
+    fprintf(out, "Device profiling (%s)%s | %s\n", b->desc->label, on, actor);
   else
-    fprintf(out, "Device profiling (%s) | %zu Hostnames | %zu Processes | %zu Threads |\n",
-            b->desc->label, b->hosts.len, b->device_processes.len, b->device_threads.len);
+    fprintf(out, "Device profiling (%s)%s | %zu Hostnames | %zu Processes | %zu Threads |\n",
+            b->desc->label, on, b->hosts.len, b->device_processes.len, b->device_threads.len);
   if (b->desc->device_times_host)
     fputs("Host-side times: the backend has no device timestamps; each row times its call.\n",
           out);
@@ -139,7 +160,7 @@ static void print_device(const struct tally_backend *b, const char *actor, FILE 
 
   /* Memory traffic: the transfers only (the whole tally's: an actor's rows keep no least
    * and most bytes). */
-  tally_sorted_device(b, 1, order, &n);
+  device_rows(b, 1, device, every_device, order, &n);
   if (!n || actor)
     goto done;
   uint64_t bytes = 0, time = 0;
@@ -151,7 +172,7 @@ static void print_device(const struct tally_backend *b, const char *actor, FILE 
     calls += b->device[order[i]].time.calls;
   }
   width = name_width(names, n);
-  fprintf(out, "Memory traffic (%s)\n\n", b->desc->label);
+  fprintf(out, "Memory traffic (%s)%s\n\n", b->desc->label, on);
   print_name(out, "Name", width);
   fprintf(out, " | %9s | %8s | %5s | %9s | %9s | %9s | %10s |\n", "Bytes", "Bytes(%)", "Calls",
           "Average", "Min", "Max", "Bandwidth");
@@ -179,6 +200,35 @@ static void print_device(const struct tally_backend *b, const char *actor, FILE 
 done:
   free(order);
   free(names);
+}
+
+/* A backend's device tables: one pair per device it ran commands on. */
+static void print_device(const struct tally_backend *b, const char *actor, FILE *out) {
+  if (!b->device_count)
+    return;
+  const char **devices = calloc(b->device_count, sizeof *devices);
+  size_t count = 0;
+  for (size_t i = 0; devices && i < b->device_count; i++) {
+    size_t k = 0;
+    while (k < count && !same_device(devices[k], b->device[i].device))
+      k++;
+    if (k == count)
+      devices[count++] = b->device[i].device;
+  }
+  if (!devices || count <= 1) {
+    print_device_on(b, actor, devices && count ? devices[0] : NULL, true, out);
+  } else {
+    /* In the order of their labels: GPU 0 before GPU 1. */
+    for (size_t i = 1; i < count; i++)
+      for (size_t k = i;
+           k > 0 && devices[k - 1] && devices[k] && strcmp(devices[k - 1], devices[k]) > 0; k--) {
+        const char *swap = devices[k];
+        devices[k] = devices[k - 1], devices[k - 1] = swap;
+      }
+    for (size_t i = 0; i < count; i++)
+      print_device_on(b, actor, devices[i], false, out);
+  }
+  free(devices);
 }
 
 static const char *message_kind_name(uint8_t kind) {
@@ -507,6 +557,10 @@ static void print_actors_json(const struct tally *t, size_t backend, FILE *out) 
         const struct tally_device *d = &one.device[dorder[k]];
         fprintf(out, "%s\n          {\"name\": ", k ? "," : "");
         units_json_string(out, d->name);
+        if (d->device) {
+          fputs(", \"device\": ", out);
+          units_json_string(out, d->device);
+        }
         fprintf(out, ", \"kind\": \"%s\", ",
                 d->kind == 0 ? "kernel" : d->kind == 1 ? "transfer" : "other");
         json_stat(out, &d->time);
@@ -757,6 +811,10 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
         fprintf(out, "%s\n       {\"name\": ", first ? "" : ",");
         first = false;
         units_json_string(out, d->name);
+        if (d->device) {
+          fputs(", \"device\": ", out);
+          units_json_string(out, d->device);
+        }
         fprintf(out, ", \"kind\": \"%s\", ",
                 d->kind == 0 ? "kernel" : d->kind == 1 ? "transfer" : "other");
         json_stat(out, &d->time);
@@ -770,6 +828,10 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
         fprintf(out, "%s\n       {\"name\": ", first ? "" : ",");
         first = false;
         units_json_string(out, d->name);
+        if (d->device) {
+          fputs(", \"device\": ", out);
+          units_json_string(out, d->device);
+        }
         fprintf(out,
                 ", \"calls\": %llu, \"bytes\": %llu, \"min_bytes\": %llu, \"max_bytes\": %llu, "
                 "\"time_ns\": %llu, \"bytes_per_second\": %.6g}",

@@ -35,7 +35,7 @@ static uint64_t wall_of(const struct run_record *run, const struct gap_report *g
 }
 
 static void device_name(const struct gap_device *d, char *out, size_t size) {
-  snprintf(out, size, "%s device on %s", d->backend, d->host);
+  snprintf(out, size, "%s on %s", d->label, d->host);
 }
 
 void verdict_make(const struct tally *t, const struct run_record *run,

@@ -1,0 +1,96 @@
+#!/bin/sh
+# Every device is itself (docs/analysis-output.md, docs/timeline.md): a program that puts
+# kernels and a copy on each of the null CUDA driver's two devices
+# (tests/apps/cuda_devices_app.c) under the tracer. From the program's own lines
+# ("device D (NAME): K kernels, C copies"):
+#   - the report has one "Device use" section per device, named "GPU D: NAME", whose
+#     commands are the device's kernels and copies;
+#   - the timeline has one device track per device, named so, holding that device's
+#     queue, with the device's kernels on it; no queue track under another device;
+#   - the trace's device_command events carry the device's ordinal and name;
+#   - the device time per rank has a row for the device, whose shares add up to its span
+#     and whose launch delay counts every kernel the app launched there.
+# Usage: cuda_devices_test.sh TRACER APP
+set -eu
+# shellcheck source=../e2e/lib.sh
+. "$(dirname "$0")/../e2e/lib.sh"
+[ $# -eq 2 ] || { echo "usage: $0 TRACER APP" >&2; exit 2; }
+tracer=$(abspath "$1")
+app=$(abspath "$2")
+proto="$(cd "$(dirname "$0")/../.." && pwd)/cli/exports/perfetto/timeline.proto"
+e2e_setup
+need_tracer "$tracer"
+need_app "$app"
+command -v protoc >/dev/null 2>&1 || fail "protoc not found (scripts/setup.sh installs protobuf-compiler)"
+command -v babeltrace2 >/dev/null 2>&1 || fail "babeltrace2 not found"
+
+run_traced devices -l "$tmp/t.pftrace" -o "$tmp/report.txt" -- "$app"
+expect_rc 0 devices
+grep -c '^device ' "$tmp/devices.out" | grep -qx 2 || fail "the app did not report two devices: $(cat "$tmp/devices.out")"
+
+protoc --decode=perfetto.protos.Trace -I "$(dirname "$proto")" "$proto" <"$tmp/t.pftrace" \
+  >"$tmp/protoc.txt" 2>"$tmp/protoc.err" || fail "protoc cannot decode the timeline: $(cat "$tmp/protoc.err")"
+babeltrace2 "$tmp/devices.trace" >"$tmp/events.txt" 2>/dev/null || fail "babeltrace2 cannot read the trace"
+
+# The timeline's track descriptors as "uuid parent name" lines.
+awk '/^  track_descriptor \{/ { in_d = 1; uuid = ""; parent = ""; name = ""; next }
+     in_d && /^    uuid:/ { uuid = $2 }
+     in_d && /^    parent_uuid:/ { parent = $2 }
+     in_d && /^    name:/ { sub(/^    name: "/, ""); sub(/"$/, ""); name = $0 }
+     in_d && /^  \}/ { print uuid, (parent == "" ? "-" : parent), name; in_d = 0 }' \
+  "$tmp/protoc.txt" | sort -u >"$tmp/tracks.txt"
+
+while IFS= read -r line; do
+  # "device 0 (Null GPU 0): 3 kernels, 1 copies"
+  ordinal=$(printf '%s\n' "$line" | sed 's/^device \([0-9]*\) .*/\1/')
+  name=$(printf '%s\n' "$line" | sed 's/^device [0-9]* (\(.*\)): .*/\1/')
+  kernels=$(printf '%s\n' "$line" | sed 's/.*: \([0-9]*\) kernels.*/\1/')
+  copies=$(printf '%s\n' "$line" | sed 's/.*, \([0-9]*\) copies.*/\1/')
+  label="GPU $ordinal: $name"
+
+  # The report: a section for the device, its commands those the app put there.
+  section=$(awk -v want="Device use (CUDA) | $label on " 'index($0, want) == 1 { on = 1; next }
+             /^Device use/ { on = 0 } on' "$tmp/report.txt")
+  [ -n "$section" ] || fail "no \"Device use (CUDA) | $label on ...\" section: $(cat "$tmp/report.txt")"
+  commands=$(printf '%s\n' "$section" | awk -F'|' '$1 ~ /^all queues/ { gsub(/ /, "", $4); print $4 }')
+  [ "$commands" = $((kernels + copies)) ] ||
+    fail "$label: $commands commands in its device use, the app put $((kernels + copies)) there"
+
+  # The device time per rank (HTA's definitions): a row for the device, its shares
+  # adding up to its span, and every kernel's launch found (the launch delay's count).
+  pid=$(grep 'lttng_ust_tracer:device_command' "$tmp/events.txt" | grep "device = $ordinal," |
+    head -1 | sed 's/.* pid = \([0-9]*\),.*/\1/')
+  row=$(awk -F'|' -v want="pid $pid GPU $ordinal" '/^Device time per rank/ { on = 1 }
+         on { n = $1; sub(/ +$/, "", n) } on && n == want { print; exit }' "$tmp/report.txt")
+  [ -n "$row" ] || fail "$label: no \"pid $pid GPU $ordinal\" row in the device time per rank: $(cat "$tmp/report.txt")"
+  printf '%s\n' "$row" | awk -F'|' '{ s = $3 + $4 + $5 + $6; gsub(/%| /, "", s) }
+    END { exit !(s >= 99.7 && s <= 100.3) }' ||
+    fail "$label: compute, communication, copies and idle do not add up to the span: $row"
+  launched=$(awk -F'|' -v want="pid $pid GPU $ordinal" '/^Kernel launch delay/ { on = 1 }
+              on { n = $1; sub(/ +$/, "", n) } on && n == want { gsub(/ /, "", $2); print $2; exit }' "$tmp/report.txt")
+  [ "$launched" = "$kernels" ] ||
+    fail "$label: the launch delay counts $launched kernels, the app launched $kernels"
+
+  # The trace: its commands carry the device's ordinal and name.
+  recorded=$(grep 'lttng_ust_tracer:device_command' "$tmp/events.txt" |
+    grep -c "device = $ordinal, device_name = \"$name\"" || true)
+  [ "$recorded" -eq $((kernels + copies)) ] ||
+    fail "$label: $recorded device_command events name it, $((kernels + copies)) expected"
+
+  # The timeline: one device track of that name, its queue under it, its kernels there.
+  device_uuid=$(awk -v want="$label" '{ u = $1; p = $2; $1 = ""; $2 = ""; sub(/^  /, "") }
+                 $0 == want { print u }' "$tmp/tracks.txt")
+  [ "$(printf '%s\n' "$device_uuid" | grep -c .)" -eq 1 ] ||
+    fail "the timeline has $(printf '%s\n' "$device_uuid" | grep -c .) tracks named \"$label\", 1 expected"
+  queues=$(awk -v parent="$device_uuid" '$2 == parent { print $1 }' "$tmp/tracks.txt")
+  [ "$(printf '%s\n' "$queues" | grep -c .)" -eq 1 ] || fail "$label: its track holds no single queue: $queues"
+  on_queue=$(awk -v q="$queues" '/^  track_event \{/ { e = 1; t = ""; next }
+              e && /^    type: TYPE_SLICE_BEGIN/ { b = 1 }
+              e && /^    track_uuid:/ { t = $2 }
+              e && /^  \}/ { if (b && t == q) n++; e = 0; b = 0 } END { print n + 0 }' "$tmp/protoc.txt")
+  [ "$on_queue" -eq $((kernels + copies)) ] ||
+    fail "$label: $on_queue slices on its queue track, $((kernels + copies)) expected"
+done <<EOF2
+$(grep '^device ' "$tmp/devices.out")
+EOF2
+echo "PASS: $e2e_name"
