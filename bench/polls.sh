@@ -53,6 +53,7 @@ for round in $(seq "$rounds"); do
     $mpirun $(traced $v) "$loop" "$polls" >"$tmp/out" 2>"$tmp/err" ||
       { echo "polls: poll_loop ($v) failed:" >&2; cat "$tmp/err" >&2; exit 1; }
     awk '/^ns_per_test/ {print $2}' "$tmp/out" >>"$tmp/loop-$v"
+    awk '/^ns_per_test/ {print $3}' "$tmp/out" >>"$tmp/loopcpu-$v"
     if [ "$hpcc" = 1 ]; then
       rm -f "$tmp/hpcc/hpccoutf.txt"
       # shellcheck disable=SC2046
@@ -75,11 +76,16 @@ ratios() { paste "$1" "$2" | awk '{printf "%.3f\n", $1 / $2}' >"$3"; }
 echo "## Polls: MPI_Test that finds nothing (bench/polls.sh)"
 echo
 echo "2 ranks under Open MPI's mpirun; median of $rounds interleaved rounds [least-most]."
+echo "poll_loop's CPU time is its thread's (CLOCK_THREAD_CPUTIME_ID), the wall MPI_Wtime's;"
+echo "$(nproc) cores, load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
 echo "| program | untraced | default | minimal | --every-call | default / untraced | minimal / untraced | --every-call / untraced |"
 echo "|---|---|---|---|---|---|---|---|"
-for v in default minimal every; do ratios "$tmp/loop-$v" "$tmp/loop-untraced" "$tmp/loop-r-$v"; done
-echo "| poll_loop: ns per MPI_Test ($polls calls; lower is better) | $(stats "$tmp/loop-untraced") | $(stats "$tmp/loop-default") | $(stats "$tmp/loop-minimal") | $(stats "$tmp/loop-every") | $(stats "$tmp/loop-r-default") | $(stats "$tmp/loop-r-minimal") | $(stats "$tmp/loop-r-every") |"
+for kind in loop loopcpu; do
+  for v in default minimal every; do ratios "$tmp/$kind-$v" "$tmp/$kind-untraced" "$tmp/$kind-r-$v"; done
+done
+echo "| poll_loop: CPU ns per MPI_Test ($polls calls; lower is better) | $(stats "$tmp/loopcpu-untraced") | $(stats "$tmp/loopcpu-default") | $(stats "$tmp/loopcpu-minimal") | $(stats "$tmp/loopcpu-every") | $(stats "$tmp/loopcpu-r-default") | $(stats "$tmp/loopcpu-r-minimal") | $(stats "$tmp/loopcpu-r-every") |"
+echo "| poll_loop: wall ns per MPI_Test | $(stats "$tmp/loop-untraced") | $(stats "$tmp/loop-default") | $(stats "$tmp/loop-minimal") | $(stats "$tmp/loop-every") | $(stats "$tmp/loop-r-default") | $(stats "$tmp/loop-r-minimal") | $(stats "$tmp/loop-r-every") |"
 if [ "$hpcc" = 1 ]; then
   for v in default minimal every; do ratios "$tmp/gups-$v" "$tmp/gups-untraced" "$tmp/gups-r-$v"; done
   echo "| hpcc: MPIRandomAccess_GUPs (higher is better; target: default / untraced >= 0.6) | $(stats "$tmp/gups-untraced") | $(stats "$tmp/gups-default") | $(stats "$tmp/gups-minimal") | $(stats "$tmp/gups-every") | $(stats "$tmp/gups-r-default") | $(stats "$tmp/gups-r-minimal") | $(stats "$tmp/gups-r-every") |"

@@ -314,22 +314,30 @@ static inline struct tracer_counted *tracer_count_entry(struct tracer_thread_cal
   }
 }
 
+/* Adds one call to an entry: timed (`ticks` long), or only counted; the entry is written
+ * when full. */
+static inline void tracer_count_add(struct tracer_thread_calls *t, struct tracer_counted *c,
+                                    bool timed, uint64_t ticks) {
+  if (timed) {
+    c->timed++;
+    c->total += ticks;
+    c->min = ticks < c->min ? ticks : c->min;
+    c->max = ticks > c->max ? ticks : c->max;
+  }
+  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the times first */
+  if (++c->calls == TRACER_COUNTED_FLUSH)
+    tracer_counted_write(t, c);
+}
+
 /* Adds one call of a counted function to its entry: timed, of `ticks` of
  * tracer_count_now(), or only counted. */
 static inline void tracer_count_call_on(struct tracer_thread_calls *t, const char *backend,
                                         uint16_t function, int64_t status, bool timed,
                                         uint64_t ticks) {
   struct tracer_counted *c = tracer_count_entry(t, backend, function, status, false);
-  if (timed) {
-    c->timed++;
-    c->total += ticks;
-    c->min = ticks < c->min ? ticks : c->min;
-    c->max = ticks > c->max ? ticks : c->max;
+  if (timed)
     tracer_count_sampler_of(t, backend, function)->last_ticks = ticks;
-  }
-  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the times first */
-  if (++c->calls == TRACER_COUNTED_FLUSH)
-    tracer_counted_write(t, c);
+  tracer_count_add(t, c, timed, ticks);
 }
 static inline void tracer_count_call(const char *backend, uint16_t function, int64_t status,
                                      bool timed, uint64_t ticks) {
@@ -346,14 +354,7 @@ static inline void tracer_count_on_trace_clock(const char *backend, uint16_t fun
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t && !(t = tracer_thread_calls_register()))
     return;
-  struct tracer_counted *c = tracer_count_entry(t, backend, function, status, true);
-  c->timed++;
-  c->total += ns;
-  c->min = ns < c->min ? ns : c->min;
-  c->max = ns > c->max ? ns : c->max;
-  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the times first */
-  if (++c->calls == TRACER_COUNTED_FLUSH)
-    tracer_counted_write(t, c);
+  tracer_count_add(t, tracer_count_entry(t, backend, function, status, true), true, ns);
 }
 
 /* Polls (trace.polls, status.not_ready): a call that answered "not ready" is counted, not
