@@ -165,6 +165,16 @@ void view_record_build(const struct model_function *f, bool status_in_head,
     add_slot(&r, r.out, extra->world_name, &world, value, true, -1);
     free(value);
   }
+  const char *comm_names[] = {"comm_rank", "comm_size"};
+  const char *comm_values[] = {extra ? extra->comm_rank : NULL, extra ? extra->comm_size : NULL};
+  for (size_t i = 0; i < 2; i++) {
+    if (!comm_values[i])
+      continue;
+    struct slot_type signed_slot = {"TRACER_SLOT_SIGNED", 8, "", ""};
+    char *value = xasprintf("(uint64_t)%s", comm_values[i]);
+    add_slot(&r, r.out, comm_names[i], &signed_slot, value, true, -1);
+    free(value);
+  }
   free(param_slot);
   tree_set(fn, "record_length", tree_stringf("%zu", r.length));
   tree_set(fn, "slot_count", tree_stringf("%zu", r.slots->len));

@@ -30,6 +30,8 @@ struct view_record_extra {
                              NULL */
   const char *before;     /* a statement before the call, whose local the slots read; or
                              NULL */
+  const char *comm_rank;  /* C expressions over tracer_args: signed slots "comm_rank" and */
+  const char *comm_size;  /* "comm_size" at exit, after the others; or NULL */
 };
 
 /* status_in_head: the call's status is its result (so a result of at most 4 bytes needs

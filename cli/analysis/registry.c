@@ -7,6 +7,7 @@
 
 extern const struct output tally_output;       /* reports/tally/tally_output.c */
 extern const struct output gaps_output;        /* reports/gaps/gaps_output.c */
+extern const struct output collectives_output; /* reports/collectives/collectives_output.c */
 extern const struct output text_output;        /* reports/text/text_output.c */
 extern const struct output perfetto_output;    /* exports/perfetto/perfetto_output.c */
 extern const struct output chrome_json_output; /* exports/chrome_json/chrome_json_output.c */
@@ -15,6 +16,7 @@ extern const struct output csv_output;         /* exports/csv/tally_csv.c */
 const struct output *const outputs[] = {
     &tally_output,
     &gaps_output,
+    &collectives_output, /* printed by the tally: after it */
     &text_output,
     &perfetto_output,
     &chrome_json_output,

@@ -424,6 +424,11 @@ int command_run_app(const struct tracer_options *o) {
                            .byte_ps = cost.byte_ps,
                            .call_ps = cost.call_ps};
   launch_describe_status(status, run.status, sizeof run.status);
+  if (o->job_member) { /* the job's size, for the ranks of its messages (job_result.h) */
+    struct rank_env job;
+    rank_env_read(&job);
+    run.job_ranks = job.size > 0 ? job.size : 0;
+  }
   run.clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   for (char **a = o->app; *a; a++) {
     size_t used = strlen(run.command);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backends.h"
+#include "collectives.h"
 #include "rank_spread.h"
 #include "tally_print.h"
 #include "units.h"
@@ -96,6 +97,22 @@ static void print_job_json(const struct job_result *r, const struct node_gather_
   fputs("]\n  }\n}\n", out);
 }
 
+static void collectives_text(const void *table, size_t backend, FILE *out) {
+  collectives_print_text(table, backend, out);
+}
+
+static void collectives_json(const void *table, FILE *out) {
+  collectives_print_json(table, out);
+}
+
+/* What the job adds to the tally's tables: the collectives over all ranks, when any. */
+static struct tally_additions additions_of(const struct job_result *r,
+                                           struct tally_addition *one) {
+  *one = (struct tally_addition){"collectives", collectives_json, collectives_text,
+                                 &r->collectives};
+  return (struct tally_additions){one, r->collectives.count ? 1 : 0};
+}
+
 /* The tally's JSON (tally_print.c), with the job's object added as its last member. */
 static int print_json(const struct job_result *r, const struct node_gather_report *g,
                       const struct job_report_request *req, FILE *out) {
@@ -104,7 +121,9 @@ static int print_json(const struct job_result *r, const struct node_gather_repor
   FILE *mem = open_memstream(&text, &len);
   if (!mem)
     return -1;
-  tally_print_json(&r->tally, req->job_dir, NULL, req->extended, mem);
+  struct tally_addition one;
+  struct tally_additions more = additions_of(r, &one);
+  tally_print_json(&r->tally, req->job_dir, NULL, req->extended, &more, mem);
   if (fclose(mem) != 0) {
     free(text);
     return -1;
@@ -134,7 +153,9 @@ int job_report_print(const struct job_report_request *req, FILE *out,
       rc = print_json(&r, gathered, req, out);
     } else {
       rank_spread_print_summary(&r, out);
-      tally_print_text(&r.tally, NULL, req->extended, out);
+      struct tally_addition one;
+      struct tally_additions more = additions_of(&r, &one);
+      tally_print_text(&r.tally, NULL, req->extended, &more, out);
       fputc('\n', out);
       print_sizes(&r, out);
       if (req->rank_view)

@@ -149,6 +149,14 @@ static void write_backend(FILE *f, const struct job_result *r, size_t b,
       fprintf(f, "s %u %u %llu %llu %s\n", r->sizes[i].function, r->sizes[i].bucket,
               (ull)r->sizes[i].calls, (ull)r->sizes[i].bytes,
               tb->desc->functions[r->sizes[i].function].name);
+  /* The collectives: `c INDEX OP RANKS SIZE CALLS TIME KERNELS DEVICE NAME`. */
+  for (size_t i = 0; i < r->collectives.count; i++) {
+    const struct collective_row *c = &r->collectives.rows[i];
+    if (c->backend == b)
+      fprintf(f, "c %u %lld %lld %llu %llu %llu %llu %llu %s\n", c->function, (long long)c->op,
+              (long long)c->ranks, (ull)c->size, (ull)c->calls, (ull)c->time_ns,
+              (ull)c->kernels, (ull)c->device_ns, tb->desc->functions[c->function].name);
+  }
 }
 
 static bool backend_present(const struct job_result *r, size_t b) {
@@ -470,7 +478,8 @@ static bool read_line(struct reader *rd, char *line) {
     return true;
   /* Lines of the last backend. */
   if (rd->unknown_backend && (strcmp(word, "share") == 0 || strcmp(word, "f") == 0 ||
-                              strcmp(word, "d") == 0 || strcmp(word, "s") == 0))
+                              strcmp(word, "d") == 0 || strcmp(word, "s") == 0 ||
+                              strcmp(word, "c") == 0))
     return true;
   if (rd->backend < 0)
     return false;
@@ -561,6 +570,23 @@ static bool read_line(struct reader *rd, char *line) {
     struct job_size_row row = {(uint32_t)bi, (uint32_t)f, (uint32_t)v[1], v[2], v[3]};
     return job_result_add_size(r, &row) == 0;
   }
+  if (strcmp(word, "c") == 0) {
+    long key[2];
+    if (!numbers(&p, v, 1) || !longs(&p, key, 2) || !numbers(&p, v + 1, 5))
+      return false;
+    int f = function_index(b->desc, v[0], rest(p));
+    if (f < 0) /* a function this tracer's backend lacks */
+      return true;
+    struct collective_row *c =
+        collectives_row(&r->collectives, (uint32_t)bi, (uint32_t)f, key[0], key[1], v[1]);
+    if (!c)
+      return false;
+    c->calls += v[2];
+    c->time_ns += v[3];
+    c->kernels += v[4];
+    c->device_ns += v[5];
+    return true;
+  }
   return false;
 }
 
@@ -580,9 +606,12 @@ int result_file_read(const char *path, struct job_result *r, char *error, size_t
   while (getline(&line, &cap, f) > 0) {
     number++;
     if (number == 1) {
-      if (sscanf(line, "tracer-result %d", &version) != 1 || version != RESULT_FILE_VERSION) {
-        snprintf(error, size, "%s:1: Cannot read the result: expected `tracer-result %d`",
-                 path, RESULT_FILE_VERSION);
+      if (sscanf(line, "tracer-result %d", &version) != 1 || version < RESULT_FILE_OLDEST ||
+          version > RESULT_FILE_VERSION) {
+        snprintf(error, size,
+                 "%s:1: Cannot read the result: expected `tracer-result %d` (or an older "
+                 "version, from %d)",
+                 path, RESULT_FILE_VERSION, RESULT_FILE_OLDEST);
         rc = -1;
         break;
       }

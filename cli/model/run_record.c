@@ -18,6 +18,8 @@ int run_record_write(const char *trace_dir, const struct run_record *r) {
           "\nbyte_ps: %" PRIu64 "\ncall_ps: %" PRIu64 "\n",
           r->command, r->status, r->exit_code, r->discarded_events, r->lost_packets,
           r->wall_ns, r->event_ps, r->byte_ps, r->call_ps);
+  if (r->job_ranks > 0)
+    fprintf(f, "job_ranks: %ld\n", r->job_ranks);
   if (r->daemon_home[0])
     fprintf(f, "daemon_home: %s\ndaemon_host: %s\ntracer_pid: %ld\n", r->daemon_home,
             r->daemon_host, r->tracer_pid);
@@ -65,6 +67,8 @@ void run_record_read(const char *trace_dir, struct run_record *r) {
       copy_value(r->daemon_home, sizeof r->daemon_home, value);
     else if (strcmp(line, "daemon_host") == 0)
       copy_value(r->daemon_host, sizeof r->daemon_host, value);
+    else if (strcmp(line, "job_ranks") == 0)
+      r->job_ranks = strtol(value, NULL, 10);
     else if (strcmp(line, "tracer_pid") == 0)
       r->tracer_pid = strtol(value, NULL, 10);
   }
