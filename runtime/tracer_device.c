@@ -10,9 +10,35 @@
 #include "tracer_runtime.h"
 #include "tracer_wrappers.h"
 
-/* ---- what the runtime keeps per backend: kernel names and allocations ---- */
+/* ---- backends ---- */
 
-enum { BACKENDS = 16, NAME_SLOTS = 4096, NAME_SIZE = 160 };
+enum { NAME_SLOTS = 4096, NAME_SIZE = 160 };
+
+static char backend_names[TRACER_BACKENDS][32];
+static unsigned backend_count;
+static pthread_mutex_t backends_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Numbers are never taken back, so a found one needs no lock. */
+int tracer_backend_index(const char *backend) {
+  unsigned n = __atomic_load_n(&backend_count, __ATOMIC_ACQUIRE);
+  for (unsigned i = 0; i < n; i++)
+    if (strcmp(backend_names[i], backend) == 0)
+      return (int)i;
+  pthread_mutex_lock(&backends_lock);
+  int index = -1;
+  for (unsigned i = 0; i < backend_count && index < 0; i++)
+    if (strcmp(backend_names[i], backend) == 0)
+      index = (int)i;
+  if (index < 0 && backend_count < TRACER_BACKENDS && strlen(backend) < sizeof *backend_names) {
+    index = (int)backend_count;
+    snprintf(backend_names[index], sizeof *backend_names, "%s", backend);
+    __atomic_store_n(&backend_count, backend_count + 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&backends_lock);
+  return index;
+}
+
+/* ---- what the runtime keeps per backend: kernel names and allocations ---- */
 
 struct kernel_name {
   bool used;
@@ -26,38 +52,16 @@ struct allocation {
   enum tracer_memory memory;
 };
 
-struct backend_state {
-  char backend[32];
+static struct backend_state {
   pthread_mutex_t lock;
   struct kernel_name *names;      /* NAME_SLOTS, open addressing; made when first needed */
   struct allocation *allocations; /* sorted by start */
   size_t allocation_count, allocation_cap;
-};
+} states[TRACER_BACKENDS] = {[0 ... TRACER_BACKENDS - 1] = {.lock = PTHREAD_MUTEX_INITIALIZER}};
 
-static struct backend_state states[BACKENDS];
-static unsigned state_count;
-static pthread_mutex_t states_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* The backend's state, made on first use; NULL when BACKENDS are taken. Entries are never
- * removed, so a found one can be used without the registry's lock. */
 static struct backend_state *state_of(const char *backend) {
-  unsigned n = __atomic_load_n(&state_count, __ATOMIC_ACQUIRE);
-  for (unsigned i = 0; i < n; i++)
-    if (strcmp(states[i].backend, backend) == 0)
-      return &states[i];
-  pthread_mutex_lock(&states_lock);
-  struct backend_state *s = NULL;
-  for (unsigned i = 0; i < state_count && !s; i++)
-    if (strcmp(states[i].backend, backend) == 0)
-      s = &states[i];
-  if (!s && state_count < BACKENDS && strlen(backend) < sizeof s->backend) {
-    s = &states[state_count];
-    snprintf(s->backend, sizeof s->backend, "%s", backend);
-    pthread_mutex_init(&s->lock, NULL);
-    __atomic_store_n(&state_count, state_count + 1, __ATOMIC_RELEASE);
-  }
-  pthread_mutex_unlock(&states_lock);
-  return s;
+  int index = tracer_backend_index(backend);
+  return index < 0 ? NULL : &states[index];
 }
 
 static size_t name_home(uintptr_t kernel) {

@@ -117,6 +117,12 @@ enum tracer_copy_direction tracer_copy_direction_of(const struct tracer_directio
 void tracer_command_host(const struct tracer_command *command, bool succeeded, uint64_t start,
                          uint64_t end);
 
+/* The runtime's number of a backend, given at its first use: an index into the tables the
+ * runtime keeps per backend (TRACER_BACKENDS entries, zero-initialized); -1 when every
+ * number is taken. */
+enum { TRACER_BACKENDS = 16 };
+int tracer_backend_index(const char *backend);
+
 /* Kernel names by handle, per backend: those the calls of trace.kernel_names give, and
  * those a backend's hooks keep so as to look a name up once. A full table keeps its
  * oldest names. */

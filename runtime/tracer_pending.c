@@ -8,8 +8,6 @@
 
 #include "tracer_runtime.h"
 
-enum { BACKENDS = 8 };
-
 /* A growable array of commands, each of its backend's ops->size bytes. */
 struct commands {
   char *items;
@@ -23,47 +21,25 @@ struct command_list {
   struct commands recorded;
 };
 
-struct backend {
-  char name[32];
+/* By the runtime's number of the backend (tracer_backend_index). */
+static struct backend {
   const struct tracer_pending_ops *ops; /* NULL until its first command */
   pthread_mutex_t lock;
   struct commands pending;
   struct command_list *lists;
   size_t list_count, list_cap;
   unsigned drains;
-};
-
-static struct backend backends[BACKENDS];
-static unsigned backend_count;
-static pthread_mutex_t backends_lock = PTHREAD_MUTEX_INITIALIZER;
+} backends[TRACER_BACKENDS] = {[0 ... TRACER_BACKENDS - 1] = {.lock = PTHREAD_MUTEX_INITIALIZER}};
+static pthread_mutex_t exit_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A drain reads through the backend's API, whose calls must not drain again. */
 static __thread bool draining;
 
 static void drain_all_at_exit(void);
 
-/* The backend's state, made on first use when make is set; NULL when BACKENDS are
- * taken. Entries are never removed, so a found one can be used without the lock. */
-static struct backend *backend_of(const char *name, bool make) {
-  unsigned n = __atomic_load_n(&backend_count, __ATOMIC_ACQUIRE);
-  for (unsigned i = 0; i < n; i++)
-    if (strcmp(backends[i].name, name) == 0)
-      return &backends[i];
-  if (!make)
-    return NULL;
-  pthread_mutex_lock(&backends_lock);
-  struct backend *b = NULL;
-  for (unsigned i = 0; i < backend_count && !b; i++)
-    if (strcmp(backends[i].name, name) == 0)
-      b = &backends[i];
-  if (!b && backend_count < BACKENDS && strlen(name) < sizeof b->name) {
-    b = &backends[backend_count];
-    snprintf(b->name, sizeof b->name, "%s", name);
-    pthread_mutex_init(&b->lock, NULL);
-    __atomic_store_n(&backend_count, backend_count + 1, __ATOMIC_RELEASE);
-  }
-  pthread_mutex_unlock(&backends_lock);
-  return b;
+static struct backend *backend_of(const char *name) {
+  int index = tracer_backend_index(name);
+  return index < 0 ? NULL : &backends[index];
 }
 
 /* Its first command tells the backend's ops. Called with b->lock held. */
@@ -71,11 +47,11 @@ static void set_ops(struct backend *b, const struct tracer_pending_ops *ops) {
   static bool exit_drain;
   if (b->ops)
     return;
-  b->ops = ops;
-  pthread_mutex_lock(&backends_lock);
+  __atomic_store_n(&b->ops, ops, __ATOMIC_RELEASE);
+  pthread_mutex_lock(&exit_lock);
   if (ops->drain_at_exit && !exit_drain)
     exit_drain = atexit(drain_all_at_exit) == 0;
-  pthread_mutex_unlock(&backends_lock);
+  pthread_mutex_unlock(&exit_lock);
 }
 
 static struct tracer_pending *item(const struct backend *b, const struct commands *c, size_t i) {
@@ -117,7 +93,7 @@ static void drain_locked(struct backend *b, bool wait) {
       continue;
     }
     if (state == TRACER_PENDING_READ)
-      tracer_pending_record(b->name, p, start, end);
+      tracer_pending_record(b->ops->backend, p, start, end);
     else
       tracer_debug("no device times for %s", p->name);
     release(b, p);
@@ -149,7 +125,7 @@ void tracer_pending_init(struct tracer_pending *p, const struct tracer_command *
 }
 
 void tracer_pending_add(const struct tracer_pending_ops *ops, const struct tracer_pending *p) {
-  struct backend *b = draining ? NULL : backend_of(ops->backend, true);
+  struct backend *b = draining ? NULL : backend_of(ops->backend);
   if (!b) {
     ops->release((struct tracer_pending *)p, true);
     return;
@@ -175,7 +151,7 @@ void tracer_pending_add(const struct tracer_pending_ops *ops, const struct trace
 }
 
 void tracer_pending_drain(const char *backend, bool wait) {
-  struct backend *b = backend_of(backend, false);
+  struct backend *b = backend_of(backend);
   if (!b || draining || !__atomic_load_n(&b->pending.count, __ATOMIC_ACQUIRE))
     return;
   pthread_mutex_lock(&b->lock);
@@ -195,7 +171,7 @@ void tracer_pending_record(const char *backend, const struct tracer_pending *p, 
 
 void tracer_list_created(const char *backend, uintptr_t list, uintptr_t context, uintptr_t device,
                          bool immediate) {
-  struct backend *b = backend_of(backend, true);
+  struct backend *b = backend_of(backend);
   if (!b)
     return;
   pthread_mutex_lock(&b->lock);
@@ -216,7 +192,7 @@ void tracer_list_created(const char *backend, uintptr_t list, uintptr_t context,
 }
 
 bool tracer_list_of(const char *backend, uintptr_t list, uintptr_t *context, uintptr_t *device) {
-  struct backend *b = backend_of(backend, false);
+  struct backend *b = backend_of(backend);
   bool found = false;
   if (!b)
     return false;
@@ -229,7 +205,7 @@ bool tracer_list_of(const char *backend, uintptr_t list, uintptr_t *context, uin
 }
 
 void tracer_lists_executed(const char *backend, const void *lists, size_t size, int64_t count) {
-  struct backend *b = backend_of(backend, false);
+  struct backend *b = backend_of(backend);
   if (!b || !lists || size > sizeof(uintptr_t))
     return;
   pthread_mutex_lock(&b->lock);
@@ -248,7 +224,7 @@ void tracer_lists_executed(const char *backend, const void *lists, size_t size, 
 }
 
 void tracer_list_reset(const char *backend, uintptr_t list, bool destroy) {
-  struct backend *b = backend_of(backend, false);
+  struct backend *b = backend_of(backend);
   if (!b)
     return;
   tracer_pending_drain(backend, false);
@@ -278,8 +254,9 @@ void tracer_list_reset(const char *backend, uintptr_t list, bool destroy) {
 }
 
 static void drain_all_at_exit(void) {
-  unsigned n = __atomic_load_n(&backend_count, __ATOMIC_ACQUIRE);
-  for (unsigned i = 0; i < n; i++)
-    if (backends[i].ops && backends[i].ops->drain_at_exit)
-      tracer_pending_drain(backends[i].name, true);
+  for (unsigned i = 0; i < TRACER_BACKENDS; i++) {
+    const struct tracer_pending_ops *ops = __atomic_load_n(&backends[i].ops, __ATOMIC_ACQUIRE);
+    if (ops && ops->drain_at_exit)
+      tracer_pending_drain(ops->backend, true);
+  }
 }
