@@ -148,10 +148,12 @@ struct spec_message {
 };
 
 /* A handle type whose rank and size the hooks read (trace.communicators): hooks functions
- * <prefix>_<rank> and <prefix>_<size>. */
+ * <prefix>_<rank> and <prefix>_<size>, and <prefix>_<id> when id is given: an id that all
+ * ranks of one communicator share. */
 struct spec_communicator {
   char *type;       /* ncclComm_t */
   char *rank, *size; /* comm_rank, comm_size */
+  char *id;          /* comm_id; may be NULL */
   struct spec_loc loc;
   unsigned matches; /* message entries whose comm has the type */
 };

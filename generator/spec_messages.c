@@ -10,7 +10,7 @@
 static const char *const message_keys[] = {
     "kind",     "count", "datatype", "peer",        "tag",        "comm", "request",
     "requests", "done",  "op",       "root",        "size_factor", "bus_factor", NULL};
-static const char *const communicator_keys[] = {"rank", "size", NULL};
+static const char *const communicator_keys[] = {"rank", "size", "id", NULL};
 
 /* ---- factors of the communicator's size ---- */
 
@@ -224,7 +224,8 @@ static int read_world_ranks(struct yamldoc *y, yaml_node_t *n, struct spec_trace
 static int read_communicators(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
                               struct diag *d) {
   static const char expected[] =
-      "Cannot read trace.communicators: expected TYPE: {rank: FUNCTION, size: FUNCTION}";
+      "Cannot read trace.communicators: expected TYPE: {rank: FUNCTION, size: FUNCTION, id: "
+      "FUNCTION}";
   if (!n)
     return 0;
   if (n->type != YAML_MAPPING_NODE)
@@ -248,6 +249,7 @@ static int read_communicators(struct yamldoc *y, yaml_node_t *n, struct spec_tra
     ptrvec_push(&t->communicators, c);
     rc |= spec_read_string(y, body, "rank", true, &c->rank, d);
     rc |= spec_read_string(y, body, "size", true, &c->size, d);
+    rc |= spec_read_string(y, body, "id", false, &c->id, d);
   }
   return rc;
 }
@@ -283,6 +285,7 @@ void spec_free_messages(struct spec_trace *t) {
     free(c->type);
     free(c->rank);
     free(c->size);
+    free(c->id);
     free(c);
   }
   ptrvec_free(&t->communicators);

@@ -138,6 +138,8 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
     communicator->matches++;
     extra->comm_rank = xasprintf("%s_%s(tracer_args.%s)", prefix, communicator->rank, msg->comm);
     extra->comm_size = xasprintf("%s_%s(tracer_args.%s)", prefix, communicator->size, msg->comm);
+    if (communicator->id)
+      extra->comm_id = xasprintf("%s_%s(tracer_args.%s)", prefix, communicator->id, msg->comm);
   }
   if (msg->bus_factor.c == 0 && msg->bus_factor.d == 0)
     return rc;
@@ -152,7 +154,7 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
 
 /* The description of a call that is no message. */
 #define NO_MESSAGE                                                                               \
-  "{TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1, -1, -1, -1, -1, {0, 0, 0, 0}, {0, 0, 0, 0}}"
+  "{TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, {0, 0, 0, 0}, {0, 0, 0, 0}}"
 
 /* The index of the slot named name in fn's record, or -1. */
 static int slot_index(const struct tree *fn, const char *name) {
@@ -190,13 +192,13 @@ void view_message_describe(const struct spec_message *msg, struct tree *fn) {
     peer = slot_index(fn, msg->peer);
   const struct spec_rank_factor *size = &msg->size_factor, *bus = &msg->bus_factor;
   tree_set(fn, "message",
-           tree_stringf("{TRACER_MESSAGE_%s, %d, %d, %d, %d, %d, %d, %d, %d, %d, {%d, %d, %d, %d}, "
-                        "{%d, %d, %d, %d}}",
+           tree_stringf("{TRACER_MESSAGE_%s, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, "
+                        "{%d, %d, %d, %d}, {%d, %d, %d, %d}}",
                         kind, slot_index(fn, "bytes"), peer, slot_index(fn, msg->tag),
                         slot_index(fn, msg->comm), request, slot_index(fn, msg->op),
                         slot_index(fn, msg->root), slot_index(fn, "comm_rank"),
-                        slot_index(fn, "comm_size"), size->a, size->b, size->c, size->d, bus->a,
-                        bus->b, bus->c, bus->d));
+                        slot_index(fn, "comm_size"), slot_index(fn, "comm_id"), size->a,
+                        size->b, size->c, size->d, bus->a, bus->b, bus->c, bus->d));
 }
 
 int view_messages_finish(const struct spec *s, struct tree *root, struct diag *d) {
@@ -223,6 +225,7 @@ int view_messages_finish(const struct spec *s, struct tree *root, struct diag *d
     tree_set_string(item, "type", c->type);
     tree_set_string(item, "rank", c->rank);
     tree_set_string(item, "size", c->size);
+    tree_set_string(item, "id", c->id ? c->id : "");
     if (c->matches == 0)
       rc = diag_error_at(d, s->path, c->loc.line, c->loc.column,
                          "Filter matches nothing: trace.communicators type=%s is the comm of no "

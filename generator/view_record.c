@@ -175,6 +175,12 @@ void view_record_build(const struct model_function *f, bool status_in_head,
     add_slot(&r, r.out, comm_names[i], &signed_slot, value, true, -1);
     free(value);
   }
+  if (extra && extra->comm_id) {
+    struct slot_type unsigned_slot = {"TRACER_SLOT_UNSIGNED", 8, "", ""};
+    char *value = xasprintf("(uint64_t)%s", extra->comm_id);
+    add_slot(&r, r.out, "comm_id", &unsigned_slot, value, true, -1);
+    free(value);
+  }
   free(param_slot);
   tree_set(fn, "record_length", tree_stringf("%zu", r.length));
   tree_set(fn, "slot_count", tree_stringf("%zu", r.slots->len));

@@ -103,8 +103,8 @@ enum tracer_meaning {
  * of its record, -1 when absent: bytes (count x element size, read when the call
  * returned), peer rank, tag, communicator (or window) handle, the request it starts
  * (send, recv, put, get: the request out value) or completes (complete: the request as
- * passed), the reduction operation, the root, and the communicator's rank and size
- * (trace.communicators). */
+ * passed), the reduction operation, the root, and the communicator's rank, size and the
+ * id its ranks share (trace.communicators). */
 enum tracer_message_kind {
   TRACER_MESSAGE_NONE,
   TRACER_MESSAGE_SEND,
@@ -126,7 +126,7 @@ struct tracer_rank_factor {
 struct tracer_message {
   uint8_t kind; /* enum tracer_message_kind */
   int16_t bytes, peer, tag, comm, request;
-  int16_t op, root, comm_rank, comm_size;
+  int16_t op, root, comm_rank, comm_size, comm_id;
   struct tracer_rank_factor size_factor, bus_factor;
 };
 

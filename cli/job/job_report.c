@@ -7,6 +7,7 @@
 #include "backends.h"
 #include "collectives.h"
 #include "rank_spread.h"
+#include "stragglers.h"
 #include "tally_print.h"
 #include "units.h"
 
@@ -105,12 +106,26 @@ static void collectives_json(const void *table, FILE *out) {
   collectives_print_json(table, out);
 }
 
-/* What the job adds to the tally's tables: the collectives over all ranks, when any. */
+static void stragglers_text(const void *arrivals, size_t backend, FILE *out) {
+  stragglers_print_text(arrivals, backend, out);
+}
+
+static void stragglers_json(const void *arrivals, FILE *out) {
+  stragglers_print_json(arrivals, out);
+}
+
+/* What the job adds to the tally's tables: the collectives over all ranks, and their
+ * stragglers, when any. two has room for 2. */
 static struct tally_additions additions_of(const struct job_result *r,
-                                           struct tally_addition *one) {
-  *one = (struct tally_addition){"collectives", collectives_json, collectives_text,
-                                 &r->collectives};
-  return (struct tally_additions){one, r->collectives.count ? 1 : 0};
+                                           struct tally_addition *two) {
+  size_t n = 0;
+  if (r->collectives.count)
+    two[n++] = (struct tally_addition){"collectives", collectives_json, collectives_text,
+                                       &r->collectives};
+  if (r->stragglers.count)
+    two[n++] = (struct tally_addition){"stragglers", stragglers_json, stragglers_text,
+                                       &r->stragglers};
+  return (struct tally_additions){two, n};
 }
 
 /* The tally's JSON (tally_print.c), with the job's object added as its last member. */
@@ -121,8 +136,8 @@ static int print_json(const struct job_result *r, const struct node_gather_repor
   FILE *mem = open_memstream(&text, &len);
   if (!mem)
     return -1;
-  struct tally_addition one;
-  struct tally_additions more = additions_of(r, &one);
+  struct tally_addition two[2];
+  struct tally_additions more = additions_of(r, two);
   tally_print_json(&r->tally, req->job_dir, NULL, req->extended, &more, mem);
   if (fclose(mem) != 0) {
     free(text);
@@ -153,8 +168,8 @@ int job_report_print(const struct job_report_request *req, FILE *out,
       rc = print_json(&r, gathered, req, out);
     } else {
       rank_spread_print_summary(&r, out);
-      struct tally_addition one;
-      struct tally_additions more = additions_of(&r, &one);
+      struct tally_addition two[2];
+      struct tally_additions more = additions_of(&r, two);
       tally_print_text(&r.tally, NULL, req->extended, &more, out);
       fputc('\n', out);
       print_sizes(&r, out);

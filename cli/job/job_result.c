@@ -116,6 +116,7 @@ void job_result_free(struct job_result *r) {
   free(r->sizes);
   free(r->matrix);
   collectives_free(&r->collectives);
+  stragglers_free(&r->stragglers);
   if (r->index) {
     key_free(&r->index->hosts);
     key_free(&r->index->matrix);
@@ -397,6 +398,8 @@ int job_result_merge(struct job_result *into, const struct job_result *from) {
     if (job_result_add_matrix(into, m->from, m->to, m->bytes, m->messages))
       return -1;
   }
+  if (stragglers_merge(&into->stragglers, &from->stragglers))
+    return -1;
   return collectives_merge(&into->collectives, &from->collectives);
 }
 
@@ -530,24 +533,32 @@ static int messages_join(void *context, void *worker) {
   return rc;
 }
 
-/* The collectives table of a rank: a read of its own, in time order (collectives.h). */
-static int reduce_collectives(struct trace_reader *reader, unsigned threads,
+/* The collectives table of a rank and its arrivals at each collective: a read of their
+ * own, in time order (collectives.h, stragglers.h). */
+static int reduce_collectives(struct trace_reader *reader, long rank, unsigned threads,
                               struct job_result *r, struct diag *d) {
   struct collectives_reading *reading;
-  struct trace_consumer consumer;
+  struct stragglers_reading *arrivals;
+  struct trace_consumer consumer, arrivals_consumer;
   if (collectives_read_open(&r->collectives, &reading, &consumer, d))
     return -1;
-  const struct trace_consumer *consumers[] = {&consumer};
+  if (stragglers_read_open(&r->stragglers, rank, &arrivals, &arrivals_consumer, d)) {
+    collectives_read_close(reading, d);
+    return -1;
+  }
+  const struct trace_consumer *consumers[] = {&consumer, &arrivals_consumer};
   struct trace_read_options options = {.threads = threads};
   struct diag read;
   diag_init(&read);
   int rc = 0;
-  if (trace_read(reader, consumers, 1, &options, &read) == TRACE_READ_FAILED) {
+  if (trace_read(reader, consumers, 2, &options, &read) == TRACE_READ_FAILED) {
     char chain[1024];
     rc = diag_error(d, "%s", diag_join(&read, chain, sizeof chain));
   }
   diag_clear(&read);
   if (collectives_read_close(reading, d))
+    rc = -1;
+  if (stragglers_read_close(arrivals, d))
     rc = -1;
   return rc;
 }
@@ -613,7 +624,7 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
   }
   diag_clear(&read);
   if (rc == 0 && collectives_in_tally(&tally))
-    rc = reduce_collectives(reader, threads, r, d);
+    rc = reduce_collectives(reader, rank, threads, r, d);
   tally_free(&tally);
   trace_reader_close(reader);
   if (rc == 0 && job_result_add_rank(r, rank))

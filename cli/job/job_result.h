@@ -6,7 +6,8 @@
  *     (with their ranks), sum and count, which merge exactly;
  *   - message sizes in a fixed set of buckets, per function;
  *   - the rank-to-rank matrix (bytes and messages sent, by sender and peer);
- *   - the collectives table (reports/collectives/collectives.h), over all ranks;
+ *   - the collectives table (reports/collectives/collectives.h), over all ranks, and
+ *     each collective's first and last arrival (stragglers.h);
  *   - the ranks that were covered, and those whose app failed or whose end was not seen.
  * A rank's result, a node's (its ranks' merged) and the job's (the nodes' merged) are the
  * same thing, so merging costs grow with ranks and nodes, never with events.
@@ -25,6 +26,7 @@
 #include <stdio.h>
 
 #include "collectives.h"
+#include "stragglers.h"
 #include "diag.h"
 #include "tally.h"
 
@@ -71,6 +73,7 @@ struct job_result {
   struct job_matrix_row *matrix; /* owned */
   size_t matrix_count, matrix_cap;
   struct collectives collectives; /* owned */
+  struct stragglers stragglers;   /* owned */
   struct job_index *index;      /* lookups while merging; owned */
   /* Whether tally.actors is kept: the per-actor rows (one per rank, host, process,
    * thread and function) are read and merged only for the views that need them (-e,
@@ -85,7 +88,8 @@ void job_result_free(struct job_result *r);
 /* Reduces the trace of one rank (its folder rank_dir, with its run record) into r, which
  * job_result_init() made (its actors too, when r->want_actors), in one read of the
  * trace: its tally and its messages; and when the tally counted operations of the
- * collectives table, in a second read, in time order, that table. threads as
+ * collectives table, in a second read, in time order, that table and the arrivals at
+ * each collective (stragglers.h). threads as
  * trace_read_options. Returns 0, or -1 with a cause in d when the trace cannot be read. */
 int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct job_result *r,
                       struct diag *d);

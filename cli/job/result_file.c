@@ -157,6 +157,15 @@ static void write_backend(FILE *f, const struct job_result *r, size_t b,
               (long long)c->ranks, (ull)c->size, (ull)c->calls, (ull)c->time_ns,
               (ull)c->kernels, (ull)c->device_ns, tb->desc->functions[c->function].name);
   }
+  /* The arrivals at each collective:
+   * `g INDEX COMM SEQ RANKS FIRST LAST LAST_RANK ARRIVALS NAME`. */
+  for (size_t i = 0; i < r->stragglers.count; i++) {
+    const struct straggler_collective *g = &r->stragglers.rows[i];
+    if (g->backend == b)
+      fprintf(f, "g %u %llu %llu %lld %llu %llu %ld %u %s\n", g->function, (ull)g->comm,
+              (ull)g->seq, (long long)g->ranks, (ull)g->first, (ull)g->last, g->last_rank,
+              g->arrivals, tb->desc->functions[g->function].name);
+  }
 }
 
 static bool backend_present(const struct job_result *r, size_t b) {
@@ -220,6 +229,8 @@ int result_file_write(const char *path, const struct job_result *r) {
   for (size_t i = 0; i < r->matrix_count; i++)
     fprintf(f, "m %ld %ld %llu %llu\n", r->matrix[i].from, r->matrix[i].to,
             (ull)r->matrix[i].bytes, (ull)r->matrix[i].messages);
+  if (r->stragglers.truncated)
+    fputs("gt\n", f);
   fputs("end\n", f);
   failed = failed || ferror(f) != 0;
   if (fclose(f) != 0 || failed || rename(tmp, path) != 0) {
@@ -476,10 +487,14 @@ static bool read_line(struct reader *rd, char *line) {
   }
   if (strcmp(word, "end") == 0)
     return true;
+  if (strcmp(word, "gt") == 0) { /* the arrivals were truncated */
+    r->stragglers.truncated = true;
+    return true;
+  }
   /* Lines of the last backend. */
   if (rd->unknown_backend && (strcmp(word, "share") == 0 || strcmp(word, "f") == 0 ||
                               strcmp(word, "d") == 0 || strcmp(word, "s") == 0 ||
-                              strcmp(word, "c") == 0))
+                              strcmp(word, "c") == 0 || strcmp(word, "g") == 0))
     return true;
   if (rd->backend < 0)
     return false;
@@ -586,6 +601,18 @@ static bool read_line(struct reader *rd, char *line) {
     c->kernels += v[4];
     c->device_ns += v[5];
     return true;
+  }
+  if (strcmp(word, "g") == 0) {
+    long ranks[2]; /* RANKS, then LAST_RANK */
+    if (!numbers(&p, v, 3) || !longs(&p, ranks, 1) || !numbers(&p, v + 3, 2) ||
+        !longs(&p, ranks + 1, 1) || !numbers(&p, v + 5, 1))
+      return false;
+    int f = function_index(b->desc, v[0], rest(p));
+    if (f < 0 || v[1] == 0) /* a function this tracer's backend lacks; no communicator */
+      return true;
+    struct straggler_collective g = {v[1], v[2], (uint32_t)bi, (uint32_t)f, ranks[0],
+                                     v[3], v[4], ranks[1], (uint32_t)v[5]};
+    return stragglers_add(&r->stragglers, &g) == 0;
   }
   return false;
 }

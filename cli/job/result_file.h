@@ -18,8 +18,9 @@
 
 #include "job_result.h"
 
-/* 2: the actors (`a`, `af`, `ad` lines); 3: the collectives table (`c` lines). Files of
- * version 2 are read too (they have no collectives). */
+/* 2: the actors (`a`, `af`, `ad` lines); 3: the collectives table (`c` lines) and the
+ * arrivals at each collective (`g`, `gt` lines). Files of version 2 are read too (they
+ * have no collectives). */
 #define RESULT_FILE_VERSION 3
 #define RESULT_FILE_OLDEST 2
 #define RESULT_FILE_RANK "tracer-result.txt" /* a rank's, in its folder */

@@ -152,6 +152,7 @@ struct nccl_ncclCommInitRankConfig_record {
   uint64_t config;
   uint64_t comm_val;
 };
+void nccl_hook_ncclCommInitRankConfig_after(struct nccl_ncclCommInitRankConfig_args *args);
 
 /* ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank) */
 typedef __typeof__(ncclCommInitRank) nccl_ncclCommInitRank_fn;
@@ -171,6 +172,7 @@ struct nccl_ncclCommInitRank_record {
   uint64_t rank;
   uint64_t comm_val;
 };
+void nccl_hook_ncclCommInitRank_after(struct nccl_ncclCommInitRank_args *args);
 
 /* ncclResult_t ncclCommInitAll(ncclComm_t *comm, int ndev, const int *devlist) */
 typedef __typeof__(ncclCommInitAll) nccl_ncclCommInitAll_fn;
@@ -215,6 +217,7 @@ struct nccl_ncclCommDestroy_record {
   struct tracer_record_head head;
   uint64_t comm;
 };
+void nccl_hook_ncclCommDestroy_after(struct nccl_ncclCommDestroy_args *args);
 
 /* ncclResult_t ncclCommAbort(ncclComm_t comm) */
 typedef __typeof__(ncclCommAbort) nccl_ncclCommAbort_fn;
@@ -228,6 +231,7 @@ struct nccl_ncclCommAbort_record {
   struct tracer_record_head head;
   uint64_t comm;
 };
+void nccl_hook_ncclCommAbort_after(struct nccl_ncclCommAbort_args *args);
 
 /* ncclResult_t ncclCommRevoke(ncclComm_t comm, int revokeFlags) */
 typedef __typeof__(ncclCommRevoke) nccl_ncclCommRevoke_fn;
@@ -266,6 +270,7 @@ struct nccl_ncclCommSplit_record {
   uint64_t config;
   uint64_t newcomm_val;
 };
+void nccl_hook_ncclCommSplit_after(struct nccl_ncclCommSplit_args *args);
 
 /* ncclResult_t ncclCommShrink(ncclComm_t comm, int *excludeRanksList, int excludeRanksCount,
  * ncclComm_t *newcomm, ncclConfig_t *config, int shrinkFlags) */
@@ -317,6 +322,7 @@ struct nccl_ncclCommInitRankScalable_record {
   uint64_t config;
   uint64_t newcomm_val;
 };
+void nccl_hook_ncclCommInitRankScalable_after(struct nccl_ncclCommInitRankScalable_args *args);
 
 /* const char *ncclGetErrorString(ncclResult_t result) */
 typedef __typeof__(ncclGetErrorString) nccl_ncclGetErrorString_fn;
@@ -560,6 +566,7 @@ struct nccl_ncclReduce_record {
   uint64_t bytes;
   uint64_t comm_rank;
   uint64_t comm_size;
+  uint64_t comm_id;
 };
 
 /* ncclResult_t ncclBcast(void *buff, size_t count, ncclDataType_t datatype, int root, ncclComm_t
@@ -587,6 +594,7 @@ struct nccl_ncclBcast_record {
   uint64_t bytes;
   uint64_t comm_rank;
   uint64_t comm_size;
+  uint64_t comm_id;
 };
 
 /* ncclResult_t ncclBroadcast(const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t
@@ -616,6 +624,7 @@ struct nccl_ncclBroadcast_record {
   uint64_t bytes;
   uint64_t comm_rank;
   uint64_t comm_size;
+  uint64_t comm_id;
 };
 
 /* ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t
@@ -645,6 +654,7 @@ struct nccl_ncclAllReduce_record {
   uint64_t bytes;
   uint64_t comm_rank;
   uint64_t comm_size;
+  uint64_t comm_id;
 };
 
 /* ncclResult_t ncclReduceScatter(const void *sendbuff, void *recvbuff, size_t recvcount,
@@ -674,6 +684,7 @@ struct nccl_ncclReduceScatter_record {
   uint64_t bytes;
   uint64_t comm_rank;
   uint64_t comm_size;
+  uint64_t comm_id;
 };
 
 /* ncclResult_t ncclAllGather(const void *sendbuff, void *recvbuff, size_t sendcount, ncclDataType_t
@@ -701,6 +712,7 @@ struct nccl_ncclAllGather_record {
   uint64_t bytes;
   uint64_t comm_rank;
   uint64_t comm_size;
+  uint64_t comm_id;
 };
 
 /* ncclResult_t ncclAlltoAll(const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t
@@ -728,6 +740,7 @@ struct nccl_ncclAlltoAll_record {
   uint64_t bytes;
   uint64_t comm_rank;
   uint64_t comm_size;
+  uint64_t comm_id;
 };
 
 /* ncclResult_t ncclGather(const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t
@@ -757,6 +770,7 @@ struct nccl_ncclGather_record {
   uint64_t bytes;
   uint64_t comm_rank;
   uint64_t comm_size;
+  uint64_t comm_id;
 };
 
 /* ncclResult_t ncclScatter(const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t
@@ -786,6 +800,7 @@ struct nccl_ncclScatter_record {
   uint64_t bytes;
   uint64_t comm_rank;
   uint64_t comm_size;
+  uint64_t comm_id;
 };
 
 /* ncclResult_t ncclSend(const void *sendbuff, size_t count, ncclDataType_t datatype, int peer,
@@ -813,6 +828,7 @@ struct nccl_ncclSend_record {
   uint64_t bytes;
   uint64_t comm_rank;
   uint64_t comm_size;
+  uint64_t comm_id;
 };
 
 /* ncclResult_t ncclRecv(void *recvbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t
@@ -840,6 +856,7 @@ struct nccl_ncclRecv_record {
   uint64_t bytes;
   uint64_t comm_rank;
   uint64_t comm_size;
+  uint64_t comm_id;
 };
 
 /* ncclResult_t ncclGroupStart(void) */
@@ -885,6 +902,8 @@ uint64_t nccl_element_size(ncclDataType_t datatype);
  * when the handle cannot say: defined by the hooks. */
 int64_t nccl_comm_rank(ncclComm_t comm);
 int64_t nccl_comm_size(ncclComm_t comm);
+/* An id that every rank of the communicator shares; 0 when unknown. */
+uint64_t nccl_comm_id(ncclComm_t comm);
 
 /* Minimal mode: writes one batch of calls as lttng_ust_nccl:call, and the backend's index
  * among the batching ones, -1 until registered (nccl_tracepoints.c). */

@@ -448,22 +448,6 @@ nccl_traced_ncclCommInitRankConfig(nccl_ncclCommInitRankConfig_fn *tracer_real,
   if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, nranks, commId, rank, config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankConfig__full)) {
-    nccl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("nccl", NCCL_ID_ncclCommInitRankConfig);
-    ncclResult_t tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(comm, nranks, commId, rank, config);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommInitRankConfig, tracer_depth, (int64_t)tracer_result));
-    nccl_depth--;
-    return tracer_result;
-  }
   nccl_depth++;
   struct nccl_ncclCommInitRankConfig_args tracer_args;
   tracer_args.comm = comm;
@@ -485,6 +469,7 @@ nccl_traced_ncclCommInitRankConfig(nccl_ncclCommInitRankConfig_fn *tracer_real,
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  nccl_hook_ncclCommInitRankConfig_after(&tracer_args);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommInitRankConfig, tracer_depth, tracer_args.tracer_status);
@@ -529,22 +514,6 @@ nccl_traced_ncclCommInitRank(nccl_ncclCommInitRank_fn *tracer_real, const void *
   if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, nranks, commId, rank);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRank) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRank__full)) {
-    nccl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("nccl", NCCL_ID_ncclCommInitRank);
-    ncclResult_t tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(comm, nranks, commId, rank);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommInitRank, tracer_depth, (int64_t)tracer_result));
-    nccl_depth--;
-    return tracer_result;
-  }
   nccl_depth++;
   struct nccl_ncclCommInitRank_args tracer_args;
   tracer_args.comm = comm;
@@ -564,6 +533,7 @@ nccl_traced_ncclCommInitRank(nccl_ncclCommInitRank_fn *tracer_real, const void *
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  nccl_hook_ncclCommInitRank_after(&tracer_args);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommInitRank, tracer_depth, tracer_args.tracer_status);
@@ -749,22 +719,6 @@ nccl_traced_ncclCommDestroy(nccl_ncclCommDestroy_fn *tracer_real, const void *tr
   if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDestroy__full)) {
-    nccl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("nccl", NCCL_ID_ncclCommDestroy);
-    ncclResult_t tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(comm);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommDestroy, tracer_depth, (int64_t)tracer_result));
-    nccl_depth--;
-    return tracer_result;
-  }
   nccl_depth++;
   struct nccl_ncclCommDestroy_args tracer_args;
   tracer_args.comm = comm;
@@ -778,6 +732,7 @@ nccl_traced_ncclCommDestroy(nccl_ncclCommDestroy_fn *tracer_real, const void *tr
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  nccl_hook_ncclCommDestroy_after(&tracer_args);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommDestroy, tracer_depth, tracer_args.tracer_status);
@@ -818,22 +773,6 @@ nccl_traced_ncclCommAbort(nccl_ncclCommAbort_fn *tracer_real, const void *tracer
   if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommAbort) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommAbort__full)) {
-    nccl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("nccl", NCCL_ID_ncclCommAbort);
-    ncclResult_t tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(comm);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommAbort, tracer_depth, (int64_t)tracer_result));
-    nccl_depth--;
-    return tracer_result;
-  }
   nccl_depth++;
   struct nccl_ncclCommAbort_args tracer_args;
   tracer_args.comm = comm;
@@ -847,6 +786,7 @@ nccl_traced_ncclCommAbort(nccl_ncclCommAbort_fn *tracer_real, const void *tracer
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  nccl_hook_ncclCommAbort_after(&tracer_args);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommAbort, tracer_depth, tracer_args.tracer_status);
@@ -958,22 +898,6 @@ nccl_traced_ncclCommSplit(nccl_ncclCommSplit_fn *tracer_real, const void *tracer
   if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, color, key, newcomm, config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommSplit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommSplit__full)) {
-    nccl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("nccl", NCCL_ID_ncclCommSplit);
-    ncclResult_t tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(comm, color, key, newcomm, config);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommSplit, tracer_depth, (int64_t)tracer_result));
-    nccl_depth--;
-    return tracer_result;
-  }
   nccl_depth++;
   struct nccl_ncclCommSplit_args tracer_args;
   tracer_args.comm = comm;
@@ -996,6 +920,7 @@ nccl_traced_ncclCommSplit(nccl_ncclCommSplit_fn *tracer_real, const void *tracer
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  nccl_hook_ncclCommSplit_after(&tracer_args);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommSplit, tracer_depth, tracer_args.tracer_status);
@@ -1127,22 +1052,6 @@ __attribute__((noinline)) static ncclResult_t nccl_traced_ncclCommInitRankScalab
   if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(newcomm, nranks, myrank, nId, commIds, config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankScalable) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankScalable__full)) {
-    nccl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("nccl", NCCL_ID_ncclCommInitRankScalable);
-    ncclResult_t tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(newcomm, nranks, myrank, nId, commIds, config);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommInitRankScalable, tracer_depth, (int64_t)tracer_result));
-    nccl_depth--;
-    return tracer_result;
-  }
   nccl_depth++;
   struct nccl_ncclCommInitRankScalable_args tracer_args;
   tracer_args.newcomm = newcomm;
@@ -1168,6 +1077,7 @@ __attribute__((noinline)) static ncclResult_t nccl_traced_ncclCommInitRankScalab
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  nccl_hook_ncclCommInitRankScalable_after(&tracer_args);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommInitRankScalable, tracer_depth, tracer_args.tracer_status);
@@ -2217,6 +2127,7 @@ nccl_traced_ncclReduce(nccl_ncclReduce_fn *tracer_real, const void *tracer_calle
                             : 0;
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
+  tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
   if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduce__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclReduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduce))
@@ -2303,6 +2214,7 @@ nccl_traced_ncclBcast(nccl_ncclBcast_fn *tracer_real, const void *tracer_caller,
                             : 0;
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
+  tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
   if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBcast__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclBcast__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBcast))
@@ -2393,6 +2305,7 @@ nccl_traced_ncclBroadcast(nccl_ncclBroadcast_fn *tracer_real, const void *tracer
                             : 0;
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
+  tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
   if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBroadcast__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclBroadcast__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBroadcast))
@@ -2485,6 +2398,7 @@ nccl_traced_ncclAllReduce(nccl_ncclAllReduce_fn *tracer_real, const void *tracer
                             : 0;
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
+  tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
   if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllReduce__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclAllReduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllReduce))
@@ -2577,6 +2491,7 @@ nccl_traced_ncclReduceScatter(nccl_ncclReduceScatter_fn *tracer_real, const void
                                                   : 0;
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
+  tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
   if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduceScatter__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclReduceScatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduceScatter))
@@ -2667,6 +2582,7 @@ nccl_traced_ncclAllGather(nccl_ncclAllGather_fn *tracer_real, const void *tracer
                                                   : 0;
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
+  tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
   if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllGather__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclAllGather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllGather))
@@ -2755,6 +2671,7 @@ nccl_traced_ncclAlltoAll(nccl_ncclAlltoAll_fn *tracer_real, const void *tracer_c
                             : 0;
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
+  tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
   if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAlltoAll__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclAlltoAll__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAlltoAll))
@@ -2844,6 +2761,7 @@ nccl_traced_ncclGather(nccl_ncclGather_fn *tracer_real, const void *tracer_calle
                             : 0;
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
+  tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
   if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGather__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGather))
@@ -2934,6 +2852,7 @@ nccl_traced_ncclScatter(nccl_ncclScatter_fn *tracer_real, const void *tracer_cal
                             : 0;
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
+  tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
   if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclScatter__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclScatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclScatter))
@@ -3021,6 +2940,7 @@ nccl_traced_ncclSend(nccl_ncclSend_fn *tracer_real, const void *tracer_caller, c
                             : 0;
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
+  tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
   if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclSend__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclSend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclSend))
@@ -3108,6 +3028,7 @@ nccl_traced_ncclRecv(nccl_ncclRecv_fn *tracer_real, const void *tracer_caller, v
                             : 0;
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
+  tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
   if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRecv__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclRecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRecv))

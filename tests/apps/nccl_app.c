@@ -3,22 +3,41 @@
  * and one of 4 ranks (as a process that drives 2 GPUs of a larger job would hold: here
  * this process holds rank 2 x RANK + 1 of it), collectives of known counts, datatypes and
  * operations on both, sends and receives in groups, a group of two broadcasts of
- * different sizes, and a kernel of its own outside NCCL.
+ * different sizes, and a kernel of its own outside NCCL. With APP_SLOW_RANK=R, rank R
+ * arrives APP_SLOW_MS (default 200) ms late at the second AllReduce: a straggler.
  *
  * It runs against the null NCCL and CUDA driver (tests/backends/nccl_null_behaviour.c),
  * so it checks only that each call succeeds. It counts its calls (manifest.h) and writes
  * every operation it made, with its parameters, to $APP_MANIFEST.ops (a JSON array of
- * {name, op, count, type_size, ranks, comm_rank, peer, group}), from which the test works
- * out the bytes, sizes and bandwidth factors itself.
+ * {name, op, count, type_size, ranks, comm_rank, peer, group, comm, before, after}: comm
+ * "world" or "wide", before and after the call's CLOCK_REALTIME ns), from which the test
+ * works out the bytes, sizes, bandwidth factors and stragglers itself.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
 #include <cuda.h>
 #include <nccl.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "manifest.h"
 
 #define CU(function, ...) MANIFEST_CALL(function, function(__VA_ARGS__) == CUDA_SUCCESS)
-#define NCCL(function, ...) MANIFEST_CALL(function, function(__VA_ARGS__) == ncclSuccess)
+/* An NCCL call, between two readings of the clock (the last call's, for note()). */
+#define NCCL(function, ...)                                                              \
+  do {                                                                                   \
+    call_before = now_ns();                                                              \
+    MANIFEST_CALL(function, function(__VA_ARGS__) == ncclSuccess);                       \
+    call_after = now_ns();                                                               \
+  } while (0)
+
+static uint64_t call_before, call_after;
+static ncclComm_t world, wide;
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 static FILE *ops;
 static unsigned ops_written;
@@ -28,6 +47,7 @@ static int in_group; /* the group the next operations belong to; 0: none */
 static void note(const char *name, const char *op, size_t count, size_t type_size,
                  ncclComm_t comm, int peer) {
   int ranks = 0, rank = 0;
+  uint64_t before = call_before, after = call_after;
   ncclCommCount(comm, &ranks); /* through the tracer: it passes them on */
   ncclCommUserRank(comm, &rank);
   manifest_add(&manifest_calls, "ncclCommCount", 1);
@@ -35,9 +55,11 @@ static void note(const char *name, const char *op, size_t count, size_t type_siz
   if (ops)
     fprintf(ops,
             "%s{\"name\": \"%s\", \"op\": %s%s%s, \"count\": %zu, \"type_size\": %zu, "
-            "\"ranks\": %d, \"comm_rank\": %d, \"peer\": %d, \"group\": %d}\n",
+            "\"ranks\": %d, \"comm_rank\": %d, \"peer\": %d, \"group\": %d, \"comm\": \"%s\", "
+            "\"before\": %llu, \"after\": %llu}\n",
             ops_written++ ? "," : "[", name, op ? "\"" : "", op ? op : "null", op ? "\"" : "",
-            count, type_size, ranks, rank, peer, in_group);
+            count, type_size, ranks, rank, peer, in_group, comm == world ? "world" : "wide",
+            (unsigned long long)before, (unsigned long long)after);
 }
 
 static void group_start(int group) {
@@ -84,13 +106,22 @@ int main(void) {
 
   ncclUniqueId id;
   NCCL(ncclGetUniqueId, &id);
-  ncclComm_t world, wide;
   NCCL(ncclCommInitRank, &world, size, id, rank);
-  NCCL(ncclCommInitRank, &wide, 4, id, 2 * rank + 1);
+  /* Another communicator, another id (as every rank would receive it from the one that
+   * made it: here each rank makes the same one). */
+  ncclUniqueId wide_id = id;
+  wide_id.internal[0] ^= 1;
+  NCCL(ncclCommInitRank, &wide, 4, wide_id, 2 * rank + 1);
   int other = (rank + 1) % size;
 
   /* Collectives on the job's communicator. */
+  const char *slow = getenv("APP_SLOW_RANK"), *slow_ms = getenv("APP_SLOW_MS");
   for (int i = 0; i < 3; i++) {
+    if (i == 1 && slow && atoi(slow) == rank) {
+      long ms = slow_ms ? atol(slow_ms) : 200;
+      struct timespec late = {ms / 1000, (ms % 1000) * 1000000};
+      nanosleep(&late, NULL);
+    }
     NCCL(ncclAllReduce, sb, rb, 1024, ncclFloat32, ncclSum, world, stream);
     note("ncclAllReduce", "ncclSum", 1024, sizeof(float), world, -1);
   }

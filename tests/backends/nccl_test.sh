@@ -12,7 +12,10 @@
 #    not the app's own), a group's kernel shared by the sizes of its operations;
 #  - the table in the text report, after NCCL's tables, and for one rank's trace alone;
 #  - the message matrix: ranks of the job for the job's communicator, of the
-#    communicator for the other.
+#    communicator for the other;
+#  - the stragglers: every collective of both communicators, each with the rank that
+#    arrived last and its lag within what the app's own clock readings around its calls
+#    allow; rank 1 arrives 200 ms late at one AllReduce (APP_SLOW_RANK).
 # Usage: nccl_test.sh TRACER APP
 set -eu
 # shellcheck source=../e2e/lib.sh
@@ -33,7 +36,7 @@ expect_rc 0 plain
 pids=""
 for rank in 0 1; do
   RANK=$rank WORLD_SIZE=$size LOCAL_RANK=$rank LOCAL_WORLD_SIZE=$size GROUP_RANK=0 \
-    TORCHELASTIC_RUN_ID="nccl-$$" APP_MANIFEST="$tmp/app.$rank" \
+    TORCHELASTIC_RUN_ID="nccl-$$" APP_MANIFEST="$tmp/app.$rank" APP_SLOW_RANK=1 \
     "$tracer" -j -o "$tmp/job.json" --trace-output "$tmp/job" "$app" \
     >"$tmp/rank$rank.out" 2>"$tmp/rank$rank.err" &
   pids="$pids $!"
@@ -160,6 +163,45 @@ problems=$(jq -r --slurpfile job "$tmp/job.json" --argjson n $size '
   "$tmp/ops.json")
 [ -z "$problems" ] || fail "the message matrix: $problems"
 
+# ---- the stragglers ----
+# A collective is the seq-th collective call of the ranks on one communicator. Each rank
+# arrived (its call started) between the app's readings before and after the call; the
+# clocks of two traces may differ by the conversion of each (1 ms allowed).
+problems=$(jq -r --slurpfile job "$tmp/job.json" '
+  def p2p: .name == "ncclSend" or .name == "ncclRecv";
+  def slack: 1000000;
+  [group_by(.rank)[] | group_by(.comm)[] | map(select(p2p | not))
+   | to_entries[] | .value + {seq: .key}]
+  | group_by([.comm, .seq])
+  | map({comm: .[0].comm, seq: .[0].seq, ranks: .[0].ranks, name: .[0].name,
+         lo: (([.[].before] | max) - ([.[].after] | min)),
+         hi: (([.[].after] | max) - ([.[].before] | min)),
+         sure: (max_by(.before) as $l | if all(.[]; .rank == $l.rank or .after + slack < $l.before)
+                then $l.rank else null end)}) as $want
+  | ($job[0].stragglers // [] | map(select(.backend == "nccl")) | .[0]) as $got
+  | if $got == null then "no stragglers in the report"
+    else
+      (if $got.collectives != ($want | length) then "\($got.collectives) collectives, expected \($want | length)" else empty end),
+      (if ([$got.ranks[].last] | add) != ($want | length) then "the ranks arrived last at \([$got.ranks[].last] | add) collectives, expected \($want | length)" else empty end),
+      (if $got.communicators != 2 then "\($got.communicators) communicators, expected 2" else empty end),
+      (if ($got.top | length) != ([$want | length, 20] | min) then "\($got.top | length) collectives listed, expected the 20 of the longest lags" else empty end),
+      (if [$got.top[].lag_ns] != ([$got.top[].lag_ns] | sort | reverse) then "the list is not by lag, longest first" else empty end),
+      ($got.top[] as $g
+       | ([$want[] | select(.ranks == $g.ranks and .seq == $g.seq)] | first) as $e
+       | if $e == null then "unexpected collective \($g | tostring)"
+         elif $g.seq != $e.seq or $g.name != $e.name or $g.arrivals != 2 then "\($g | tostring), expected \($e | tostring)"
+         elif $g.lag_ns < $e.lo - slack or $g.lag_ns > $e.hi + slack then "\($g.name) #\($g.seq) of \($e.comm): lag \($g.lag_ns), the app allows [\($e.lo), \($e.hi)]"
+         elif $e.sure != null and $g.last_rank != $e.sure then "\($g.name) #\($g.seq) of \($e.comm): last rank \($g.last_rank), expected \($e.sure)"
+         else empty end)
+    end' "$tmp/ops.json")
+[ -z "$problems" ] || fail "the stragglers: $problems
+$(jq -c '.stragglers' "$tmp/job.json")"
+# The late AllReduce is certain: the app slept 200 ms before it on rank 1 alone.
+jq -e '[.[] | select(.comm == "world" and .name == "ncclAllReduce" and .rank == 1)][1].before
+       - [.[] | select(.comm == "world" and .name == "ncclAllReduce" and .rank == 0)][1].after
+       > 1000000' "$tmp/ops.json" >/dev/null ||
+  fail "rank 1 did not arrive late at the second AllReduce: $(jq -c '.[] | select(.name == "ncclAllReduce")' "$tmp/ops.json")"
+
 # ---- the text report: the table after NCCL's tables ----
 rc=0
 "$tracer" -r "$tmp/job" >"$tmp/job.txt" 2>"$tmp/replay.err" || rc=$?
@@ -176,6 +218,17 @@ jq -r -L "$tmp" 'include "nccl_tests"; expected_rows[]
   | "\(.name)|\(.op // "-")|\(.ranks)|\(.calls)"' "$tmp/ops.json" | sort >"$tmp/want_rows"
 cmp -s "$tmp/text_rows" "$tmp/want_rows" || fail "the text table's rows:
 $(diff "$tmp/want_rows" "$tmp/text_rows")"
+
+# The stragglers after the table: each rank's row says at how many it arrived last.
+awk -F ' *[|] *' '/^Stragglers \(NCCL\)/{on = 1; next} on && /^Last at:/{exit}
+     on && $1 ~ /^ *[0-9]+$/ {gsub(/ /, "", $1); print $1 "|" $2}' "$tmp/job.txt" |
+  sort >"$tmp/straggler_rows"
+jq -r '.stragglers[] | select(.backend == "nccl") | .ranks[] | "\(.rank)|\(.last)"' \
+  "$tmp/job.json" | sort >"$tmp/want_straggler_rows"
+[ -s "$tmp/want_straggler_rows" ] && cmp -s "$tmp/straggler_rows" "$tmp/want_straggler_rows" ||
+  fail "the text's stragglers:
+$(diff "$tmp/want_straggler_rows" "$tmp/straggler_rows")
+$(cat "$tmp/job.txt")"
 
 # ---- one rank's trace alone: the same table, of its operations ----
 rc=0

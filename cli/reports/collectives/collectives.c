@@ -161,9 +161,8 @@ struct collectives_reading {
   bool out_of_memory;
 };
 
-/* The value of record slot index of f's calls; false when the record lacks it. */
-static bool slot_value(const struct tracer_function_desc *f, const struct trace_call *c,
-                       int16_t index, int64_t *value) {
+bool collectives_slot_value(const struct tracer_function_desc *f, const struct trace_call *c,
+                            int16_t index, int64_t *value) {
   if (index < 0 || (size_t)index >= c->slot_count)
     return false;
   for (uint32_t k = 0; k < f->slot_count; k++)
@@ -182,9 +181,9 @@ static int on_call(void *context, const struct trace_call *c) {
   uint64_t size = 0;
   int64_t bytes, ranks = -1, op = -1;
   if (collectives_counts(f) && !c->failed && !c->batched &&
-      slot_value(f, c, f->message.bytes, &bytes)) {
-    slot_value(f, c, f->message.comm_size, &ranks);
-    slot_value(f, c, f->message.op, &op);
+      collectives_slot_value(f, c, f->message.bytes, &bytes)) {
+    collectives_slot_value(f, c, f->message.comm_size, &ranks);
+    collectives_slot_value(f, c, f->message.op, &op);
     if (ranks < 1)
       ranks = -1;
     double times = factor_of(&f->message.size_factor, ranks);

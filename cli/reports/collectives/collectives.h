@@ -78,6 +78,11 @@ bool collectives_bandwidth(const struct collective_row *row, double *alg, double
 /* The row's bus factor for its n; negative when n is unknown. */
 double collectives_bus_factor(const struct collective_row *row);
 
+/* The value of record slot index of the call c of f, as its slot's type reads; false
+ * when the record lacks it (index -1, or a record of fewer slots). */
+bool collectives_slot_value(const struct tracer_function_desc *f, const struct trace_call *c,
+                            int16_t index, int64_t *value);
+
 /* The table made by a read: *reading's consumer goes into the read, and after it
  * collectives_read_close() adds the rows into table and frees the state. Returns 0, or -1
  * with a cause in d. */
