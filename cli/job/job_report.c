@@ -95,7 +95,12 @@ static void print_job_json(const struct job_result *r, const struct node_gather_
             i ? "," : "", m->from, m->to, (unsigned long long)m->bytes,
             (unsigned long long)m->messages);
   }
-  fputs("]\n  }\n}\n", out);
+  fputs("]", out);
+  if (r->untraced_peer_messages) /* sends to ranks no traced rank holds */
+    fprintf(out, ",\n    \"matrix_untraced\": {\"bytes\": %llu, \"messages\": %llu}",
+            (unsigned long long)r->untraced_peer_bytes,
+            (unsigned long long)r->untraced_peer_messages);
+  fputs("\n  }\n}\n", out);
 }
 
 static void collectives_text(const void *table, size_t backend, FILE *out) {
@@ -163,6 +168,10 @@ int job_report_print(const struct job_report_request *req, FILE *out,
   r.want_actors = req->extended || req->rank_view;
   int rc = node_gather_job(req->job_dir, req->ranks, req->rank_count, req->timeout_s,
                            req->threads, &r, gathered);
+  if (rc == 0 && r.peers.send_count) {
+    rc = job_result_resolve_peers(&r);
+    job_result_sort(&r);
+  }
   if (rc == 0) {
     if (req->json) {
       rc = print_json(&r, gathered, req, out);

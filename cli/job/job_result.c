@@ -117,6 +117,7 @@ void job_result_free(struct job_result *r) {
   free(r->matrix);
   collectives_free(&r->collectives);
   stragglers_free(&r->stragglers);
+  comm_peers_free(&r->peers);
   if (r->index) {
     key_free(&r->index->hosts);
     key_free(&r->index->matrix);
@@ -398,8 +399,11 @@ int job_result_merge(struct job_result *into, const struct job_result *from) {
     if (job_result_add_matrix(into, m->from, m->to, m->bytes, m->messages))
       return -1;
   }
-  if (stragglers_merge(&into->stragglers, &from->stragglers))
+  if (stragglers_merge(&into->stragglers, &from->stragglers) ||
+      comm_peers_merge(&into->peers, &from->peers))
     return -1;
+  into->untraced_peer_bytes += from->untraced_peer_bytes;
+  into->untraced_peer_messages += from->untraced_peer_messages;
   return collectives_merge(&into->collectives, &from->collectives);
 }
 
@@ -427,6 +431,22 @@ static int by_size_row(const void *a, const void *b) {
   if (x->function != y->function)
     return x->function < y->function ? -1 : 1;
   return (x->bucket > y->bucket) - (x->bucket < y->bucket);
+}
+
+int job_result_resolve_peers(struct job_result *r) {
+  for (size_t i = 0; i < r->peers.send_count; i++) {
+    const struct comm_send *s = &r->peers.sends[i];
+    long to = comm_peers_rank_of(&r->peers, s->comm, s->peer);
+    if (to < 0) {
+      r->untraced_peer_bytes += s->bytes;
+      r->untraced_peer_messages += s->messages;
+    } else if (job_result_add_matrix(r, s->from, to, s->bytes, s->messages)) {
+      return -1;
+    }
+  }
+  /* Put in once: the sends are gone, the members stay for nothing else. */
+  comm_peers_free(&r->peers);
+  return 0;
 }
 
 void job_result_sort(struct job_result *r) {
@@ -487,8 +507,22 @@ static int on_message(void *context, const struct trace_call *c) {
   struct job_size_row row = {(uint32_t)c->backend, (uint32_t)c->function,
                              job_size_bucket(bytes), 1, bytes};
   job_result_add_size(m->into, &row);
+  /* A communicator with an id: the rank's place in it, and its sends by the peer's rank
+   * in it, which the job's report turns into a rank of the job (comm_peers.h). */
+  int64_t peer, comm_rank, comm_size, comm;
+  if (slot_value(f, slots, n, msg->comm_id, &comm) && comm != 0 &&
+      slot_value(f, slots, n, msg->comm_rank, &comm_rank) && comm_rank >= 0) {
+    if (comm_peers_add_member(&m->into->peers, (uint64_t)comm, (long)comm_rank, m->rank))
+      return -1;
+    if (msg->kind == TRACER_MESSAGE_SEND && slot_value(f, slots, n, msg->peer, &peer) &&
+        peer >= 0) {
+      struct comm_send send = {(uint64_t)comm, m->rank, (long)peer, bytes, 1};
+      if (comm_peers_add_send(&m->into->peers, &send))
+        return -1;
+    }
+    return 0;
+  }
   /* The matrix counts what a rank sends (or puts) to a peer, by the sender. */
-  int64_t peer, comm_rank, comm_size;
   if ((msg->kind == TRACER_MESSAGE_SEND || msg->kind == TRACER_MESSAGE_PUT) &&
       slot_value(f, slots, n, msg->peer, &peer) && peer >= 0) { /* MPI_PROC_NULL: < 0 */
     long from = m->rank;
@@ -527,6 +561,8 @@ static int messages_join(void *context, void *worker) {
     const struct job_matrix_row *row = &w->into->matrix[i];
     rc = job_result_add_matrix(m->into, row->from, row->to, row->bytes, row->messages);
   }
+  if (rc == 0)
+    rc = comm_peers_merge(&m->into->peers, &w->into->peers);
   job_result_free(w->into);
   free(w->into);
   free(w);

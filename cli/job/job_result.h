@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "collectives.h"
+#include "comm_peers.h"
 #include "stragglers.h"
 #include "diag.h"
 #include "tally.h"
@@ -74,6 +75,11 @@ struct job_result {
   size_t matrix_count, matrix_cap;
   struct collectives collectives; /* owned */
   struct stragglers stragglers;   /* owned */
+  /* Sends whose peers are ranks of communicators with an id (comm_peers.h), until
+   * job_result_resolve_peers(); then the bytes and messages of those whose peer no
+   * traced rank holds, which the matrix leaves out. */
+  struct comm_peers peers; /* owned */
+  uint64_t untraced_peer_bytes, untraced_peer_messages;
   struct job_index *index;      /* lookups while merging; owned */
   /* Whether tally.actors is kept: the per-actor rows (one per rank, host, process,
    * thread and function) are read and merged only for the views that need them (-e,
@@ -96,6 +102,11 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
 
 /* Adds from into into. Returns 0, or -1 when out of memory. */
 int job_result_merge(struct job_result *into, const struct job_result *from);
+
+/* Puts the sends to ranks of communicators with an id into the matrix, in the job's
+ * ranks, once every rank's result is in r (the job's report). Returns 0, or -1 when out
+ * of memory. */
+int job_result_resolve_peers(struct job_result *r);
 
 /* Sorts the ranks, the failed ranks, the matrix and the collectives for printing. */
 void job_result_sort(struct job_result *r);

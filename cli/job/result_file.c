@@ -229,6 +229,16 @@ int result_file_write(const char *path, const struct job_result *r) {
   for (size_t i = 0; i < r->matrix_count; i++)
     fprintf(f, "m %ld %ld %llu %llu\n", r->matrix[i].from, r->matrix[i].to,
             (ull)r->matrix[i].bytes, (ull)r->matrix[i].messages);
+  /* Communicators with an id: `cm COMM COMM_RANK RANK` (a member),
+   * `cs COMM FROM PEER BYTES MESSAGES` (sends by the peer's rank in it). */
+  for (size_t i = 0; i < r->peers.member_count; i++)
+    fprintf(f, "cm %llu %ld %ld\n", (ull)r->peers.members[i].comm,
+            r->peers.members[i].comm_rank, r->peers.members[i].rank);
+  for (size_t i = 0; i < r->peers.send_count; i++) {
+    const struct comm_send *s = &r->peers.sends[i];
+    fprintf(f, "cs %llu %ld %ld %llu %llu\n", (ull)s->comm, s->from, s->peer, (ull)s->bytes,
+            (ull)s->messages);
+  }
   if (r->stragglers.truncated)
     fputs("gt\n", f);
   fputs("end\n", f);
@@ -487,6 +497,18 @@ static bool read_line(struct reader *rd, char *line) {
   }
   if (strcmp(word, "end") == 0)
     return true;
+  if (strcmp(word, "cm") == 0) {
+    long ranks[2];
+    return numbers(&p, v, 1) && longs(&p, ranks, 2) &&
+           comm_peers_add_member(&r->peers, v[0], ranks[0], ranks[1]) == 0;
+  }
+  if (strcmp(word, "cs") == 0) {
+    long ranks[2];
+    if (!numbers(&p, v, 1) || !longs(&p, ranks, 2) || !numbers(&p, v + 1, 2))
+      return false;
+    struct comm_send send = {v[0], ranks[0], ranks[1], v[1], v[2]};
+    return comm_peers_add_send(&r->peers, &send) == 0;
+  }
   if (strcmp(word, "gt") == 0) { /* the arrivals were truncated */
     r->stragglers.truncated = true;
     return true;

@@ -172,7 +172,12 @@ int main(void) {
   }
   NCCL(ncclAllGather, sb, rb, 4096, ncclUint8, wide, stream);
   note("ncclAllGather", NULL, 4096, 1, wide, -1);
+  /* To the other job rank's rank of it, and to a rank that no traced process holds. */
   group_start(6);
+  NCCL(ncclSend, sb, 512, ncclBfloat16, (2 * rank + 3) % 4, wide, stream);
+  note("ncclSend", NULL, 512, 2, wide, (2 * rank + 3) % 4);
+  group_end();
+  group_start(7);
   NCCL(ncclSend, sb, 512, ncclBfloat16, (2 * rank + 2) % 4, wide, stream);
   note("ncclSend", NULL, 512, 2, wide, (2 * rank + 2) % 4);
   group_end();
