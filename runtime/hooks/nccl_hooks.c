@@ -7,9 +7,8 @@
  *   collectives report needs for nccl-tests' bus bandwidth and the job's message matrix.
  *   Asked of NCCL when the call returns, with nccl_depth raised so that these calls go
  *   straight to the library, untraced.
- *
  * - An id that all ranks of a communicator share (trace.communicators' `id`), for the
- *   job's stragglers (docs/nccl.md): a hash of the ncclUniqueId the ranks created it from,
+ *   job's stragglers and message matrix (docs/nccl.md): a hash of the ncclUniqueId the ranks created it from,
  *   or of its parent's id and the color they split it by. Kept per handle from its
  *   creation (after hooks) to its destruction, in a table of COMM_IDS; a communicator
  *   made before the tracer loaded, or beyond the table, has none (0).
