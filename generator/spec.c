@@ -7,6 +7,7 @@
 
 #include "spec_device.h"
 #include "spec_sample.h"
+#include "spec_messages.h"
 #include "spec_yaml.h"
 #include "yamldoc.h"
 
@@ -19,15 +20,13 @@ static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", 
                                          "dispatch_tables", "templates", "exports", "environment",
                                          "pause", "resume", "regions", "load_through",
                                          "callbacks", "scope", "rows", "messages",
-                                         "element_size", "world_rank", "symbol_group", "launcher_variables", "runtime_callers", "fortran",
+                                         "element_size", "world_rank", "communicators", "symbol_group", "launcher_variables", "runtime_callers", "fortran",
                                          "counted", "polls", NULL};
 static const char *const scope_keys[] = {"endpoint", "begin", NULL};
 static const char *const rows_keys[] = {"param", "strip", NULL};
 static const char *const region_keys[] = {"open", "close", "name", "name_member", NULL};
 static const char *const fortran_keys[] = {"library", "integer", "handles", "absent_params",
                                            "exclude", NULL};
-static const char *const message_keys[] = {"kind", "count",   "datatype", "peer", "tag",
-                                           "comm", "request", "requests", "done", NULL};
 static const char *const poll_keys[] = {"done", NULL};
 static const char *const status_keys[] = {"type",      "success", "params", "names", "not_ready",
                                           "functions", "exclude", "rules",  NULL};
@@ -240,49 +239,6 @@ static int read_status_rules(struct yamldoc *y, yaml_node_t *n, struct spec_trac
   return rc;
 }
 
-static int read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
-                         struct diag *d) {
-  if (!n)
-    return 0;
-  if (n->type != YAML_MAPPING_NODE)
-    return yamldoc_error(y, n, d, "Cannot read trace.messages: expected FUNCTION: {kind: ...}");
-  int rc = 0;
-  for (int i = 0; i < yamldoc_map_length(n); i++) {
-    yaml_node_t *key = yamldoc_map_key(y, n, i);
-    yaml_node_t *body = yamldoc_map_value(y, n, i);
-    if (yamldoc_check_keys(y, body, message_keys, "trace message", d)) {
-      rc = -1;
-      continue;
-    }
-    struct spec_message *m = xcalloc(1, sizeof *m);
-    m->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
-    m->loc = spec_loc_of(key);
-    ptrvec_push(&t->messages, m);
-    rc |= spec_read_string(y, body, "kind", true, &m->kind, d);
-    rc |= read_optional(y, body, "count", &m->count, d);
-    rc |= read_optional(y, body, "datatype", &m->datatype, d);
-    rc |= read_optional(y, body, "peer", &m->peer, d);
-    rc |= read_optional(y, body, "tag", &m->tag, d);
-    rc |= read_optional(y, body, "comm", &m->comm, d);
-    rc |= read_optional(y, body, "request", &m->request, d);
-    rc |= read_optional(y, body, "requests", &m->requests, d);
-    rc |= read_optional(y, body, "done", &m->done, d);
-    if ((m->requests || m->done) && (!m->kind || strcmp(m->kind, "complete") != 0))
-      rc = yamldoc_error(y, body, d, "Cannot read trace message: function=%s: only complete "
-                         "calls have requests or done", m->function);
-    static const char *const kinds[] = {"send", "recv", "collective", "put", "get", "complete"};
-    bool known = false;
-    for (size_t k = 0; m->kind && k < sizeof kinds / sizeof *kinds; k++)
-      known |= strcmp(m->kind, kinds[k]) == 0;
-    if (m->kind && !known)
-      rc = yamldoc_error(y, yamldoc_get(y, body, "kind"), d,
-                         "Cannot read message kind: expected send, recv, collective, put, get "
-                         "or complete, got %s",
-                         m->kind);
-  }
-  return rc;
-}
-
 /* trace.polls: FUNCTION-OR-GLOB: {done: EXPR}. */
 static int read_polls(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, struct diag *d) {
   if (!n)
@@ -302,31 +258,6 @@ static int read_polls(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
     p->loc = spec_loc_of(key);
     ptrvec_push(&t->polls, p);
     rc |= spec_read_string(y, body, "done", true, &p->done, d);
-  }
-  return rc;
-}
-
-static int read_world_ranks(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
-                            struct diag *d) {
-  static const char expected[] = "Cannot read trace.world_rank: expected TYPE: FUNCTION";
-  if (!n)
-    return 0;
-  if (n->type != YAML_MAPPING_NODE)
-    return yamldoc_error(y, n, d, expected);
-  int rc = 0;
-  for (int i = 0; i < yamldoc_map_length(n); i++) {
-    yaml_node_t *key = yamldoc_map_key(y, n, i);
-    yaml_node_t *value = yamldoc_map_value(y, n, i);
-    const char *type = yamldoc_scalar(key), *function = yamldoc_scalar(value);
-    if (!type || !*type || !function || !*function) {
-      rc = yamldoc_error(y, value, d, expected);
-      continue;
-    }
-    struct spec_world_rank *w = xcalloc(1, sizeof *w);
-    w->type = xstrdup(type);
-    w->function = xstrdup(function);
-    w->loc = spec_loc_of(key);
-    ptrvec_push(&t->world_ranks, w);
   }
   return rc;
 }
@@ -401,10 +332,8 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   }
   rc |= spec_read_device(y, n, t, d);
   rc |= read_optional(y, n, "device_times", &t->device_times, d);
-  rc |= read_messages(y, yamldoc_get(y, n, "messages"), t, d);
+  rc |= spec_read_messages(y, n, t, d);
   rc |= read_polls(y, yamldoc_get(y, n, "polls"), t, d);
-  rc |= read_optional(y, n, "element_size", &t->element_size, d);
-  rc |= read_world_ranks(y, yamldoc_get(y, n, "world_rank"), t, d);
   rc |= read_optional(y, n, "symbol_group", &t->symbol_group, d);
   rc |= read_list(y, yamldoc_get(y, n, "launcher_variables"), "launcher_variables", false,
                   &t->launcher_variables, d);
@@ -637,21 +566,7 @@ void spec_free(struct spec *s) {
   ptrvec_free(&s->trace.status_rules);
   spec_free_device(&s->trace);
   spec_sample_free(s->sample);
-  for (size_t i = 0; i < s->trace.messages.len; i++) {
-    struct spec_message *m = s->trace.messages.items[i];
-    free(m->function);
-    free(m->kind);
-    free(m->count);
-    free(m->datatype);
-    free(m->peer);
-    free(m->tag);
-    free(m->comm);
-    free(m->request);
-    free(m->requests);
-    free(m->done);
-    free(m);
-  }
-  ptrvec_free(&s->trace.messages);
+  spec_free_messages(&s->trace);
   for (size_t i = 0; i < s->trace.polls.len; i++) {
     struct spec_poll *p = s->trace.polls.items[i];
     free(p->function);
@@ -659,14 +574,6 @@ void spec_free(struct spec *s) {
     free(p);
   }
   ptrvec_free(&s->trace.polls);
-  free(s->trace.element_size);
-  for (size_t i = 0; i < s->trace.world_ranks.len; i++) {
-    struct spec_world_rank *w = s->trace.world_ranks.items[i];
-    free(w->type);
-    free(w->function);
-    free(w);
-  }
-  ptrvec_free(&s->trace.world_ranks);
   free(s->trace.symbol_group);
   free(s->trace.fortran.library);
   free(s->trace.fortran.integer);

@@ -127,15 +127,24 @@ struct spec_status_rule {
   unsigned matches;
 };
 
+/* A factor of a communicator's size n, (a*n + b) / (c*n + d), read from an expression
+ * such as "2*(n-1)/n" (spec_messages.c); c = d = 0 when the spec gives none. */
+struct spec_rank_factor {
+  int a, b, c, d;
+};
+
 /* What a call means as communication (trace.messages): the kind, and the params that
- * hold the element count, the datatype, the peer rank, the tag, the communicator and the
- * request. Values name params of the function; each may be NULL. A complete call
- * completes its request, or the `count` of its array `requests`, when `done` (an
- * expression: `*flag`) says so, or always. */
+ * hold the element count, the datatype, the peer rank, the tag, the communicator, the
+ * request, the reduction operation and the root. Values name params of the function;
+ * each may be NULL. A complete call completes its request, or the `count` of its array
+ * `requests`, when `done` (an expression: `*flag`) says so, or always. size_factor and
+ * bus_factor say how bandwidths count the call, as nccl-tests do: its size is its bytes
+ * times size_factor, its bus bandwidth its algorithm bandwidth times bus_factor. */
 struct spec_message {
   char *function; /* name or glob */
   char *kind;     /* send, recv, collective, put, get or complete */
-  char *count, *datatype, *peer, *tag, *comm, *request, *requests, *done;
+  char *count, *datatype, *peer, *tag, *comm, *request, *requests, *done, *op, *root;
+  struct spec_rank_factor size_factor, bus_factor;
   struct spec_loc loc;
   unsigned matches;
 };
@@ -148,6 +157,17 @@ struct spec_poll {
   char *done;     /* an expression over params: `*flag` */
   struct spec_loc loc;
   unsigned matches;
+};
+
+/* A handle type whose rank and size the hooks read (trace.communicators): hooks functions
+ * <prefix>_<rank> and <prefix>_<size>, and <prefix>_<id> when id is given: an id that all
+ * ranks of one communicator share. */
+struct spec_communicator {
+  char *type;       /* ncclComm_t */
+  char *rank, *size; /* comm_rank, comm_size */
+  char *id;          /* comm_id; may be NULL */
+  struct spec_loc loc;
+  unsigned matches; /* message entries whose comm has the type */
 };
 
 /* A handle type whose ranks the hooks translate to world ranks (trace.world_rank): its
@@ -209,6 +229,9 @@ struct spec_trace {
   /* Handle types whose ranks the hooks translate to world ranks (trace.world_rank): a
    * message whose `comm` param has such a type gets its peer as a world rank too. */
   struct ptrvec world_ranks;  /* struct spec_world_rank* */
+  /* Handle types whose rank and size the hooks read (trace.communicators): a message whose
+   * `comm` param has such a type records the communicator's rank and size. */
+  struct ptrvec communicators; /* struct spec_communicator* */
   char *symbol_group;         /* backends of one group wrap the same symbols for different
                                  libraries: only one is preloaded; may be NULL */
   /* Environment variables set only by the launcher of the backend's library (mpirun):

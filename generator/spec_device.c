@@ -102,11 +102,14 @@ static int read_call(struct yamldoc *y, const char *function, struct spec_loc lo
   rc |= spec_read_string(y, body, "bytes", false, &c->bytes, d);
   rc |= spec_read_string(y, body, "pointer", false, &c->pointer, d);
   rc |= spec_read_string(y, body, "memory", false, &c->memory, d);
-  static const char *const meanings[] = {"alloc", "free", "sync", NULL};
+  static const char *const meanings[] = {"alloc", "free", "sync", "group_begin", "group_end",
+                                         NULL};
   static const char *const memories[] = {"host", "device", "shared", NULL};
   if (c->meaning && !one_of(c->meaning, meanings))
     return yamldoc_error(y, yamldoc_get(y, body, "meaning"), d,
-                         "Cannot read meaning: expected alloc, free or sync, got %s", c->meaning);
+                         "Cannot read meaning: expected alloc, free, sync, group_begin or "
+                         "group_end, got %s",
+                         c->meaning);
   if (c->memory && !one_of(c->memory, memories))
     rc = yamldoc_error(y, yamldoc_get(y, body, "memory"), d,
                        "Cannot read memory: expected host, device or shared, got %s", c->memory);

@@ -359,6 +359,9 @@ static struct tree *build_function(struct view *v, const struct model_function *
   free((char *)extra.world_name);
   free((char *)extra.world);
   free((char *)extra.polls);
+  free((char *)extra.comm_rank);
+  free((char *)extra.comm_size);
+  free((char *)extra.comm_id);
   view_message_describe(msg, fn);
   tree_set_string(fn, "status_field", slot ? "status" : status_is_result ? "result" : "");
   bool before = matches(&v->s->trace.before, f->name);

@@ -236,9 +236,11 @@ static void function_meaning(struct events *ev, const struct model_function *f, 
     if (fnmatch(c->function, f->name, 0) != 0)
       continue;
     c->matches++;
-    meaning = strcmp(c->meaning, "alloc") == 0  ? "TRACER_MEANING_ALLOC"
-              : strcmp(c->meaning, "free") == 0 ? "TRACER_MEANING_FREE"
-                                                : "TRACER_MEANING_SYNC";
+    meaning = strcmp(c->meaning, "alloc") == 0         ? "TRACER_MEANING_ALLOC"
+              : strcmp(c->meaning, "free") == 0        ? "TRACER_MEANING_FREE"
+              : strcmp(c->meaning, "group_begin") == 0 ? "TRACER_MEANING_GROUP_BEGIN"
+              : strcmp(c->meaning, "group_end") == 0   ? "TRACER_MEANING_GROUP_END"
+                                                       : "TRACER_MEANING_SYNC";
     bytes = c->bytes;
     break;
   }

@@ -39,13 +39,25 @@ static struct spec_world_rank *world_rank_of(const struct spec *s, const struct 
   return NULL;
 }
 
+/* The trace.communicators entry for handles of type t, or NULL. */
+static struct spec_communicator *communicator_of(const struct spec *s,
+                                                 const struct model_type *t) {
+  for (size_t i = 0; t && i < s->trace.communicators.len; i++) {
+    struct spec_communicator *c = s->trace.communicators.items[i];
+    if (strcmp(c->type, t->spelling) == 0)
+      return c;
+  }
+  return NULL;
+}
+
 int view_message_slots(const struct spec *s, const char *prefix, const struct model_function *f,
                        const struct spec_message *msg, struct view_record_extra *extra,
                        struct diag *d) {
   memset(extra, 0, sizeof *extra);
-  const char *names[] = {msg->count, msg->datatype, msg->peer,    msg->tag,
-                         msg->comm,  msg->request,  msg->requests};
-  const char *keys[] = {"count", "datatype", "peer", "tag", "comm", "request", "requests"};
+  const char *names[] = {msg->count,   msg->datatype, msg->peer, msg->tag, msg->comm,
+                         msg->request, msg->requests, msg->op,   msg->root};
+  const char *keys[] = {"count",   "datatype", "peer", "tag", "comm",
+                        "request", "requests", "op",   "root"};
   int rc = 0;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (names[i] && !param_of(f, names[i]))
@@ -120,8 +132,29 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
     extra->world = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, tracer_args.%s)",
                              prefix, world->function, msg->comm, msg->peer);
   }
+  /* The communicator's rank and size, which the hooks read from its handle. */
+  struct spec_communicator *communicator = comm ? communicator_of(s, comm->type) : NULL;
+  if (communicator) {
+    communicator->matches++;
+    extra->comm_rank = xasprintf("%s_%s(tracer_args.%s)", prefix, communicator->rank, msg->comm);
+    extra->comm_size = xasprintf("%s_%s(tracer_args.%s)", prefix, communicator->size, msg->comm);
+    if (communicator->id)
+      extra->comm_id = xasprintf("%s_%s(tracer_args.%s)", prefix, communicator->id, msg->comm);
+  }
+  if (msg->bus_factor.c == 0 && msg->bus_factor.d == 0)
+    return rc;
+  if (!communicator || !extra->bytes)
+    rc = diag_error_at(d, s->path, msg->loc.line, msg->loc.column,
+                       "Cannot describe message: function=%s: a bus_factor needs the bytes "
+                       "(count, datatype and trace.element_size) and a comm whose type is "
+                       "one of trace.communicators",
+                       f->name);
   return rc;
 }
+
+/* The description of a call that is no message. */
+#define NO_MESSAGE                                                                               \
+  "{TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, {0, 0, 0, 0}, {0, 0, 0, 0}}"
 
 /* The index of the slot named name in fn's record, or -1. */
 static int slot_index(const struct tree *fn, const char *name) {
@@ -134,7 +167,7 @@ static int slot_index(const struct tree *fn, const char *name) {
 
 void view_message_describe(const struct spec_message *msg, struct tree *fn) {
   if (!msg) {
-    tree_set_string(fn, "message", "{TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}");
+    tree_set_string(fn, "message", NO_MESSAGE);
     return;
   }
   char kind[32];
@@ -157,14 +190,20 @@ void view_message_describe(const struct spec_message *msg, struct tree *fn) {
   }
   if (peer < 0)
     peer = slot_index(fn, msg->peer);
+  const struct spec_rank_factor *size = &msg->size_factor, *bus = &msg->bus_factor;
   tree_set(fn, "message",
-           tree_stringf("{TRACER_MESSAGE_%s, %d, %d, %d, %d, %d}", kind, slot_index(fn, "bytes"),
-                        peer, slot_index(fn, msg->tag),
-                        slot_index(fn, msg->comm), request));
+           tree_stringf("{TRACER_MESSAGE_%s, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, "
+                        "{%d, %d, %d, %d}, {%d, %d, %d, %d}}",
+                        kind, slot_index(fn, "bytes"), peer, slot_index(fn, msg->tag),
+                        slot_index(fn, msg->comm), request, slot_index(fn, msg->op),
+                        slot_index(fn, msg->root), slot_index(fn, "comm_rank"),
+                        slot_index(fn, "comm_size"), slot_index(fn, "comm_id"), size->a,
+                        size->b, size->c, size->d, bus->a, bus->b, bus->c, bus->d));
 }
 
 int view_messages_finish(const struct spec *s, struct tree *root, struct diag *d) {
   int rc = 0;
+  tree_set_string(root, "no_message", NO_MESSAGE);
   if (s->trace.element_size)
     tree_set_string(tree_set(root, "element_size", tree_map()), "type", s->trace.element_size);
   struct tree *world_ranks = tree_set(root, "world_ranks", tree_list());
@@ -178,6 +217,20 @@ int view_messages_finish(const struct spec *s, struct tree *root, struct diag *d
                          "Filter matches nothing: trace.world_rank type=%s is the comm of no "
                          "trace.messages entry with a peer",
                          w->type);
+  }
+  struct tree *communicators = tree_set(root, "communicators", tree_list());
+  for (size_t i = 0; i < s->trace.communicators.len; i++) {
+    const struct spec_communicator *c = s->trace.communicators.items[i];
+    struct tree *item = tree_push(communicators, tree_map());
+    tree_set_string(item, "type", c->type);
+    tree_set_string(item, "rank", c->rank);
+    tree_set_string(item, "size", c->size);
+    tree_set_string(item, "id", c->id ? c->id : "");
+    if (c->matches == 0)
+      rc = diag_error_at(d, s->path, c->loc.line, c->loc.column,
+                         "Filter matches nothing: trace.communicators type=%s is the comm of no "
+                         "trace.messages entry",
+                         c->type);
   }
   for (size_t i = 0; i < s->trace.messages.len; i++) {
     const struct spec_message *m = s->trace.messages.items[i];

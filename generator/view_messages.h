@@ -15,6 +15,12 @@
  * (the world). When the type of the call's `comm` param is one of trace.world_rank's,
  * the record gets a slot "<peer>_world" at exit, from the hooks'
  * <prefix>_<function>(status, comm, peer), and the description's peer is that slot.
+ *
+ * When it is one of trace.communicators', the record gets signed slots "comm_rank" and
+ * "comm_size" at exit, from the hooks' <prefix>_<rank>(comm) and <prefix>_<size>(comm):
+ * the communicator's n, which an entry's size_factor and bus_factor (nccl-tests' size
+ * and bus bandwidth) are functions of. The description also says where the reduction
+ * operation (`op`) and the root are.
  */
 #ifndef APIGEN_VIEW_MESSAGES_H
 #define APIGEN_VIEW_MESSAGES_H
@@ -38,8 +44,9 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
  * view_record_build laid out (msg may be NULL: no message). */
 void view_message_describe(const struct spec_message *msg, struct tree *fn);
 
-/* Adds `element_size` ({type}) to root when the spec names one and `world_ranks`
- * ({type, function} per trace.world_rank entry), and reports entries that match
+/* Adds `element_size` ({type}) to root when the spec names one, `world_ranks`
+ * ({type, function} per trace.world_rank entry), `communicators` ({type, rank, size}) and
+ * `no_message` (the description of a call that is none), and reports entries that match
  * nothing. */
 int view_messages_finish(const struct spec *s, struct tree *root, struct diag *d);
 

@@ -169,6 +169,22 @@ void view_record_build(const struct model_function *f, bool status_in_head,
     struct slot_type polls = {"TRACER_SLOT_UNSIGNED", 8, "", ""};
     add_slot(&r, r.out, "polls", &polls, extra->polls, true, -1);
   }
+  const char *comm_names[] = {"comm_rank", "comm_size"};
+  const char *comm_values[] = {extra ? extra->comm_rank : NULL, extra ? extra->comm_size : NULL};
+  for (size_t i = 0; i < 2; i++) {
+    if (!comm_values[i])
+      continue;
+    struct slot_type signed_slot = {"TRACER_SLOT_SIGNED", 8, "", ""};
+    char *value = xasprintf("(uint64_t)%s", comm_values[i]);
+    add_slot(&r, r.out, comm_names[i], &signed_slot, value, true, -1);
+    free(value);
+  }
+  if (extra && extra->comm_id) {
+    struct slot_type unsigned_slot = {"TRACER_SLOT_UNSIGNED", 8, "", ""};
+    char *value = xasprintf("(uint64_t)%s", extra->comm_id);
+    add_slot(&r, r.out, "comm_id", &unsigned_slot, value, true, -1);
+    free(value);
+  }
   free(param_slot);
   tree_set(fn, "record_length", tree_stringf("%zu", r.length));
   tree_set(fn, "slot_count", tree_stringf("%zu", r.slots->len));

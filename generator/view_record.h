@@ -32,6 +32,10 @@ struct view_record_extra {
                              NULL */
   const char *polls;      /* a poll's (view_polls.h): the C expression of an unsigned slot
                              "polls" at exit, the polls its call folded; or NULL */
+  const char *comm_rank;  /* C expressions over tracer_args: signed slots "comm_rank" and */
+  const char *comm_size;  /* "comm_size" at exit, after the others; or NULL */
+  const char *comm_id;    /* C expression over tracer_args: unsigned slot "comm_id" at exit,
+                             last; or NULL */
 };
 
 /* status_in_head: the call's status is its result (so a result of at most 4 bytes needs

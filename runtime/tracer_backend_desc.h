@@ -93,13 +93,18 @@ enum tracer_meaning {
   TRACER_MEANING_ALLOC,         /* allocates memory; bytes_param holds its size */
   TRACER_MEANING_FREE,
   TRACER_MEANING_SYNC,          /* waits for device work */
+  /* Opens and closes a group of calls that the library starts together when the group's
+   * outermost end returns (NCCL's ncclGroupStart and ncclGroupEnd). */
+  TRACER_MEANING_GROUP_BEGIN,
+  TRACER_MEANING_GROUP_END,
 };
 
 /* What a call means as communication (trace.messages of the spec). The indices are slots
  * of its record, -1 when absent: bytes (count x element size, read when the call
- * returned), peer rank, tag, communicator (or window) handle, and the request it starts
+ * returned), peer rank, tag, communicator (or window) handle, the request it starts
  * (send, recv, put, get: the request out value) or completes (complete: the request as
- * passed). */
+ * passed), the reduction operation, the root, and the communicator's rank, size and the
+ * id its ranks share (trace.communicators). */
 enum tracer_message_kind {
   TRACER_MESSAGE_NONE,
   TRACER_MESSAGE_SEND,
@@ -110,9 +115,19 @@ enum tracer_message_kind {
   TRACER_MESSAGE_COMPLETE,
 };
 
+/* A factor of a communicator's size n: (a*n + b) / (c*n + d); none when c and d are 0.
+ * nccl-tests' definitions: a collective's size is its bytes times size_factor (n for
+ * AllGather, the whole buffer), its bus bandwidth its algorithm bandwidth times
+ * bus_factor (2(n-1)/n for AllReduce). */
+struct tracer_rank_factor {
+  int16_t a, b, c, d;
+};
+
 struct tracer_message {
   uint8_t kind; /* enum tracer_message_kind */
   int16_t bytes, peer, tag, comm, request;
+  int16_t op, root, comm_rank, comm_size, comm_id;
+  struct tracer_rank_factor size_factor, bus_factor;
 };
 
 struct tracer_function_desc {

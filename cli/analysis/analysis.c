@@ -6,6 +6,7 @@
 
 #include "run_record.h"
 #include "tally.h"
+#include "tally_print.h"
 #include "timeline.h"
 #include "timeline_build.h"
 #include "timeline_sink.h"
@@ -120,8 +121,9 @@ enum analysis_status analysis_run(const struct analysis_request *request,
   bool tally_made = false;
   size_t consumer_count = 0, asked = 0;
   int failures = 0;
+  struct tally_addition additions[OUTPUT_ADDITIONS];
   struct output_context context = {.request = request, .map = trace_reader_map(reader),
-                                    .result = result};
+                                    .additions = additions, .result = result};
   if (!opened || !consumers || !owned || !timeline.sinks) {
     diag_error(d, "Cannot analyse the trace: out of memory");
     failures++;

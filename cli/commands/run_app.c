@@ -606,6 +606,11 @@ int command_run_app(const struct tracer_options *o) {
                            .call_ps = cost.call_ps};
   launch_describe_status(status, run.status, sizeof run.status);
   report_budget(&limit, trace_dir, &run);
+  if (o->job_member) { /* the job's size, for the ranks of its messages (job_result.h) */
+    struct rank_env job;
+    rank_env_read(&job);
+    run.job_ranks = job.size > 0 ? job.size : 0;
+  }
   run.clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   for (char **a = o->app; *a; a++) {
     size_t used = strlen(run.command);

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "backends.h"
+#include "collectives.h"
 #include "rank_spread.h"
+#include "stragglers.h"
 #include "tally_print.h"
 #include "units.h"
 
@@ -93,7 +95,42 @@ static void print_job_json(const struct job_result *r, const struct node_gather_
             i ? "," : "", m->from, m->to, (unsigned long long)m->bytes,
             (unsigned long long)m->messages);
   }
-  fputs("]\n  }\n}\n", out);
+  fputs("]", out);
+  if (r->untraced_peer_messages) /* sends to ranks no traced rank holds */
+    fprintf(out, ",\n    \"matrix_untraced\": {\"bytes\": %llu, \"messages\": %llu}",
+            (unsigned long long)r->untraced_peer_bytes,
+            (unsigned long long)r->untraced_peer_messages);
+  fputs("\n  }\n}\n", out);
+}
+
+static void collectives_text(const void *table, size_t backend, FILE *out) {
+  collectives_print_text(table, backend, out);
+}
+
+static void collectives_json(const void *table, FILE *out) {
+  collectives_print_json(table, out);
+}
+
+static void stragglers_text(const void *arrivals, size_t backend, FILE *out) {
+  stragglers_print_text(arrivals, backend, out);
+}
+
+static void stragglers_json(const void *arrivals, FILE *out) {
+  stragglers_print_json(arrivals, out);
+}
+
+/* What the job adds to the tally's tables: the collectives over all ranks, and their
+ * stragglers, when any. two has room for 2. */
+static struct tally_additions additions_of(const struct job_result *r,
+                                           struct tally_addition *two) {
+  size_t n = 0;
+  if (r->collectives.count)
+    two[n++] = (struct tally_addition){"collectives", collectives_json, collectives_text,
+                                       &r->collectives};
+  if (r->stragglers.count)
+    two[n++] = (struct tally_addition){"stragglers", stragglers_json, stragglers_text,
+                                       &r->stragglers};
+  return (struct tally_additions){two, n};
 }
 
 /* The tally's JSON (tally_print.c), with the job's object added as its last member. */
@@ -104,7 +141,9 @@ static int print_json(const struct job_result *r, const struct node_gather_repor
   FILE *mem = open_memstream(&text, &len);
   if (!mem)
     return -1;
-  tally_print_json(&r->tally, req->job_dir, NULL, req->extended, mem);
+  struct tally_addition two[2];
+  struct tally_additions more = additions_of(r, two);
+  tally_print_json(&r->tally, req->job_dir, NULL, req->extended, &more, mem);
   if (fclose(mem) != 0) {
     free(text);
     return -1;
@@ -129,12 +168,18 @@ int job_report_print(const struct job_report_request *req, FILE *out,
   r.want_actors = req->extended || req->rank_view;
   int rc = node_gather_job(req->job_dir, req->ranks, req->rank_count, req->timeout_s,
                            req->threads, &r, gathered);
+  if (rc == 0 && r.peers.send_count) {
+    rc = job_result_resolve_peers(&r);
+    job_result_sort(&r);
+  }
   if (rc == 0) {
     if (req->json) {
       rc = print_json(&r, gathered, req, out);
     } else {
       rank_spread_print_summary(&r, out);
-      tally_print_text(&r.tally, NULL, req->extended, out);
+      struct tally_addition two[2];
+      struct tally_additions more = additions_of(&r, two);
+      tally_print_text(&r.tally, NULL, req->extended, &more, out);
       fputc('\n', out);
       print_sizes(&r, out);
       if (req->rank_view)

@@ -1,8 +1,9 @@
 /* job_report: the one report of an MPI job, from its per-node results (node_gather.h):
  * the ranks that failed, where the ranks' time went and the verdict, the tables of a
- * single run over all ranks, message sizes by bucket, and per-rank time; in JSON the
- * tally over all ranks with a "job" object (ranks, failed ranks, message sizes, the
- * rank-to-rank matrix). docs/multi-rank.md shows it. */
+ * single run over all ranks (with the collectives table after its backend's), message
+ * sizes by bucket, and per-rank time; in JSON the tally over all ranks with its
+ * "collectives" and a "job" object (ranks, failed ranks, message sizes, the rank-to-rank
+ * matrix). docs/multi-rank.md shows it. */
 #ifndef TRACER_JOB_REPORT_H
 #define TRACER_JOB_REPORT_H
 

@@ -115,6 +115,9 @@ void job_result_free(struct job_result *r) {
   free(r->failed);
   free(r->sizes);
   free(r->matrix);
+  collectives_free(&r->collectives);
+  stragglers_free(&r->stragglers);
+  comm_peers_free(&r->peers);
   if (r->index) {
     key_free(&r->index->hosts);
     key_free(&r->index->matrix);
@@ -396,7 +399,12 @@ int job_result_merge(struct job_result *into, const struct job_result *from) {
     if (job_result_add_matrix(into, m->from, m->to, m->bytes, m->messages))
       return -1;
   }
-  return 0;
+  if (stragglers_merge(&into->stragglers, &from->stragglers) ||
+      comm_peers_merge(&into->peers, &from->peers))
+    return -1;
+  into->untraced_peer_bytes += from->untraced_peer_bytes;
+  into->untraced_peer_messages += from->untraced_peer_messages;
+  return collectives_merge(&into->collectives, &from->collectives);
 }
 
 static int by_long(const void *a, const void *b) {
@@ -425,6 +433,22 @@ static int by_size_row(const void *a, const void *b) {
   return (x->bucket > y->bucket) - (x->bucket < y->bucket);
 }
 
+int job_result_resolve_peers(struct job_result *r) {
+  for (size_t i = 0; i < r->peers.send_count; i++) {
+    const struct comm_send *s = &r->peers.sends[i];
+    long to = comm_peers_rank_of(&r->peers, s->comm, s->peer);
+    if (to < 0) {
+      r->untraced_peer_bytes += s->bytes;
+      r->untraced_peer_messages += s->messages;
+    } else if (job_result_add_matrix(r, s->from, to, s->bytes, s->messages)) {
+      return -1;
+    }
+  }
+  /* Put in once: the sends are gone, the members stay for nothing else. */
+  comm_peers_free(&r->peers);
+  return 0;
+}
+
 void job_result_sort(struct job_result *r) {
   if (r->rank_count)
     qsort(r->ranks, r->rank_count, sizeof *r->ranks, by_long);
@@ -434,6 +458,7 @@ void job_result_sort(struct job_result *r) {
     qsort(r->matrix, r->matrix_count, sizeof *r->matrix, by_from_to);
   if (r->size_count)
     qsort(r->sizes, r->size_count, sizeof *r->sizes, by_size_row);
+  collectives_sort(&r->collectives);
   /* The maps point at rows by position: sorting moved them. */
   key_free(&r->index->matrix);
   key_free(&r->index->sizes);
@@ -451,7 +476,20 @@ void job_result_sort(struct job_result *r) {
 struct messages {
   struct job_result *into;
   long rank;
+  long job_size; /* the launcher's count of ranks; 0: unknown */
 };
+
+/* The value of slot index of f's record (slots, n of them read); false when absent. */
+static bool slot_value(const struct tracer_function_desc *f, const uint64_t *slots, size_t n,
+                       int16_t index, int64_t *value) {
+  if (index < 0 || (size_t)index >= n)
+    return false;
+  *value = (int64_t)slots[index];
+  for (uint32_t k = 0; k < f->slot_count; k++)
+    if (f->slots[k].index == (uint32_t)index)
+      *value = event_map_slot_value(&f->slots[k], slots[index]);
+  return true;
+}
 
 static int on_message(void *context, const struct trace_call *c) {
   struct messages *m = context;
@@ -469,16 +507,32 @@ static int on_message(void *context, const struct trace_call *c) {
   struct job_size_row row = {(uint32_t)c->backend, (uint32_t)c->function,
                              job_size_bucket(bytes), 1, bytes};
   job_result_add_size(m->into, &row);
+  /* A communicator with an id: the rank's place in it, and its sends by the peer's rank
+   * in it, which the job's report turns into a rank of the job (comm_peers.h). */
+  int64_t peer, comm_rank, comm_size, comm;
+  if (slot_value(f, slots, n, msg->comm_id, &comm) && comm != 0 &&
+      slot_value(f, slots, n, msg->comm_rank, &comm_rank) && comm_rank >= 0) {
+    if (comm_peers_add_member(&m->into->peers, (uint64_t)comm, (long)comm_rank, m->rank))
+      return -1;
+    if (msg->kind == TRACER_MESSAGE_SEND && slot_value(f, slots, n, msg->peer, &peer) &&
+        peer >= 0) {
+      struct comm_send send = {(uint64_t)comm, m->rank, (long)peer, bytes, 1};
+      if (comm_peers_add_send(&m->into->peers, &send))
+        return -1;
+    }
+    return 0;
+  }
   /* The matrix counts what a rank sends (or puts) to a peer, by the sender. */
-  if ((msg->kind == TRACER_MESSAGE_SEND || msg->kind == TRACER_MESSAGE_PUT) && msg->peer >= 0 &&
-      (size_t)msg->peer < n) {
-    const struct tracer_slot *slot = NULL;
-    for (uint32_t k = 0; k < f->slot_count; k++)
-      if (f->slots[k].index == (uint32_t)msg->peer)
-        slot = &f->slots[k];
-    int64_t peer = slot ? event_map_slot_value(slot, slots[msg->peer]) : (int32_t)slots[msg->peer];
-    if (peer >= 0) /* MPI_PROC_NULL and the like are negative */
-      job_result_add_matrix(m->into, m->rank, (long)peer, bytes, 1);
+  if ((msg->kind == TRACER_MESSAGE_SEND || msg->kind == TRACER_MESSAGE_PUT) &&
+      slot_value(f, slots, n, msg->peer, &peer) && peer >= 0) { /* MPI_PROC_NULL: < 0 */
+    long from = m->rank;
+    /* A peer named in a communicator whose ranks are not the job's (of another size, or
+     * where the sender's rank is not its rank in the job): sender and peer in its ranks. */
+    if (slot_value(f, slots, n, msg->comm_rank, &comm_rank) &&
+        slot_value(f, slots, n, msg->comm_size, &comm_size) && comm_rank >= 0 &&
+        (comm_size != m->job_size || comm_rank != m->rank))
+      from = (long)comm_rank;
+    job_result_add_matrix(m->into, from, (long)peer, bytes, 1);
   }
   return 0;
 }
@@ -494,7 +548,7 @@ static void *messages_fork(void *context) {
     free(worker);
     return NULL;
   }
-  *worker = (struct messages){r, m->rank};
+  *worker = (struct messages){r, m->rank, m->job_size};
   return worker;
 }
 
@@ -507,9 +561,41 @@ static int messages_join(void *context, void *worker) {
     const struct job_matrix_row *row = &w->into->matrix[i];
     rc = job_result_add_matrix(m->into, row->from, row->to, row->bytes, row->messages);
   }
+  if (rc == 0)
+    rc = comm_peers_merge(&m->into->peers, &w->into->peers);
   job_result_free(w->into);
   free(w->into);
   free(w);
+  return rc;
+}
+
+/* The collectives table of a rank and its arrivals at each collective: a read of their
+ * own, in time order (collectives.h, stragglers.h). */
+static int reduce_collectives(struct trace_reader *reader, long rank, unsigned threads,
+                              struct job_result *r, struct diag *d) {
+  struct collectives_reading *reading;
+  struct stragglers_reading *arrivals;
+  struct trace_consumer consumer, arrivals_consumer;
+  if (collectives_read_open(&r->collectives, &reading, &consumer, d))
+    return -1;
+  if (stragglers_read_open(&r->stragglers, rank, &arrivals, &arrivals_consumer, d)) {
+    collectives_read_close(reading, d);
+    return -1;
+  }
+  const struct trace_consumer *consumers[] = {&consumer, &arrivals_consumer};
+  struct trace_read_options options = {.threads = threads};
+  struct diag read;
+  diag_init(&read);
+  int rc = 0;
+  if (trace_read(reader, consumers, 2, &options, &read) == TRACE_READ_FAILED) {
+    char chain[1024];
+    rc = diag_error(d, "%s", diag_join(&read, chain, sizeof chain));
+  }
+  diag_clear(&read);
+  if (collectives_read_close(reading, d))
+    rc = -1;
+  if (stragglers_read_close(arrivals, d))
+    rc = -1;
   return rc;
 }
 
@@ -522,7 +608,7 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     return -1;
   struct tally tally;
   struct trace_consumer tally_consumer;
-  struct messages messages = {r, rank};
+  struct messages messages = {r, rank, run.job_ranks};
   struct trace_consumer messages_consumer = {.name = "messages", .context = &messages,
                                              .fork = messages_fork, .join = messages_join,
                                              .call = on_message};
@@ -590,6 +676,8 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     }
   }
   diag_clear(&read);
+  if (rc == 0 && collectives_in_tally(&tally))
+    rc = reduce_collectives(reader, rank, threads, r, d);
   tally_free(&tally);
   trace_reader_close(reader);
   if (rc == 0 && job_result_add_rank(r, rank))

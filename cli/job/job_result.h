@@ -6,6 +6,8 @@
  *     (with their ranks), sum and count, which merge exactly;
  *   - message sizes in a fixed set of buckets, per function;
  *   - the rank-to-rank matrix (bytes and messages sent, by sender and peer);
+ *   - the collectives table (reports/collectives/collectives.h), over all ranks, and
+ *     each collective's first and last arrival (stragglers.h);
  *   - the ranks that were covered, and those whose app failed or whose end was not seen.
  * A rank's result, a node's (its ranks' merged) and the job's (the nodes' merged) are the
  * same thing, so merging costs grow with ranks and nodes, never with events.
@@ -23,6 +25,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "collectives.h"
+#include "comm_peers.h"
+#include "stragglers.h"
 #include "diag.h"
 #include "tally.h"
 
@@ -40,8 +45,11 @@ struct job_size_row {
   uint64_t calls, bytes;
 };
 
+/* A peer as a call named it: a rank of the job (MPI: translated by the hooks), or of the
+ * call's communicator where the trace says the communicator is not the job's (NCCL: its
+ * size and the sender's rank in it differ from the job's), and then so is the sender. */
 struct job_matrix_row {
-  long from, to; /* sender's world rank; peer as the call named it */
+  long from, to; /* sender's rank; peer's */
   uint64_t bytes, messages;
 };
 
@@ -65,6 +73,13 @@ struct job_result {
   size_t size_count;
   struct job_matrix_row *matrix; /* owned */
   size_t matrix_count, matrix_cap;
+  struct collectives collectives; /* owned */
+  struct stragglers stragglers;   /* owned */
+  /* Sends whose peers are ranks of communicators with an id (comm_peers.h), until
+   * job_result_resolve_peers(); then the bytes and messages of those whose peer no
+   * traced rank holds, which the matrix leaves out. */
+  struct comm_peers peers; /* owned */
+  uint64_t untraced_peer_bytes, untraced_peer_messages;
   struct job_index *index;      /* lookups while merging; owned */
   /* Whether tally.actors is kept: the per-actor rows (one per rank, host, process,
    * thread and function) are read and merged only for the views that need them (-e,
@@ -78,15 +93,22 @@ void job_result_free(struct job_result *r);
 
 /* Reduces the trace of one rank (its folder rank_dir, with its run record) into r, which
  * job_result_init() made (its actors too, when r->want_actors), in one read of the
- * trace: its tally and its messages. threads as trace_read_options. Returns 0, or -1
- * with a cause in d when the trace cannot be read. */
+ * trace: its tally and its messages; and when the tally counted operations of the
+ * collectives table, in a second read, in time order, that table and the arrivals at
+ * each collective (stragglers.h). threads as
+ * trace_read_options. Returns 0, or -1 with a cause in d when the trace cannot be read. */
 int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct job_result *r,
                       struct diag *d);
 
 /* Adds from into into. Returns 0, or -1 when out of memory. */
 int job_result_merge(struct job_result *into, const struct job_result *from);
 
-/* Sorts the ranks, the failed ranks and the matrix for printing. */
+/* Puts the sends to ranks of communicators with an id into the matrix, in the job's
+ * ranks, once every rank's result is in r (the job's report). Returns 0, or -1 when out
+ * of memory. */
+int job_result_resolve_peers(struct job_result *r);
+
+/* Sorts the ranks, the failed ranks, the matrix and the collectives for printing. */
 void job_result_sort(struct job_result *r);
 
 /* The bucket of a message of `bytes`, and the largest size it holds (UINT64_MAX for the

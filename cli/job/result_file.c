@@ -149,6 +149,23 @@ static void write_backend(FILE *f, const struct job_result *r, size_t b,
       fprintf(f, "s %u %u %llu %llu %s\n", r->sizes[i].function, r->sizes[i].bucket,
               (ull)r->sizes[i].calls, (ull)r->sizes[i].bytes,
               tb->desc->functions[r->sizes[i].function].name);
+  /* The collectives: `c INDEX OP RANKS SIZE CALLS TIME KERNELS DEVICE NAME`. */
+  for (size_t i = 0; i < r->collectives.count; i++) {
+    const struct collective_row *c = &r->collectives.rows[i];
+    if (c->backend == b)
+      fprintf(f, "c %u %lld %lld %llu %llu %llu %llu %llu %s\n", c->function, (long long)c->op,
+              (long long)c->ranks, (ull)c->size, (ull)c->calls, (ull)c->time_ns,
+              (ull)c->kernels, (ull)c->device_ns, tb->desc->functions[c->function].name);
+  }
+  /* The arrivals at each collective:
+   * `g INDEX COMM SEQ RANKS FIRST LAST LAST_RANK ARRIVALS NAME`. */
+  for (size_t i = 0; i < r->stragglers.count; i++) {
+    const struct straggler_collective *g = &r->stragglers.rows[i];
+    if (g->backend == b)
+      fprintf(f, "g %u %llu %llu %lld %llu %llu %ld %u %s\n", g->function, (ull)g->comm,
+              (ull)g->seq, (long long)g->ranks, (ull)g->first, (ull)g->last, g->last_rank,
+              g->arrivals, tb->desc->functions[g->function].name);
+  }
 }
 
 static bool backend_present(const struct job_result *r, size_t b) {
@@ -212,6 +229,18 @@ int result_file_write(const char *path, const struct job_result *r) {
   for (size_t i = 0; i < r->matrix_count; i++)
     fprintf(f, "m %ld %ld %llu %llu\n", r->matrix[i].from, r->matrix[i].to,
             (ull)r->matrix[i].bytes, (ull)r->matrix[i].messages);
+  /* Communicators with an id: `cm COMM COMM_RANK RANK` (a member),
+   * `cs COMM FROM PEER BYTES MESSAGES` (sends by the peer's rank in it). */
+  for (size_t i = 0; i < r->peers.member_count; i++)
+    fprintf(f, "cm %llu %ld %ld\n", (ull)r->peers.members[i].comm,
+            r->peers.members[i].comm_rank, r->peers.members[i].rank);
+  for (size_t i = 0; i < r->peers.send_count; i++) {
+    const struct comm_send *s = &r->peers.sends[i];
+    fprintf(f, "cs %llu %ld %ld %llu %llu\n", (ull)s->comm, s->from, s->peer, (ull)s->bytes,
+            (ull)s->messages);
+  }
+  if (r->stragglers.truncated)
+    fputs("gt\n", f);
   fputs("end\n", f);
   failed = failed || ferror(f) != 0;
   if (fclose(f) != 0 || failed || rename(tmp, path) != 0) {
@@ -468,9 +497,26 @@ static bool read_line(struct reader *rd, char *line) {
   }
   if (strcmp(word, "end") == 0)
     return true;
+  if (strcmp(word, "cm") == 0) {
+    long ranks[2];
+    return numbers(&p, v, 1) && longs(&p, ranks, 2) &&
+           comm_peers_add_member(&r->peers, v[0], ranks[0], ranks[1]) == 0;
+  }
+  if (strcmp(word, "cs") == 0) {
+    long ranks[2];
+    if (!numbers(&p, v, 1) || !longs(&p, ranks, 2) || !numbers(&p, v + 1, 2))
+      return false;
+    struct comm_send send = {v[0], ranks[0], ranks[1], v[1], v[2]};
+    return comm_peers_add_send(&r->peers, &send) == 0;
+  }
+  if (strcmp(word, "gt") == 0) { /* the arrivals were truncated */
+    r->stragglers.truncated = true;
+    return true;
+  }
   /* Lines of the last backend. */
   if (rd->unknown_backend && (strcmp(word, "share") == 0 || strcmp(word, "f") == 0 ||
-                              strcmp(word, "d") == 0 || strcmp(word, "s") == 0))
+                              strcmp(word, "d") == 0 || strcmp(word, "s") == 0 ||
+                              strcmp(word, "c") == 0 || strcmp(word, "g") == 0))
     return true;
   if (rd->backend < 0)
     return false;
@@ -561,6 +607,35 @@ static bool read_line(struct reader *rd, char *line) {
     struct job_size_row row = {(uint32_t)bi, (uint32_t)f, (uint32_t)v[1], v[2], v[3]};
     return job_result_add_size(r, &row) == 0;
   }
+  if (strcmp(word, "c") == 0) {
+    long key[2];
+    if (!numbers(&p, v, 1) || !longs(&p, key, 2) || !numbers(&p, v + 1, 5))
+      return false;
+    int f = function_index(b->desc, v[0], rest(p));
+    if (f < 0) /* a function this tracer's backend lacks */
+      return true;
+    struct collective_row *c =
+        collectives_row(&r->collectives, (uint32_t)bi, (uint32_t)f, key[0], key[1], v[1]);
+    if (!c)
+      return false;
+    c->calls += v[2];
+    c->time_ns += v[3];
+    c->kernels += v[4];
+    c->device_ns += v[5];
+    return true;
+  }
+  if (strcmp(word, "g") == 0) {
+    long ranks[2]; /* RANKS, then LAST_RANK */
+    if (!numbers(&p, v, 3) || !longs(&p, ranks, 1) || !numbers(&p, v + 3, 2) ||
+        !longs(&p, ranks + 1, 1) || !numbers(&p, v + 5, 1))
+      return false;
+    int f = function_index(b->desc, v[0], rest(p));
+    if (f < 0 || v[1] == 0) /* a function this tracer's backend lacks; no communicator */
+      return true;
+    struct straggler_collective g = {v[1], v[2], (uint32_t)bi, (uint32_t)f, ranks[0],
+                                     v[3], v[4], ranks[1], (uint32_t)v[5]};
+    return stragglers_add(&r->stragglers, &g) == 0;
+  }
   return false;
 }
 
@@ -580,9 +655,12 @@ int result_file_read(const char *path, struct job_result *r, char *error, size_t
   while (getline(&line, &cap, f) > 0) {
     number++;
     if (number == 1) {
-      if (sscanf(line, "tracer-result %d", &version) != 1 || version != RESULT_FILE_VERSION) {
-        snprintf(error, size, "%s:1: Cannot read the result: expected `tracer-result %d`",
-                 path, RESULT_FILE_VERSION);
+      if (sscanf(line, "tracer-result %d", &version) != 1 || version < RESULT_FILE_OLDEST ||
+          version > RESULT_FILE_VERSION) {
+        snprintf(error, size,
+                 "%s:1: Cannot read the result: expected `tracer-result %d` (or an older "
+                 "version, from %d)",
+                 path, RESULT_FILE_VERSION, RESULT_FILE_OLDEST);
         rc = -1;
         break;
       }

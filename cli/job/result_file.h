@@ -18,7 +18,11 @@
 
 #include "job_result.h"
 
-#define RESULT_FILE_VERSION 2 /* 2: the actors (`a`, `af`, `ad` lines) */
+/* 2: the actors (`a`, `af`, `ad` lines); 3: the collectives table (`c` lines) and the
+ * arrivals at each collective (`g`, `gt` lines). Files of version 2 are read too (they
+ * have no collectives). */
+#define RESULT_FILE_VERSION 3
+#define RESULT_FILE_OLDEST 2
 #define RESULT_FILE_RANK "tracer-result.txt" /* a rank's, in its folder */
 
 /* Returns 0, or -1 (errno set) when the file cannot be written. */

@@ -176,6 +176,8 @@ const char *backends_meaning_name(enum tracer_meaning m) {
   case TRACER_MEANING_ALLOC: return "alloc";
   case TRACER_MEANING_FREE: return "free";
   case TRACER_MEANING_SYNC: return "sync";
+  case TRACER_MEANING_GROUP_BEGIN: return "group_begin";
+  case TRACER_MEANING_GROUP_END: return "group_end";
   }
   return NULL;
 }

@@ -23,6 +23,8 @@ int run_record_write(const char *trace_dir, const struct run_record *r) {
                "\npartial_counting: %d\n",
             run_partial_name(r->partial_reason), r->partial_at_ns, r->kept_bytes,
             r->partial_counting ? 1 : 0);
+  if (r->job_ranks > 0)
+    fprintf(f, "job_ranks: %ld\n", r->job_ranks);
   if (r->daemon_home[0])
     fprintf(f, "daemon_home: %s\ndaemon_host: %s\ntracer_pid: %ld\n", r->daemon_home,
             r->daemon_host, r->tracer_pid);
@@ -86,6 +88,8 @@ void run_record_read(const char *trace_dir, struct run_record *r) {
       r->kept_bytes = strtoull(value, NULL, 10);
     else if (strcmp(line, "partial_counting") == 0)
       r->partial_counting = atoi(value) != 0;
+    else if (strcmp(line, "job_ranks") == 0)
+      r->job_ranks = strtol(value, NULL, 10);
     else if (strcmp(line, "tracer_pid") == 0)
       r->tracer_pid = strtol(value, NULL, 10);
   }

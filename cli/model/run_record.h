@@ -17,6 +17,7 @@ struct run_record {
   uint64_t wall_ns;     /* from the app's start to its end; 0 if unknown */
   /* What recording costs on the machine that ran it (tracing_cost.h); 0 if unknown. */
   uint64_t event_ps, byte_ps, call_ps;
+  long job_ranks;       /* a rank of a job: the ranks its launcher started; 0 otherwise */
   /* While the app runs: the LTTNG_HOME of the session daemon private to this run (a
    * normal user's), and its host; empty for root's shared daemon. A killed tracer leaves
    * them for `tracer -r` to flush (daemon_orphans.h), with its own pid. */

@@ -30,6 +30,7 @@ struct event_map;
 struct gap_report;
 struct run_record;
 struct tally;
+struct tally_addition;
 struct timeline_sink;
 struct trace_consumer;
 
@@ -78,11 +79,17 @@ struct output_context {
   /* At close, when the gap report was worked out (a run with device work and the text
    * tables): the devices' use, for the outputs that print before it (the verdict). */
   const struct gap_report *gaps;
+  /* At close: what reports add to the tally's tables and JSON (reports/tally/
+   * tally_print.h), published by their finish (the collectives table); room for
+   * OUTPUT_ADDITIONS. */
+  struct tally_addition *additions;
+  size_t addition_count;
   bool read_failed;              /* at close: the read stopped (out of memory, ...) */
   const char *read_error;        /* at close: the first error met reading, or NULL */
   struct analysis_result *result;
 };
 
+enum { OUTPUT_ADDITIONS = 4 };
 enum output_kind { OUTPUT_REPORT, OUTPUT_EXPORT };
 enum output_input { OUTPUT_READS_EVENTS, OUTPUT_READS_TALLY, OUTPUT_READS_TIMELINE };
 

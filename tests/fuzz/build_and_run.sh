@@ -62,9 +62,9 @@ EOF
 
 sources_of() {
   case $1 in
-  spec) echo "$generator_common generator/spec.c generator/spec_device.c generator/spec_sample.c" ;;
+  spec) echo "$generator_common generator/spec.c generator/spec_device.c generator/spec_sample.c generator/spec_messages.c" ;;
   model_check)
-    echo "$generator_common generator/spec.c generator/spec_device.c generator/spec_sample.c generator/model_check.c"
+    echo "$generator_common generator/spec.c generator/spec_device.c generator/spec_sample.c generator/spec_messages.c generator/model_check.c"
     echo "generator/translation_unit.c generator/clang_type.c" ;;
   template) echo "common/diag.c generator/util.c generator/tree.c generator/template.c" ;;
   ctf_metadata) echo "$ctf" ;;
@@ -72,7 +72,9 @@ sources_of() {
   ctf_analysis) echo "$ctf $analysis" ;;
   result_file)
     echo "$ctf $analysis cli/model/run_record.c"
-    echo "cli/job/job_result.c cli/job/result_file.c" ;;
+    echo "cli/job/job_result.c cli/job/result_file.c cli/job/comm_peers.c"
+    echo "cli/reports/collectives/collectives.c cli/reports/collectives/collectives_ties.c"
+    echo "cli/reports/collectives/collectives_print.c cli/reports/collectives/stragglers.c" ;;
   *) return 1 ;;
   esac
 }
@@ -84,7 +86,7 @@ flags_of() {
   ctf_metadata | ctf_stream) echo "-Icli/ctf" ;;
   ctf_analysis | result_file)
     echo "-Icli/ctf -Icli/model -Icli/reader -Icli/reports -Icli/reports/tally"
-    echo "-Icli/reports/text -Icli/job -Iruntime" ;;
+    echo "-Icli/reports/text -Icli/reports/collectives -Icli/job -Iruntime" ;;
   esac
 }
 

@@ -14,13 +14,15 @@ static int close_tables(const struct output_context *c, void *state, struct diag
   if (c->read_failed || !c->tally)
     return diag_error(d, "Cannot analyse the trace: %s",
                       c->read_error ? c->read_error : "out of memory");
+  /* With what other reports add to the tables (the collectives after their backend's). */
+  struct tally_additions more = {c->additions, c->addition_count};
   if (r->json)
-    tally_print_json(c->tally, r->trace_dir, r->run, r->extended, r->out);
+    tally_print_json(c->tally, r->trace_dir, r->run, r->extended, &more, r->out);
   else {
     /* How the run ended and what is missing, then the verdict, then the tables. */
     tally_print_prologue(c->tally, r->run, r->out);
     verdict_print_text(c->tally, r->run, c->gaps, r->out);
-    tally_print_tables(c->tally, r->run, r->extended, r->out);
+    tally_print_tables(c->tally, r->run, r->extended, &more, r->out);
   }
   if (c->tally->error)
     return diag_error(d, "Part of the trace could not be read; the tables count what could: %s",

@@ -262,6 +262,10 @@ static bool message_counts_once(const struct tracer_function_desc *f) {
  * a request), nor for one-sided puts and gets (moved by the next synchronization), nor for
  * the call that completes an operation. */
 static bool message_has_bandwidth(const struct tracer_function_desc *f) {
+  /* An operation of the collectives table (its spec gives a bus factor) only queues its
+   * transfer: the table has its bandwidth, over its kernels' time on the device. */
+  if (f->message.bus_factor.c || f->message.bus_factor.d)
+    return false;
   switch (f->message.kind) {
   case TRACER_MESSAGE_SEND:
   case TRACER_MESSAGE_RECV:
@@ -646,7 +650,7 @@ void tally_print_prologue(const struct tally *t, const struct run_record *run, F
 }
 
 void tally_print_tables(const struct tally *t, const struct run_record *run, bool extended,
-                        FILE *out) {
+                        const struct tally_additions *more, FILE *out) {
   bool any = false;
   for (size_t i = 0; i < t->backend_count; i++) {
     const struct tally_backend *b = &t->backends[i];
@@ -657,6 +661,9 @@ void tally_print_tables(const struct tally *t, const struct run_record *run, boo
     print_messages(b, out);
     print_device(b, NULL, out);
     regions_print_text(&t->regions, b->desc->name, b->desc->label, out);
+    for (size_t k = 0; more && k < more->count; k++)
+      if (more->list[k].text)
+        more->list[k].text(more->list[k].product, i, out);
     if (extended)
       print_actors_text(t, i, out);
   }
@@ -666,9 +673,9 @@ void tally_print_tables(const struct tally *t, const struct run_record *run, boo
 }
 
 void tally_print_text(const struct tally *t, const struct run_record *run, bool extended,
-                      FILE *out) {
+                      const struct tally_additions *more, FILE *out) {
   tally_print_prologue(t, run, out);
-  tally_print_tables(t, run, extended, out);
+  tally_print_tables(t, run, extended, more, out);
 }
 
 static void json_stat(FILE *out, const struct tally_stat *s) {
@@ -680,7 +687,7 @@ static void json_stat(FILE *out, const struct tally_stat *s) {
 }
 
 void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
-                      bool extended, FILE *out) {
+                      bool extended, const struct tally_additions *more, FILE *out) {
   fputs("{\n  \"trace\": ", out);
   units_json_string(out, trace_dir ? trace_dir : "");
   if (run && run->present) {
@@ -850,5 +857,13 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
       print_actors_json(t, i, out);
     fputs("}", out);
   }
-  fputs("\n  ]\n}\n", out);
+  fputs("\n  ]", out);
+  for (size_t k = 0; more && k < more->count; k++)
+    if (more->list[k].json) {
+      fputs(",\n  ", out);
+      units_json_string(out, more->list[k].json_name);
+      fputs(": ", out);
+      more->list[k].json(more->list[k].product, out);
+    }
+  fputs("\n}\n", out);
 }

@@ -8,18 +8,33 @@
 #include "run_record.h"
 #include "tally.h"
 
+/* What another report adds to the tally's output, from its own product (the collectives
+ * table): a section after each backend's tables, and a member of the JSON object. */
+struct tally_addition {
+  const char *json_name;                                        /* the member's name */
+  void (*json)(const void *product, FILE *out);                 /* its value */
+  void (*text)(const void *product, size_t backend, FILE *out); /* after backend's tables
+                                                                   (tracer_backends[]) */
+  const void *product;
+};
+
+struct tally_additions {
+  const struct tally_addition *list; /* borrowed */
+  size_t count;
+};
+
 /* run (may be NULL, or not present) says how the app ended: a line before the tables, an
  * "app" object in JSON. trace_dir appears in the JSON. extended (-e) adds, per backend,
  * its tables per actor (t->actors: hostname, rank, process, thread); in JSON an
- * "actors" list. */
+ * "actors" list. more (may be NULL) adds the other reports' sections and members. */
 void tally_print_text(const struct tally *t, const struct run_record *run, bool extended,
-                      FILE *out);
+                      const struct tally_additions *more, FILE *out);
 /* tally_print_text in its two parts, for a report that puts lines between them (the
  * verdict): how the app ended, losses, notes and pauses; then the tables and the cost. */
 void tally_print_prologue(const struct tally *t, const struct run_record *run, FILE *out);
 void tally_print_tables(const struct tally *t, const struct run_record *run, bool extended,
-                        FILE *out);
+                        const struct tally_additions *more, FILE *out);
 void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
-                      bool extended, FILE *out);
+                      bool extended, const struct tally_additions *more, FILE *out);
 
 #endif

@@ -1,0 +1,292 @@
+/* spec_messages: see spec_messages.h. */
+#include "spec_messages.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec_yaml.h"
+
+static const char *const message_keys[] = {
+    "kind",     "count", "datatype", "peer",        "tag",        "comm", "request",
+    "requests", "done",  "op",       "root",        "size_factor", "bus_factor", NULL};
+static const char *const communicator_keys[] = {"rank", "size", "id", NULL};
+
+/* ---- factors of the communicator's size ---- */
+
+/* a*n + b while parsing. */
+struct linear {
+  long a, b;
+};
+
+struct factor_parser {
+  const char *at;
+  bool failed;
+};
+
+static void skip_spaces(struct factor_parser *p) {
+  while (isspace((unsigned char)*p->at))
+    p->at++;
+}
+
+static struct linear parse_sum(struct factor_parser *p);
+
+static struct linear parse_primary(struct factor_parser *p) {
+  skip_spaces(p);
+  if (*p->at == '(') {
+    p->at++;
+    struct linear v = parse_sum(p);
+    skip_spaces(p);
+    if (*p->at != ')')
+      p->failed = true;
+    else
+      p->at++;
+    return v;
+  }
+  if (*p->at == 'n' && !isalnum((unsigned char)p->at[1]) && p->at[1] != '_') {
+    p->at++;
+    return (struct linear){1, 0};
+  }
+  if (isdigit((unsigned char)*p->at)) {
+    char *end;
+    long value = strtol(p->at, &end, 10);
+    p->at = end;
+    if (value > 1000)
+      p->failed = true;
+    return (struct linear){0, value};
+  }
+  p->failed = true;
+  return (struct linear){0, 0};
+}
+
+static struct linear parse_unary(struct factor_parser *p) {
+  skip_spaces(p);
+  if (*p->at == '-') {
+    p->at++;
+    struct linear v = parse_unary(p);
+    return (struct linear){-v.a, -v.b};
+  }
+  return parse_primary(p);
+}
+
+/* Products stay linear: one side of each must be a number. */
+static struct linear parse_product(struct factor_parser *p) {
+  struct linear v = parse_unary(p);
+  for (;;) {
+    skip_spaces(p);
+    bool implicit = *p->at == '(' || (*p->at == 'n' && v.a == 0);
+    if (*p->at != '*' && !implicit)
+      return v;
+    if (*p->at == '*')
+      p->at++;
+    struct linear w = parse_unary(p);
+    if (v.a && w.a) {
+      p->failed = true;
+      return v;
+    }
+    v = (struct linear){v.a * w.b + w.a * v.b, v.b * w.b};
+  }
+}
+
+static struct linear parse_sum(struct factor_parser *p) {
+  struct linear v = parse_product(p);
+  for (;;) {
+    skip_spaces(p);
+    if (*p->at != '+' && *p->at != '-')
+      return v;
+    int sign = *p->at++ == '-' ? -1 : 1;
+    struct linear w = parse_product(p);
+    v = (struct linear){v.a + sign * w.a, v.b + sign * w.b};
+  }
+}
+
+static bool fits(long v) { return v >= -32768 && v <= 32767; }
+
+int spec_rank_factor_parse(const char *text, struct spec_rank_factor *out) {
+  struct factor_parser p = {text, false};
+  struct linear num = parse_sum(&p), den = {0, 1};
+  skip_spaces(&p);
+  if (*p.at == '/') {
+    p.at++;
+    den = parse_sum(&p);
+    skip_spaces(&p);
+  }
+  if (p.failed || *p.at || (den.a == 0 && den.b == 0) || !fits(num.a) || !fits(num.b) ||
+      !fits(den.a) || !fits(den.b))
+    return -1;
+  *out = (struct spec_rank_factor){(int)num.a, (int)num.b, (int)den.a, (int)den.b};
+  return 0;
+}
+
+/* ---- trace.messages ---- */
+
+static int read_optional(struct yamldoc *y, yaml_node_t *map, const char *key, char **out,
+                         struct diag *d) {
+  return spec_read_string(y, map, key, false, out, d);
+}
+
+static int read_factor(struct yamldoc *y, yaml_node_t *body, const char *key,
+                       const char *function, struct spec_rank_factor *out, struct diag *d) {
+  char *text = NULL;
+  if (spec_read_string(y, body, key, false, &text, d))
+    return -1;
+  int rc = 0;
+  if (text && spec_rank_factor_parse(text, out))
+    rc = yamldoc_error(y, yamldoc_get(y, body, key), d,
+                       "Cannot read trace message: function=%s, %s=%s: expected an expression "
+                       "in the communicator's size n, such as 2*(n-1)/n",
+                       function, key, text);
+  free(text);
+  return rc;
+}
+
+static int read_message(struct yamldoc *y, yaml_node_t *key, yaml_node_t *body,
+                        struct spec_trace *t, struct diag *d) {
+  struct spec_message *m = xcalloc(1, sizeof *m);
+  m->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
+  m->loc = spec_loc_of(key);
+  m->size_factor = (struct spec_rank_factor){0, 1, 0, 1};
+  ptrvec_push(&t->messages, m);
+  int rc = spec_read_string(y, body, "kind", true, &m->kind, d);
+  struct {
+    const char *key;
+    char **value;
+  } params[] = {{"count", &m->count},       {"datatype", &m->datatype}, {"peer", &m->peer},
+                {"tag", &m->tag},           {"comm", &m->comm},         {"request", &m->request},
+                {"requests", &m->requests}, {"done", &m->done},         {"op", &m->op},
+                {"root", &m->root}};
+  for (size_t i = 0; i < sizeof params / sizeof *params; i++)
+    rc |= read_optional(y, body, params[i].key, params[i].value, d);
+  rc |= read_factor(y, body, "size_factor", m->function, &m->size_factor, d);
+  rc |= read_factor(y, body, "bus_factor", m->function, &m->bus_factor, d);
+  if ((m->requests || m->done) && (!m->kind || strcmp(m->kind, "complete") != 0))
+    rc = yamldoc_error(y, body, d, "Cannot read trace message: function=%s: only complete "
+                       "calls have requests or done", m->function);
+  if (yamldoc_get(y, body, "size_factor") && !yamldoc_get(y, body, "bus_factor"))
+    rc = yamldoc_error(y, body, d, "Cannot read trace message: function=%s: a size_factor "
+                       "needs a bus_factor", m->function);
+  static const char *const kinds[] = {"send", "recv", "collective", "put", "get", "complete"};
+  bool known = false;
+  for (size_t k = 0; m->kind && k < sizeof kinds / sizeof *kinds; k++)
+    known |= strcmp(m->kind, kinds[k]) == 0;
+  if (m->kind && !known)
+    rc = yamldoc_error(y, yamldoc_get(y, body, "kind"), d,
+                       "Cannot read message kind: expected send, recv, collective, put, get "
+                       "or complete, got %s",
+                       m->kind);
+  return rc;
+}
+
+static int read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
+                         struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, "Cannot read trace.messages: expected FUNCTION: {kind: ...}");
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *body = yamldoc_map_value(y, n, i);
+    if (yamldoc_check_keys(y, body, message_keys, "trace message", d))
+      rc = -1;
+    else
+      rc |= read_message(y, yamldoc_map_key(y, n, i), body, t, d);
+  }
+  return rc;
+}
+
+/* ---- trace.world_rank and trace.communicators ---- */
+
+static int read_world_ranks(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
+                            struct diag *d) {
+  static const char expected[] = "Cannot read trace.world_rank: expected TYPE: FUNCTION";
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, expected);
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *value = yamldoc_map_value(y, n, i);
+    const char *type = yamldoc_scalar(key), *function = yamldoc_scalar(value);
+    if (!type || !*type || !function || !*function) {
+      rc = yamldoc_error(y, value, d, expected);
+      continue;
+    }
+    struct spec_world_rank *w = xcalloc(1, sizeof *w);
+    w->type = xstrdup(type);
+    w->function = xstrdup(function);
+    w->loc = spec_loc_of(key);
+    ptrvec_push(&t->world_ranks, w);
+  }
+  return rc;
+}
+
+static int read_communicators(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
+                              struct diag *d) {
+  static const char expected[] =
+      "Cannot read trace.communicators: expected TYPE: {rank: FUNCTION, size: FUNCTION, id: "
+      "FUNCTION}";
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, expected);
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *body = yamldoc_map_value(y, n, i);
+    const char *type = yamldoc_scalar(key);
+    if (!type || !*type || body->type != YAML_MAPPING_NODE) {
+      rc = yamldoc_error(y, body, d, expected);
+      continue;
+    }
+    if (yamldoc_check_keys(y, body, communicator_keys, "trace.communicators entry", d)) {
+      rc = -1;
+      continue;
+    }
+    struct spec_communicator *c = xcalloc(1, sizeof *c);
+    c->type = xstrdup(type);
+    c->loc = spec_loc_of(key);
+    ptrvec_push(&t->communicators, c);
+    rc |= spec_read_string(y, body, "rank", true, &c->rank, d);
+    rc |= spec_read_string(y, body, "size", true, &c->size, d);
+    rc |= spec_read_string(y, body, "id", false, &c->id, d);
+  }
+  return rc;
+}
+
+int spec_read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, struct diag *d) {
+  int rc = read_messages(y, yamldoc_get(y, n, "messages"), t, d);
+  rc |= read_optional(y, n, "element_size", &t->element_size, d);
+  rc |= read_world_ranks(y, yamldoc_get(y, n, "world_rank"), t, d);
+  rc |= read_communicators(y, yamldoc_get(y, n, "communicators"), t, d);
+  return rc;
+}
+
+void spec_free_messages(struct spec_trace *t) {
+  for (size_t i = 0; i < t->messages.len; i++) {
+    struct spec_message *m = t->messages.items[i];
+    char *strings[] = {m->function, m->kind,     m->count, m->datatype, m->peer, m->tag,
+                       m->comm,     m->request,  m->requests, m->done,  m->op,   m->root};
+    for (size_t k = 0; k < sizeof strings / sizeof *strings; k++)
+      free(strings[k]);
+    free(m);
+  }
+  ptrvec_free(&t->messages);
+  free(t->element_size);
+  for (size_t i = 0; i < t->world_ranks.len; i++) {
+    struct spec_world_rank *w = t->world_ranks.items[i];
+    free(w->type);
+    free(w->function);
+    free(w);
+  }
+  ptrvec_free(&t->world_ranks);
+  for (size_t i = 0; i < t->communicators.len; i++) {
+    struct spec_communicator *c = t->communicators.items[i];
+    free(c->type);
+    free(c->rank);
+    free(c->size);
+    free(c->id);
+    free(c);
+  }
+  ptrvec_free(&t->communicators);
+}
