@@ -89,7 +89,9 @@ struct nccl_ncclMemAlloc_record {
   uint64_t ptr;
   uint64_t size;
   uint64_t ptr_val;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclMemAlloc; /* polls folded since its last record */
 
 /* ncclResult_t ncclMemFree(void *ptr) */
 typedef __typeof__(ncclMemFree) nccl_ncclMemFree_fn;
@@ -102,7 +104,9 @@ struct nccl_ncclMemFree_args {
 struct nccl_ncclMemFree_record {
   struct tracer_record_head head;
   uint64_t ptr;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclMemFree; /* polls folded since its last record */
 
 /* ncclResult_t ncclGetVersion(int *version) */
 typedef __typeof__(ncclGetVersion) nccl_ncclGetVersion_fn;
@@ -116,7 +120,9 @@ struct nccl_ncclGetVersion_record {
   struct tracer_record_head head;
   uint64_t version;
   uint64_t version_val;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclGetVersion; /* polls folded since its last record */
 
 /* ncclResult_t ncclGetUniqueId(ncclUniqueId *uniqueId) */
 typedef __typeof__(ncclGetUniqueId) nccl_ncclGetUniqueId_fn;
@@ -129,7 +135,9 @@ struct nccl_ncclGetUniqueId_args {
 struct nccl_ncclGetUniqueId_record {
   struct tracer_record_head head;
   uint64_t uniqueId;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclGetUniqueId; /* polls folded since its last record */
 
 /* ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank,
  * ncclConfig_t *config) */
@@ -151,7 +159,9 @@ struct nccl_ncclCommInitRankConfig_record {
   uint64_t rank;
   uint64_t config;
   uint64_t comm_val;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommInitRankConfig; /* polls folded since its last record */
 void nccl_hook_ncclCommInitRankConfig_after(struct nccl_ncclCommInitRankConfig_args *args);
 
 /* ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank) */
@@ -171,7 +181,9 @@ struct nccl_ncclCommInitRank_record {
   uint64_t nranks;
   uint64_t rank;
   uint64_t comm_val;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommInitRank; /* polls folded since its last record */
 void nccl_hook_ncclCommInitRank_after(struct nccl_ncclCommInitRank_args *args);
 
 /* ncclResult_t ncclCommInitAll(ncclComm_t *comm, int ndev, const int *devlist) */
@@ -190,7 +202,9 @@ struct nccl_ncclCommInitAll_record {
   uint64_t ndev;
   uint64_t devlist;
   uint64_t comm_val;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommInitAll; /* polls folded since its last record */
 
 /* ncclResult_t ncclCommFinalize(ncclComm_t comm) */
 typedef __typeof__(ncclCommFinalize) nccl_ncclCommFinalize_fn;
@@ -203,7 +217,9 @@ struct nccl_ncclCommFinalize_args {
 struct nccl_ncclCommFinalize_record {
   struct tracer_record_head head;
   uint64_t comm;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommFinalize; /* polls folded since its last record */
 
 /* ncclResult_t ncclCommDestroy(ncclComm_t comm) */
 typedef __typeof__(ncclCommDestroy) nccl_ncclCommDestroy_fn;
@@ -216,7 +232,9 @@ struct nccl_ncclCommDestroy_args {
 struct nccl_ncclCommDestroy_record {
   struct tracer_record_head head;
   uint64_t comm;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommDestroy; /* polls folded since its last record */
 void nccl_hook_ncclCommDestroy_after(struct nccl_ncclCommDestroy_args *args);
 
 /* ncclResult_t ncclCommAbort(ncclComm_t comm) */
@@ -230,7 +248,9 @@ struct nccl_ncclCommAbort_args {
 struct nccl_ncclCommAbort_record {
   struct tracer_record_head head;
   uint64_t comm;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommAbort; /* polls folded since its last record */
 void nccl_hook_ncclCommAbort_after(struct nccl_ncclCommAbort_args *args);
 
 /* ncclResult_t ncclCommRevoke(ncclComm_t comm, int revokeFlags) */
@@ -246,7 +266,9 @@ struct nccl_ncclCommRevoke_record {
   struct tracer_record_head head;
   uint64_t comm;
   uint64_t revokeFlags;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommRevoke; /* polls folded since its last record */
 
 /* ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newcomm, ncclConfig_t
  * *config) */
@@ -269,7 +291,9 @@ struct nccl_ncclCommSplit_record {
   uint64_t newcomm;
   uint64_t config;
   uint64_t newcomm_val;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommSplit; /* polls folded since its last record */
 void nccl_hook_ncclCommSplit_after(struct nccl_ncclCommSplit_args *args);
 
 /* ncclResult_t ncclCommShrink(ncclComm_t comm, int *excludeRanksList, int excludeRanksCount,
@@ -296,7 +320,9 @@ struct nccl_ncclCommShrink_record {
   uint64_t shrinkFlags;
   uint64_t excludeRanksList_val;
   uint64_t newcomm_val;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommShrink; /* polls folded since its last record */
 
 /* ncclResult_t ncclCommInitRankScalable(ncclComm_t *newcomm, int nranks, int myrank, int nId,
  * ncclUniqueId *commIds, ncclConfig_t *config) */
@@ -321,7 +347,10 @@ struct nccl_ncclCommInitRankScalable_record {
   uint64_t commIds;
   uint64_t config;
   uint64_t newcomm_val;
+  uint64_t polls;
 };
+extern __thread uint64_t
+    nccl_polls_ncclCommInitRankScalable; /* polls folded since its last record */
 void nccl_hook_ncclCommInitRankScalable_after(struct nccl_ncclCommInitRankScalable_args *args);
 
 /* const char *ncclGetErrorString(ncclResult_t result) */
@@ -376,7 +405,9 @@ struct nccl_ncclCommGetAsyncError_record {
   uint64_t comm;
   uint64_t asyncError;
   uint64_t asyncError_val;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommGetAsyncError; /* polls folded since its last record */
 
 /* ncclResult_t ncclCommCount(const ncclComm_t comm, int *count) */
 typedef __typeof__(ncclCommCount) nccl_ncclCommCount_fn;
@@ -392,7 +423,9 @@ struct nccl_ncclCommCount_record {
   uint64_t comm;
   uint64_t count;
   uint64_t count_val;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommCount; /* polls folded since its last record */
 
 /* ncclResult_t ncclCommCuDevice(const ncclComm_t comm, int *device) */
 typedef __typeof__(ncclCommCuDevice) nccl_ncclCommCuDevice_fn;
@@ -408,7 +441,9 @@ struct nccl_ncclCommCuDevice_record {
   uint64_t comm;
   uint64_t device;
   uint64_t device_val;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommCuDevice; /* polls folded since its last record */
 
 /* ncclResult_t ncclCommUserRank(const ncclComm_t comm, int *rank) */
 typedef __typeof__(ncclCommUserRank) nccl_ncclCommUserRank_fn;
@@ -424,7 +459,9 @@ struct nccl_ncclCommUserRank_record {
   uint64_t comm;
   uint64_t rank;
   uint64_t rank_val;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommUserRank; /* polls folded since its last record */
 
 /* ncclResult_t ncclCommRegister(const ncclComm_t comm, void *buff, size_t size, void **handle) */
 typedef __typeof__(ncclCommRegister) nccl_ncclCommRegister_fn;
@@ -444,7 +481,9 @@ struct nccl_ncclCommRegister_record {
   uint64_t size;
   uint64_t handle;
   uint64_t handle_val;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommRegister; /* polls folded since its last record */
 
 /* ncclResult_t ncclCommDeregister(const ncclComm_t comm, void *handle) */
 typedef __typeof__(ncclCommDeregister) nccl_ncclCommDeregister_fn;
@@ -459,7 +498,9 @@ struct nccl_ncclCommDeregister_record {
   struct tracer_record_head head;
   uint64_t comm;
   uint64_t handle;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommDeregister; /* polls folded since its last record */
 
 /* ncclResult_t ncclCommWindowRegister(ncclComm_t comm, void *buff, size_t size, ncclWindow_t *win,
  * int winFlags) */
@@ -482,7 +523,9 @@ struct nccl_ncclCommWindowRegister_record {
   uint64_t win;
   uint64_t winFlags;
   uint64_t win_val;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclCommWindowRegister; /* polls folded since its last record */
 
 /* ncclResult_t ncclCommWindowDeregister(ncclComm_t comm, ncclWindow_t win) */
 typedef __typeof__(ncclCommWindowDeregister) nccl_ncclCommWindowDeregister_fn;
@@ -497,7 +540,10 @@ struct nccl_ncclCommWindowDeregister_record {
   struct tracer_record_head head;
   uint64_t comm;
   uint64_t win;
+  uint64_t polls;
 };
+extern __thread uint64_t
+    nccl_polls_ncclCommWindowDeregister; /* polls folded since its last record */
 
 /* ncclResult_t ncclRedOpCreatePreMulSum(ncclRedOp_t *op, void *scalar, ncclDataType_t datatype,
  * ncclScalarResidence_t residence, ncclComm_t comm) */
@@ -520,7 +566,10 @@ struct nccl_ncclRedOpCreatePreMulSum_record {
   uint64_t residence;
   uint64_t comm;
   uint64_t op_val;
+  uint64_t polls;
 };
+extern __thread uint64_t
+    nccl_polls_ncclRedOpCreatePreMulSum; /* polls folded since its last record */
 
 /* ncclResult_t ncclRedOpDestroy(ncclRedOp_t op, ncclComm_t comm) */
 typedef __typeof__(ncclRedOpDestroy) nccl_ncclRedOpDestroy_fn;
@@ -535,7 +584,9 @@ struct nccl_ncclRedOpDestroy_record {
   struct tracer_record_head head;
   uint64_t op;
   uint64_t comm;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclRedOpDestroy; /* polls folded since its last record */
 
 /* ncclResult_t ncclReduce(const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t
  * datatype, ncclRedOp_t op, int root, ncclComm_t comm, cudaStream_t stream) */
@@ -564,10 +615,12 @@ struct nccl_ncclReduce_record {
   uint64_t comm;
   uint64_t stream;
   uint64_t bytes;
+  uint64_t polls;
   uint64_t comm_rank;
   uint64_t comm_size;
   uint64_t comm_id;
 };
+extern __thread uint64_t nccl_polls_ncclReduce; /* polls folded since its last record */
 
 /* ncclResult_t ncclBcast(void *buff, size_t count, ncclDataType_t datatype, int root, ncclComm_t
  * comm, cudaStream_t stream) */
@@ -592,10 +645,12 @@ struct nccl_ncclBcast_record {
   uint64_t comm;
   uint64_t stream;
   uint64_t bytes;
+  uint64_t polls;
   uint64_t comm_rank;
   uint64_t comm_size;
   uint64_t comm_id;
 };
+extern __thread uint64_t nccl_polls_ncclBcast; /* polls folded since its last record */
 
 /* ncclResult_t ncclBroadcast(const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t
  * datatype, int root, ncclComm_t comm, cudaStream_t stream) */
@@ -622,10 +677,12 @@ struct nccl_ncclBroadcast_record {
   uint64_t comm;
   uint64_t stream;
   uint64_t bytes;
+  uint64_t polls;
   uint64_t comm_rank;
   uint64_t comm_size;
   uint64_t comm_id;
 };
+extern __thread uint64_t nccl_polls_ncclBroadcast; /* polls folded since its last record */
 
 /* ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t
  * datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream) */
@@ -652,10 +709,12 @@ struct nccl_ncclAllReduce_record {
   uint64_t comm;
   uint64_t stream;
   uint64_t bytes;
+  uint64_t polls;
   uint64_t comm_rank;
   uint64_t comm_size;
   uint64_t comm_id;
 };
+extern __thread uint64_t nccl_polls_ncclAllReduce; /* polls folded since its last record */
 
 /* ncclResult_t ncclReduceScatter(const void *sendbuff, void *recvbuff, size_t recvcount,
  * ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream) */
@@ -682,10 +741,12 @@ struct nccl_ncclReduceScatter_record {
   uint64_t comm;
   uint64_t stream;
   uint64_t bytes;
+  uint64_t polls;
   uint64_t comm_rank;
   uint64_t comm_size;
   uint64_t comm_id;
 };
+extern __thread uint64_t nccl_polls_ncclReduceScatter; /* polls folded since its last record */
 
 /* ncclResult_t ncclAllGather(const void *sendbuff, void *recvbuff, size_t sendcount, ncclDataType_t
  * datatype, ncclComm_t comm, cudaStream_t stream) */
@@ -710,10 +771,12 @@ struct nccl_ncclAllGather_record {
   uint64_t comm;
   uint64_t stream;
   uint64_t bytes;
+  uint64_t polls;
   uint64_t comm_rank;
   uint64_t comm_size;
   uint64_t comm_id;
 };
+extern __thread uint64_t nccl_polls_ncclAllGather; /* polls folded since its last record */
 
 /* ncclResult_t ncclAlltoAll(const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t
  * datatype, ncclComm_t comm, cudaStream_t stream) */
@@ -738,10 +801,12 @@ struct nccl_ncclAlltoAll_record {
   uint64_t comm;
   uint64_t stream;
   uint64_t bytes;
+  uint64_t polls;
   uint64_t comm_rank;
   uint64_t comm_size;
   uint64_t comm_id;
 };
+extern __thread uint64_t nccl_polls_ncclAlltoAll; /* polls folded since its last record */
 
 /* ncclResult_t ncclGather(const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t
  * datatype, int root, ncclComm_t comm, cudaStream_t stream) */
@@ -768,10 +833,12 @@ struct nccl_ncclGather_record {
   uint64_t comm;
   uint64_t stream;
   uint64_t bytes;
+  uint64_t polls;
   uint64_t comm_rank;
   uint64_t comm_size;
   uint64_t comm_id;
 };
+extern __thread uint64_t nccl_polls_ncclGather; /* polls folded since its last record */
 
 /* ncclResult_t ncclScatter(const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t
  * datatype, int root, ncclComm_t comm, cudaStream_t stream) */
@@ -798,10 +865,12 @@ struct nccl_ncclScatter_record {
   uint64_t comm;
   uint64_t stream;
   uint64_t bytes;
+  uint64_t polls;
   uint64_t comm_rank;
   uint64_t comm_size;
   uint64_t comm_id;
 };
+extern __thread uint64_t nccl_polls_ncclScatter; /* polls folded since its last record */
 
 /* ncclResult_t ncclSend(const void *sendbuff, size_t count, ncclDataType_t datatype, int peer,
  * ncclComm_t comm, cudaStream_t stream) */
@@ -826,10 +895,12 @@ struct nccl_ncclSend_record {
   uint64_t comm;
   uint64_t stream;
   uint64_t bytes;
+  uint64_t polls;
   uint64_t comm_rank;
   uint64_t comm_size;
   uint64_t comm_id;
 };
+extern __thread uint64_t nccl_polls_ncclSend; /* polls folded since its last record */
 
 /* ncclResult_t ncclRecv(void *recvbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t
  * comm, cudaStream_t stream) */
@@ -854,10 +925,12 @@ struct nccl_ncclRecv_record {
   uint64_t comm;
   uint64_t stream;
   uint64_t bytes;
+  uint64_t polls;
   uint64_t comm_rank;
   uint64_t comm_size;
   uint64_t comm_id;
 };
+extern __thread uint64_t nccl_polls_ncclRecv; /* polls folded since its last record */
 
 /* ncclResult_t ncclGroupStart(void) */
 typedef __typeof__(ncclGroupStart) nccl_ncclGroupStart_fn;
@@ -868,7 +941,9 @@ struct nccl_ncclGroupStart_args {
 };
 struct nccl_ncclGroupStart_record {
   struct tracer_record_head head;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclGroupStart; /* polls folded since its last record */
 
 /* ncclResult_t ncclGroupEnd(void) */
 typedef __typeof__(ncclGroupEnd) nccl_ncclGroupEnd_fn;
@@ -879,7 +954,9 @@ struct nccl_ncclGroupEnd_args {
 };
 struct nccl_ncclGroupEnd_record {
   struct tracer_record_head head;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclGroupEnd; /* polls folded since its last record */
 
 /* ncclResult_t ncclGroupSimulateEnd(ncclSimInfo_t *simInfo) */
 typedef __typeof__(ncclGroupSimulateEnd) nccl_ncclGroupSimulateEnd_fn;
@@ -892,7 +969,9 @@ struct nccl_ncclGroupSimulateEnd_args {
 struct nccl_ncclGroupSimulateEnd_record {
   struct tracer_record_head head;
   uint64_t simInfo;
+  uint64_t polls;
 };
+extern __thread uint64_t nccl_polls_ncclGroupSimulateEnd; /* polls folded since its last record */
 
 /* The bytes of one element of a datatype, for the bytes of messages (trace.messages):
  * defined by the hooks. */

@@ -92,10 +92,9 @@ static const int64_t nccl_ncclMemAlloc_ok_statuses[] = {
 };
 
 static const struct tracer_slot nccl_ncclMemAlloc_slots[] = {
-    {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
-    {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
-    {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"ptr_val", 6, 8, TRACER_SLOT_ADDRESS, 1, 4},
+    {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1}, {"ptr_val", 6, 8, TRACER_SLOT_ADDRESS, 1, 4},
+    {"polls", 7, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclMemAlloc_formats[] = {
@@ -109,6 +108,7 @@ static const int64_t nccl_ncclMemFree_ok_statuses[] = {
 static const struct tracer_slot nccl_ncclMemFree_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclMemFree_formats[] = {
@@ -123,6 +123,7 @@ static const struct tracer_slot nccl_ncclGetVersion_slots[] = {
     {"version", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"version_val", 5, 4, TRACER_SLOT_SIGNED, 1, 4},
+    {"polls", 6, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclGetVersion_formats[] = {
@@ -136,6 +137,7 @@ static const int64_t nccl_ncclGetUniqueId_ok_statuses[] = {
 static const struct tracer_slot nccl_ncclGetUniqueId_slots[] = {
     {"uniqueId", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclGetUniqueId_formats[] = {
@@ -152,6 +154,7 @@ static const struct tracer_slot nccl_ncclCommInitRankConfig_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},    {"nranks", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"rank", 6, 4, TRACER_SLOT_SIGNED, 0, -1},     {"config", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1}, {"comm_val", 8, 8, TRACER_SLOT_ADDRESS, 1, 4},
+    {"polls", 9, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommInitRankConfig_formats[] = {
@@ -167,7 +170,7 @@ static const int64_t nccl_ncclCommInitRank_ok_statuses[] = {
 static const struct tracer_slot nccl_ncclCommInitRank_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},    {"nranks", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"rank", 6, 4, TRACER_SLOT_SIGNED, 0, -1},     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"comm_val", 7, 8, TRACER_SLOT_ADDRESS, 1, 4},
+    {"comm_val", 7, 8, TRACER_SLOT_ADDRESS, 1, 4}, {"polls", 8, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommInitRank_formats[] = {
@@ -181,7 +184,7 @@ static const int64_t nccl_ncclCommInitAll_ok_statuses[] = {
 static const struct tracer_slot nccl_ncclCommInitAll_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},    {"ndev", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"devlist", 6, 8, TRACER_SLOT_ADDRESS, 0, -1}, {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"comm_val", 7, 8, TRACER_SLOT_ADDRESS, 1, 4},
+    {"comm_val", 7, 8, TRACER_SLOT_ADDRESS, 1, 4}, {"polls", 8, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommInitAll_formats[] = {
@@ -195,6 +198,7 @@ static const int64_t nccl_ncclCommFinalize_ok_statuses[] = {
 static const struct tracer_slot nccl_ncclCommFinalize_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommFinalize_formats[] = {
@@ -208,6 +212,7 @@ static const int64_t nccl_ncclCommDestroy_ok_statuses[] = {
 static const struct tracer_slot nccl_ncclCommDestroy_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommDestroy_formats[] = {
@@ -221,6 +226,7 @@ static const int64_t nccl_ncclCommAbort_ok_statuses[] = {
 static const struct tracer_slot nccl_ncclCommAbort_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommAbort_formats[] = {
@@ -235,6 +241,7 @@ static const struct tracer_slot nccl_ncclCommRevoke_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"revokeFlags", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 6, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommRevoke_formats[] = {
@@ -249,7 +256,7 @@ static const struct tracer_slot nccl_ncclCommSplit_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},       {"color", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"key", 6, 4, TRACER_SLOT_SIGNED, 0, -1},         {"newcomm", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"config", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"newcomm_val", 9, 8, TRACER_SLOT_ADDRESS, 1, 7},
+    {"newcomm_val", 9, 8, TRACER_SLOT_ADDRESS, 1, 7}, {"polls", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommSplit_formats[] = {
@@ -272,6 +279,7 @@ static const struct tracer_slot nccl_ncclCommShrink_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"excludeRanksList_val", 10, 4, TRACER_SLOT_SIGNED, 1, 5},
     {"newcomm_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 7},
+    {"polls", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommShrink_formats[] = {
@@ -293,6 +301,7 @@ static const struct tracer_slot nccl_ncclCommInitRankScalable_slots[] = {
     {"config", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"newcomm_val", 10, 8, TRACER_SLOT_ADDRESS, 1, 4},
+    {"polls", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommInitRankScalable_formats[] = {
@@ -340,6 +349,7 @@ static const struct tracer_slot nccl_ncclCommGetAsyncError_slots[] = {
     {"asyncError", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"asyncError_val", 6, 4, TRACER_SLOT_UNSIGNED, 1, 5},
+    {"polls", 7, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommGetAsyncError_formats[] = {
@@ -353,10 +363,9 @@ static const int64_t nccl_ncclCommCount_ok_statuses[] = {
 };
 
 static const struct tracer_slot nccl_ncclCommCount_slots[] = {
-    {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
-    {"count", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
-    {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"count_val", 6, 4, TRACER_SLOT_SIGNED, 1, 5},
+    {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},    {"count", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1}, {"count_val", 6, 4, TRACER_SLOT_SIGNED, 1, 5},
+    {"polls", 7, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommCount_formats[] = {
@@ -368,10 +377,9 @@ static const int64_t nccl_ncclCommCuDevice_ok_statuses[] = {
 };
 
 static const struct tracer_slot nccl_ncclCommCuDevice_slots[] = {
-    {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
-    {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
-    {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"device_val", 6, 4, TRACER_SLOT_SIGNED, 1, 5},
+    {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},    {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1}, {"device_val", 6, 4, TRACER_SLOT_SIGNED, 1, 5},
+    {"polls", 7, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommCuDevice_formats[] = {
@@ -383,10 +391,9 @@ static const int64_t nccl_ncclCommUserRank_ok_statuses[] = {
 };
 
 static const struct tracer_slot nccl_ncclCommUserRank_slots[] = {
-    {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
-    {"rank", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
-    {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"rank_val", 6, 4, TRACER_SLOT_SIGNED, 1, 5},
+    {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},    {"rank", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1}, {"rank_val", 6, 4, TRACER_SLOT_SIGNED, 1, 5},
+    {"polls", 7, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommUserRank_formats[] = {
@@ -401,6 +408,7 @@ static const struct tracer_slot nccl_ncclCommRegister_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},    {"buff", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},   {"handle", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1}, {"handle_val", 8, 8, TRACER_SLOT_ADDRESS, 1, 7},
+    {"polls", 9, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommRegister_formats[] = {
@@ -415,6 +423,7 @@ static const struct tracer_slot nccl_ncclCommDeregister_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"handle", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 6, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommDeregister_formats[] = {
@@ -429,7 +438,7 @@ static const struct tracer_slot nccl_ncclCommWindowRegister_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},    {"buff", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},   {"win", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"winFlags", 8, 4, TRACER_SLOT_SIGNED, 0, -1}, {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"win_val", 9, 8, TRACER_SLOT_ADDRESS, 1, 7},
+    {"win_val", 9, 8, TRACER_SLOT_ADDRESS, 1, 7},  {"polls", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommWindowRegister_formats[] = {
@@ -444,6 +453,7 @@ static const struct tracer_slot nccl_ncclCommWindowDeregister_slots[] = {
     {"comm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"win", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 6, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclCommWindowDeregister_formats[] = {
@@ -462,6 +472,7 @@ static const struct tracer_slot nccl_ncclRedOpCreatePreMulSum_slots[] = {
     {"comm", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"op_val", 9, 4, TRACER_SLOT_UNSIGNED, 1, 4},
+    {"polls", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclRedOpCreatePreMulSum_formats[] = {
@@ -478,6 +489,7 @@ static const struct tracer_slot nccl_ncclRedOpDestroy_slots[] = {
     {"op", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"comm", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 6, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclRedOpDestroy_formats[] = {
@@ -500,9 +512,10 @@ static const struct tracer_slot nccl_ncclReduce_slots[] = {
     {"stream", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"comm_rank", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_size", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_id", 15, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"comm_rank", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_size", 15, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_id", 16, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclReduce_formats[] = {
@@ -524,9 +537,10 @@ static const struct tracer_slot nccl_ncclBcast_slots[] = {
     {"stream", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"comm_rank", 11, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_size", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_id", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"comm_rank", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_size", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_id", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclBcast_formats[] = {
@@ -548,9 +562,10 @@ static const struct tracer_slot nccl_ncclBroadcast_slots[] = {
     {"stream", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"comm_rank", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_size", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_id", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"comm_rank", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_size", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_id", 15, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclBroadcast_formats[] = {
@@ -572,9 +587,10 @@ static const struct tracer_slot nccl_ncclAllReduce_slots[] = {
     {"stream", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"comm_rank", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_size", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_id", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"comm_rank", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_size", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_id", 15, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclAllReduce_formats[] = {
@@ -597,9 +613,10 @@ static const struct tracer_slot nccl_ncclReduceScatter_slots[] = {
     {"stream", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"comm_rank", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_size", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_id", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"comm_rank", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_size", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_id", 15, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclReduceScatter_formats[] = {
@@ -621,9 +638,10 @@ static const struct tracer_slot nccl_ncclAllGather_slots[] = {
     {"stream", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"comm_rank", 11, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_size", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_id", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"comm_rank", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_size", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_id", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclAllGather_formats[] = {
@@ -644,9 +662,10 @@ static const struct tracer_slot nccl_ncclAlltoAll_slots[] = {
     {"stream", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"comm_rank", 11, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_size", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_id", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"comm_rank", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_size", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_id", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclAlltoAll_formats[] = {
@@ -668,9 +687,10 @@ static const struct tracer_slot nccl_ncclGather_slots[] = {
     {"stream", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"comm_rank", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_size", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_id", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"comm_rank", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_size", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_id", 15, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclGather_formats[] = {
@@ -692,9 +712,10 @@ static const struct tracer_slot nccl_ncclScatter_slots[] = {
     {"stream", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"comm_rank", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_size", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_id", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"comm_rank", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_size", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_id", 15, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclScatter_formats[] = {
@@ -715,9 +736,10 @@ static const struct tracer_slot nccl_ncclSend_slots[] = {
     {"stream", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"comm_rank", 11, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_size", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_id", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"comm_rank", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_size", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_id", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclSend_formats[] = {
@@ -738,9 +760,10 @@ static const struct tracer_slot nccl_ncclRecv_slots[] = {
     {"stream", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"comm_rank", 11, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_size", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
-    {"comm_id", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"comm_rank", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_size", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"comm_id", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclRecv_formats[] = {
@@ -754,6 +777,7 @@ static const int64_t nccl_ncclGroupStart_ok_statuses[] = {
 
 static const struct tracer_slot nccl_ncclGroupStart_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 4, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclGroupStart_formats[] = {
@@ -766,6 +790,7 @@ static const int64_t nccl_ncclGroupEnd_ok_statuses[] = {
 
 static const struct tracer_slot nccl_ncclGroupEnd_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 4, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclGroupEnd_formats[] = {
@@ -779,6 +804,7 @@ static const int64_t nccl_ncclGroupSimulateEnd_ok_statuses[] = {
 static const struct tracer_slot nccl_ncclGroupSimulateEnd_slots[] = {
     {"simInfo", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format nccl_ncclGroupSimulateEnd_formats[] = {
@@ -791,8 +817,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclMemAlloc",
      TRACER_STATUS_RESULT,
      nccl_ncclMemAlloc_slots,
-     4,
-     7,
+     5,
+     8,
      0,
      nccl_ncclMemAlloc_ok_statuses,
      2,
@@ -808,8 +834,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclMemFree",
      TRACER_STATUS_RESULT,
      nccl_ncclMemFree_slots,
-     2,
-     5,
+     3,
+     6,
      0,
      nccl_ncclMemFree_ok_statuses,
      2,
@@ -825,8 +851,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclGetVersion",
      TRACER_STATUS_RESULT,
      nccl_ncclGetVersion_slots,
-     3,
-     6,
+     4,
+     7,
      0,
      nccl_ncclGetVersion_ok_statuses,
      2,
@@ -842,8 +868,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclGetUniqueId",
      TRACER_STATUS_RESULT,
      nccl_ncclGetUniqueId_slots,
-     2,
-     5,
+     3,
+     6,
      0,
      nccl_ncclGetUniqueId_ok_statuses,
      2,
@@ -859,8 +885,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommInitRankConfig",
      TRACER_STATUS_RESULT,
      nccl_ncclCommInitRankConfig_slots,
-     6,
-     9,
+     7,
+     10,
      1,
      nccl_ncclCommInitRankConfig_ok_statuses,
      2,
@@ -876,8 +902,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommInitRank",
      TRACER_STATUS_RESULT,
      nccl_ncclCommInitRank_slots,
-     5,
-     8,
+     6,
+     9,
      1,
      nccl_ncclCommInitRank_ok_statuses,
      2,
@@ -893,8 +919,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommInitAll",
      TRACER_STATUS_RESULT,
      nccl_ncclCommInitAll_slots,
-     5,
-     8,
+     6,
+     9,
      0,
      nccl_ncclCommInitAll_ok_statuses,
      2,
@@ -910,8 +936,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommFinalize",
      TRACER_STATUS_RESULT,
      nccl_ncclCommFinalize_slots,
-     2,
-     5,
+     3,
+     6,
      0,
      nccl_ncclCommFinalize_ok_statuses,
      2,
@@ -927,8 +953,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommDestroy",
      TRACER_STATUS_RESULT,
      nccl_ncclCommDestroy_slots,
-     2,
-     5,
+     3,
+     6,
      0,
      nccl_ncclCommDestroy_ok_statuses,
      2,
@@ -944,8 +970,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommAbort",
      TRACER_STATUS_RESULT,
      nccl_ncclCommAbort_slots,
-     2,
-     5,
+     3,
+     6,
      0,
      nccl_ncclCommAbort_ok_statuses,
      2,
@@ -961,8 +987,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommRevoke",
      TRACER_STATUS_RESULT,
      nccl_ncclCommRevoke_slots,
-     3,
-     6,
+     4,
+     7,
      0,
      nccl_ncclCommRevoke_ok_statuses,
      2,
@@ -978,8 +1004,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommSplit",
      TRACER_STATUS_RESULT,
      nccl_ncclCommSplit_slots,
-     7,
-     10,
+     8,
+     11,
      0,
      nccl_ncclCommSplit_ok_statuses,
      2,
@@ -995,8 +1021,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommShrink",
      TRACER_STATUS_RESULT,
      nccl_ncclCommShrink_slots,
-     9,
-     12,
+     10,
+     13,
      0,
      nccl_ncclCommShrink_ok_statuses,
      2,
@@ -1012,8 +1038,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommInitRankScalable",
      TRACER_STATUS_RESULT,
      nccl_ncclCommInitRankScalable_slots,
-     8,
-     11,
+     9,
+     12,
      0,
      nccl_ncclCommInitRankScalable_ok_statuses,
      2,
@@ -1080,8 +1106,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommGetAsyncError",
      TRACER_STATUS_RESULT,
      nccl_ncclCommGetAsyncError_slots,
-     4,
-     7,
+     5,
+     8,
      0,
      nccl_ncclCommGetAsyncError_ok_statuses,
      2,
@@ -1097,8 +1123,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommCount",
      TRACER_STATUS_RESULT,
      nccl_ncclCommCount_slots,
-     4,
-     7,
+     5,
+     8,
      0,
      nccl_ncclCommCount_ok_statuses,
      2,
@@ -1114,8 +1140,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommCuDevice",
      TRACER_STATUS_RESULT,
      nccl_ncclCommCuDevice_slots,
-     4,
-     7,
+     5,
+     8,
      0,
      nccl_ncclCommCuDevice_ok_statuses,
      2,
@@ -1131,8 +1157,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommUserRank",
      TRACER_STATUS_RESULT,
      nccl_ncclCommUserRank_slots,
-     4,
-     7,
+     5,
+     8,
      0,
      nccl_ncclCommUserRank_ok_statuses,
      2,
@@ -1148,8 +1174,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommRegister",
      TRACER_STATUS_RESULT,
      nccl_ncclCommRegister_slots,
-     6,
-     9,
+     7,
+     10,
      0,
      nccl_ncclCommRegister_ok_statuses,
      2,
@@ -1165,8 +1191,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommDeregister",
      TRACER_STATUS_RESULT,
      nccl_ncclCommDeregister_slots,
-     3,
-     6,
+     4,
+     7,
      0,
      nccl_ncclCommDeregister_ok_statuses,
      2,
@@ -1182,8 +1208,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommWindowRegister",
      TRACER_STATUS_RESULT,
      nccl_ncclCommWindowRegister_slots,
-     7,
-     10,
+     8,
+     11,
      0,
      nccl_ncclCommWindowRegister_ok_statuses,
      2,
@@ -1199,8 +1225,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclCommWindowDeregister",
      TRACER_STATUS_RESULT,
      nccl_ncclCommWindowDeregister_slots,
-     3,
-     6,
+     4,
+     7,
      0,
      nccl_ncclCommWindowDeregister_ok_statuses,
      2,
@@ -1216,8 +1242,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclRedOpCreatePreMulSum",
      TRACER_STATUS_RESULT,
      nccl_ncclRedOpCreatePreMulSum_slots,
-     7,
-     10,
+     8,
+     11,
      0,
      nccl_ncclRedOpCreatePreMulSum_ok_statuses,
      2,
@@ -1233,8 +1259,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclRedOpDestroy",
      TRACER_STATUS_RESULT,
      nccl_ncclRedOpDestroy_slots,
-     3,
-     6,
+     4,
+     7,
      0,
      nccl_ncclRedOpDestroy_ok_statuses,
      2,
@@ -1250,8 +1276,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclReduce",
      TRACER_STATUS_RESULT,
      nccl_ncclReduce_slots,
-     13,
-     16,
+     14,
+     17,
      0,
      nccl_ncclReduce_ok_statuses,
      2,
@@ -1263,12 +1289,12 @@ static const struct tracer_function_desc nccl_functions[] = {
      NULL,
      NULL,
      0,
-     {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 10, -1, 8, 9, 13, 14, 15, {0, 1, 0, 1}, {0, 1, 0, 1}}},
+     {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 10, -1, 8, 9, 14, 15, 16, {0, 1, 0, 1}, {0, 1, 0, 1}}},
     {"ncclBcast",
      TRACER_STATUS_RESULT,
      nccl_ncclBcast_slots,
-     11,
-     14,
+     12,
+     15,
      0,
      nccl_ncclBcast_ok_statuses,
      2,
@@ -1280,12 +1306,12 @@ static const struct tracer_function_desc nccl_functions[] = {
      NULL,
      NULL,
      0,
-     {TRACER_MESSAGE_COLLECTIVE, 10, -1, -1, 8, -1, -1, 7, 11, 12, 13, {0, 1, 0, 1}, {0, 1, 0, 1}}},
+     {TRACER_MESSAGE_COLLECTIVE, 10, -1, -1, 8, -1, -1, 7, 12, 13, 14, {0, 1, 0, 1}, {0, 1, 0, 1}}},
     {"ncclBroadcast",
      TRACER_STATUS_RESULT,
      nccl_ncclBroadcast_slots,
-     12,
-     15,
+     13,
+     16,
      0,
      nccl_ncclBroadcast_ok_statuses,
      2,
@@ -1297,12 +1323,12 @@ static const struct tracer_function_desc nccl_functions[] = {
      NULL,
      NULL,
      0,
-     {TRACER_MESSAGE_COLLECTIVE, 11, -1, -1, 9, -1, -1, 8, 12, 13, 14, {0, 1, 0, 1}, {0, 1, 0, 1}}},
+     {TRACER_MESSAGE_COLLECTIVE, 11, -1, -1, 9, -1, -1, 8, 13, 14, 15, {0, 1, 0, 1}, {0, 1, 0, 1}}},
     {"ncclAllReduce",
      TRACER_STATUS_RESULT,
      nccl_ncclAllReduce_slots,
-     12,
-     15,
+     13,
+     16,
      0,
      nccl_ncclAllReduce_ok_statuses,
      2,
@@ -1322,16 +1348,16 @@ static const struct tracer_function_desc nccl_functions[] = {
       -1,
       8,
       -1,
-      12,
       13,
       14,
+      15,
       {0, 1, 0, 1},
       {2, -2, 1, 0}}},
     {"ncclReduceScatter",
      TRACER_STATUS_RESULT,
      nccl_ncclReduceScatter_slots,
-     12,
-     15,
+     13,
+     16,
      0,
      nccl_ncclReduceScatter_ok_statuses,
      2,
@@ -1351,16 +1377,16 @@ static const struct tracer_function_desc nccl_functions[] = {
       -1,
       8,
       -1,
-      12,
       13,
       14,
+      15,
       {1, 0, 0, 1},
       {1, -1, 1, 0}}},
     {"ncclAllGather",
      TRACER_STATUS_RESULT,
      nccl_ncclAllGather_slots,
-     11,
-     14,
+     12,
+     15,
      0,
      nccl_ncclAllGather_ok_statuses,
      2,
@@ -1380,16 +1406,16 @@ static const struct tracer_function_desc nccl_functions[] = {
       -1,
       -1,
       -1,
-      11,
       12,
       13,
+      14,
       {1, 0, 0, 1},
       {1, -1, 1, 0}}},
     {"ncclAlltoAll",
      TRACER_STATUS_RESULT,
      nccl_ncclAlltoAll_slots,
-     11,
-     14,
+     12,
+     15,
      0,
      nccl_ncclAlltoAll_ok_statuses,
      2,
@@ -1409,16 +1435,16 @@ static const struct tracer_function_desc nccl_functions[] = {
       -1,
       -1,
       -1,
-      11,
       12,
       13,
+      14,
       {1, 0, 0, 1},
       {1, -1, 1, 0}}},
     {"ncclGather",
      TRACER_STATUS_RESULT,
      nccl_ncclGather_slots,
-     12,
-     15,
+     13,
+     16,
      0,
      nccl_ncclGather_ok_statuses,
      2,
@@ -1438,16 +1464,16 @@ static const struct tracer_function_desc nccl_functions[] = {
       -1,
       -1,
       8,
-      12,
       13,
       14,
+      15,
       {1, 0, 0, 1},
       {1, -1, 1, 0}}},
     {"ncclScatter",
      TRACER_STATUS_RESULT,
      nccl_ncclScatter_slots,
-     12,
-     15,
+     13,
+     16,
      0,
      nccl_ncclScatter_ok_statuses,
      2,
@@ -1467,16 +1493,16 @@ static const struct tracer_function_desc nccl_functions[] = {
       -1,
       -1,
       8,
-      12,
       13,
       14,
+      15,
       {1, 0, 0, 1},
       {1, -1, 1, 0}}},
     {"ncclSend",
      TRACER_STATUS_RESULT,
      nccl_ncclSend_slots,
-     11,
-     14,
+     12,
+     15,
      0,
      nccl_ncclSend_ok_statuses,
      2,
@@ -1488,12 +1514,12 @@ static const struct tracer_function_desc nccl_functions[] = {
      NULL,
      NULL,
      0,
-     {TRACER_MESSAGE_SEND, 10, 7, -1, 8, -1, -1, -1, 11, 12, 13, {0, 1, 0, 1}, {0, 1, 0, 1}}},
+     {TRACER_MESSAGE_SEND, 10, 7, -1, 8, -1, -1, -1, 12, 13, 14, {0, 1, 0, 1}, {0, 1, 0, 1}}},
     {"ncclRecv",
      TRACER_STATUS_RESULT,
      nccl_ncclRecv_slots,
-     11,
-     14,
+     12,
+     15,
      0,
      nccl_ncclRecv_ok_statuses,
      2,
@@ -1505,12 +1531,12 @@ static const struct tracer_function_desc nccl_functions[] = {
      NULL,
      NULL,
      0,
-     {TRACER_MESSAGE_RECV, 10, 7, -1, 8, -1, -1, -1, 11, 12, 13, {0, 1, 0, 1}, {0, 1, 0, 1}}},
+     {TRACER_MESSAGE_RECV, 10, 7, -1, 8, -1, -1, -1, 12, 13, 14, {0, 1, 0, 1}, {0, 1, 0, 1}}},
     {"ncclGroupStart",
      TRACER_STATUS_RESULT,
      nccl_ncclGroupStart_slots,
-     1,
-     4,
+     2,
+     5,
      0,
      nccl_ncclGroupStart_ok_statuses,
      2,
@@ -1526,8 +1552,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclGroupEnd",
      TRACER_STATUS_RESULT,
      nccl_ncclGroupEnd_slots,
-     1,
-     4,
+     2,
+     5,
      0,
      nccl_ncclGroupEnd_ok_statuses,
      2,
@@ -1543,8 +1569,8 @@ static const struct tracer_function_desc nccl_functions[] = {
     {"ncclGroupSimulateEnd",
      TRACER_STATUS_RESULT,
      nccl_ncclGroupSimulateEnd_slots,
-     2,
-     5,
+     3,
+     6,
      0,
      nccl_ncclGroupSimulateEnd_ok_statuses,
      2,

@@ -8,11 +8,15 @@
  * - nccl_traced_F records the call. The wrapper checked the events only when the
  *   real function was resolved, so the first call checks them here. A call from inside
  *   another traced call of this backend, or made while the recording is paused, goes
- *   straight to the library. Minimal mode keeps no arguments: a function that no hook or
- *   command needs the arguments of puts the call into its thread's batch
+ *   straight to the library; once the trace reached its bound (tracer_recording.h) a call
+ *   is counted with its times (tracer_count_span) instead of written. Minimal mode
+ *   keeps no arguments: a function that no hook or command needs the arguments of puts
+ *   the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
- *   counting clock (tracer_count_now), cheaper than the trace clock. Otherwise the record
+ *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
+ *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted with its
+ *   time, not recorded; the call that completes carries their number. Otherwise the record
  *   takes the arguments as passed, before a hook may change them; the clock is read right
  *   around the real call; the event is written when the call returns, the richest kind
  *   enabled.
@@ -156,6 +160,9 @@ __attribute__((constructor)) static void nccl_resolve_loaded(void) {
     tracer_code_of((const void *)nccl_real.ncclMemAlloc, &nccl_library_code);
 }
 
+/* ncclMemAlloc: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclMemAlloc __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclMemAlloc(nccl_ncclMemAlloc_fn *tracer_real, const void *tracer_caller, void **ptr,
                          size_t size) {
@@ -167,7 +174,8 @@ nccl_traced_ncclMemAlloc(nccl_ncclMemAlloc_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemAlloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemAlloc) &&
@@ -180,9 +188,19 @@ nccl_traced_ncclMemAlloc(nccl_ncclMemAlloc_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclMemAlloc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclMemAlloc, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclMemAlloc, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclMemAlloc, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -201,11 +219,22 @@ nccl_traced_ncclMemAlloc(nccl_ncclMemAlloc_fn *tracer_real, const void *tracer_c
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemAlloc__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclMemAlloc, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclMemAlloc);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclMemAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemAlloc__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclMemAlloc);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclMemAlloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemAlloc__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclMemAlloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemAlloc))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclMemAlloc, &tracer_record);
@@ -227,6 +256,9 @@ ncclResult_t ncclMemAlloc(void **ptr, size_t size) {
   return nccl_traced_ncclMemAlloc(tracer_real, __builtin_return_address(0), ptr, size);
 }
 
+/* ncclMemFree: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclMemFree __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclMemFree(nccl_ncclMemFree_fn *tracer_real, const void *tracer_caller, void *ptr) {
   bool tracer_off = false;
@@ -237,7 +269,8 @@ nccl_traced_ncclMemFree(nccl_ncclMemFree_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemFree) &&
@@ -250,9 +283,19 @@ nccl_traced_ncclMemFree(nccl_ncclMemFree_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclMemFree, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclMemFree, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclMemFree, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclMemFree, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -269,10 +312,21 @@ nccl_traced_ncclMemFree(nccl_ncclMemFree_fn *tracer_real, const void *tracer_cal
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemFree__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclMemFree, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclMemFree);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclMemFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemFree__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclMemFree);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclMemFree, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemFree__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclMemFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemFree))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclMemFree, &tracer_record);
@@ -294,6 +348,9 @@ ncclResult_t ncclMemFree(void *ptr) {
   return nccl_traced_ncclMemFree(tracer_real, __builtin_return_address(0), ptr);
 }
 
+/* ncclGetVersion: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclGetVersion __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclGetVersion(nccl_ncclGetVersion_fn *tracer_real, const void *tracer_caller,
                            int *version) {
@@ -305,7 +362,8 @@ nccl_traced_ncclGetVersion(nccl_ncclGetVersion_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetVersion__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetVersion) &&
@@ -318,9 +376,19 @@ nccl_traced_ncclGetVersion(nccl_ncclGetVersion_fn *tracer_real, const void *trac
     tracer_result = tracer_real(version);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclGetVersion, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclGetVersion, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclGetVersion, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclGetVersion, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -337,11 +405,23 @@ nccl_traced_ncclGetVersion(nccl_ncclGetVersion_fn *tracer_real, const void *trac
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetVersion__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclGetVersion, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclGetVersion);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetVersion__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclGetVersion);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclGetVersion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetVersion__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGetVersion__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetVersion))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGetVersion, &tracer_record);
@@ -364,6 +444,9 @@ ncclResult_t ncclGetVersion(int *version) {
   return nccl_traced_ncclGetVersion(tracer_real, __builtin_return_address(0), version);
 }
 
+/* ncclGetUniqueId: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclGetUniqueId __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclGetUniqueId(nccl_ncclGetUniqueId_fn *tracer_real, const void *tracer_caller,
                             ncclUniqueId *uniqueId) {
@@ -375,7 +458,8 @@ nccl_traced_ncclGetUniqueId(nccl_ncclGetUniqueId_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetUniqueId__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(uniqueId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetUniqueId) &&
@@ -388,9 +472,19 @@ nccl_traced_ncclGetUniqueId(nccl_ncclGetUniqueId_fn *tracer_real, const void *tr
     tracer_result = tracer_real(uniqueId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclGetUniqueId, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclGetUniqueId, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclGetUniqueId, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclGetUniqueId, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -407,10 +501,22 @@ nccl_traced_ncclGetUniqueId(nccl_ncclGetUniqueId_fn *tracer_real, const void *tr
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetUniqueId__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclGetUniqueId, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclGetUniqueId);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGetUniqueId, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetUniqueId__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclGetUniqueId);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclGetUniqueId, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetUniqueId__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGetUniqueId__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetUniqueId))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGetUniqueId, &tracer_record);
@@ -433,6 +539,9 @@ ncclResult_t ncclGetUniqueId(ncclUniqueId *uniqueId) {
   return nccl_traced_ncclGetUniqueId(tracer_real, __builtin_return_address(0), uniqueId);
 }
 
+/* ncclCommInitRankConfig: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommInitRankConfig __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommInitRankConfig(nccl_ncclCommInitRankConfig_fn *tracer_real,
                                    const void *tracer_caller, ncclComm_t *comm, int nranks,
@@ -445,7 +554,8 @@ nccl_traced_ncclCommInitRankConfig(nccl_ncclCommInitRankConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, nranks, commId, rank, config);
   }
   nccl_depth++;
@@ -470,11 +580,24 @@ nccl_traced_ncclCommInitRankConfig(nccl_ncclCommInitRankConfig_fn *tracer_real,
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   nccl_hook_ncclCommInitRankConfig_after(&tracer_args);
+  if (tracer_counting &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankConfig__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommInitRankConfig, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommInitRankConfig);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommInitRankConfig, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankConfig__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommInitRankConfig);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommInitRankConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankConfig__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommInitRankConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankConfig))
@@ -500,6 +623,9 @@ ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId c
                                             commId, rank, config);
 }
 
+/* ncclCommInitRank: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommInitRank __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommInitRank(nccl_ncclCommInitRank_fn *tracer_real, const void *tracer_caller,
                              ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank) {
@@ -511,7 +637,8 @@ nccl_traced_ncclCommInitRank(nccl_ncclCommInitRank_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRank__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, nranks, commId, rank);
   }
   nccl_depth++;
@@ -534,11 +661,23 @@ nccl_traced_ncclCommInitRank(nccl_ncclCommInitRank_fn *tracer_real, const void *
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   nccl_hook_ncclCommInitRank_after(&tracer_args);
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRank__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommInitRank, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommInitRank);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommInitRank, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRank__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommInitRank);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommInitRank, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRank__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommInitRank__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRank))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommInitRank, &tracer_record);
@@ -562,6 +701,9 @@ ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId commId,
                                       commId, rank);
 }
 
+/* ncclCommInitAll: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommInitAll __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommInitAll(nccl_ncclCommInitAll_fn *tracer_real, const void *tracer_caller,
                             ncclComm_t *comm, int ndev, const int *devlist) {
@@ -573,7 +715,8 @@ nccl_traced_ncclCommInitAll(nccl_ncclCommInitAll_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitAll__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, ndev, devlist);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitAll) &&
@@ -586,9 +729,19 @@ nccl_traced_ncclCommInitAll(nccl_ncclCommInitAll_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, ndev, devlist);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommInitAll, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclCommInitAll, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclCommInitAll, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclCommInitAll, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -609,11 +762,23 @@ nccl_traced_ncclCommInitAll(nccl_ncclCommInitAll_fn *tracer_real, const void *tr
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitAll__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommInitAll, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommInitAll);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommInitAll, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitAll__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommInitAll);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommInitAll, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitAll__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommInitAll__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitAll))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommInitAll, &tracer_record);
@@ -636,6 +801,9 @@ ncclResult_t ncclCommInitAll(ncclComm_t *comm, int ndev, const int *devlist) {
   return nccl_traced_ncclCommInitAll(tracer_real, __builtin_return_address(0), comm, ndev, devlist);
 }
 
+/* ncclCommFinalize: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommFinalize __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommFinalize(nccl_ncclCommFinalize_fn *tracer_real, const void *tracer_caller,
                              ncclComm_t comm) {
@@ -647,7 +815,8 @@ nccl_traced_ncclCommFinalize(nccl_ncclCommFinalize_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommFinalize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommFinalize) &&
@@ -660,9 +829,19 @@ nccl_traced_ncclCommFinalize(nccl_ncclCommFinalize_fn *tracer_real, const void *
     tracer_result = tracer_real(comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommFinalize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclCommFinalize, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclCommFinalize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclCommFinalize, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -679,10 +858,22 @@ nccl_traced_ncclCommFinalize(nccl_ncclCommFinalize_fn *tracer_real, const void *
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommFinalize__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommFinalize, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommFinalize);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommFinalize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommFinalize__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommFinalize);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommFinalize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommFinalize__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommFinalize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommFinalize))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommFinalize, &tracer_record);
@@ -705,6 +896,9 @@ ncclResult_t ncclCommFinalize(ncclComm_t comm) {
   return nccl_traced_ncclCommFinalize(tracer_real, __builtin_return_address(0), comm);
 }
 
+/* ncclCommDestroy: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommDestroy __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommDestroy(nccl_ncclCommDestroy_fn *tracer_real, const void *tracer_caller,
                             ncclComm_t comm) {
@@ -716,7 +910,8 @@ nccl_traced_ncclCommDestroy(nccl_ncclCommDestroy_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm);
   }
   nccl_depth++;
@@ -733,10 +928,22 @@ nccl_traced_ncclCommDestroy(nccl_ncclCommDestroy_fn *tracer_real, const void *tr
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   nccl_hook_ncclCommDestroy_after(&tracer_args);
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDestroy__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommDestroy, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommDestroy);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDestroy__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommDestroy);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDestroy__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDestroy))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommDestroy, &tracer_record);
@@ -759,6 +966,9 @@ ncclResult_t ncclCommDestroy(ncclComm_t comm) {
   return nccl_traced_ncclCommDestroy(tracer_real, __builtin_return_address(0), comm);
 }
 
+/* ncclCommAbort: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommAbort __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommAbort(nccl_ncclCommAbort_fn *tracer_real, const void *tracer_caller,
                           ncclComm_t comm) {
@@ -770,7 +980,8 @@ nccl_traced_ncclCommAbort(nccl_ncclCommAbort_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommAbort__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm);
   }
   nccl_depth++;
@@ -787,10 +998,21 @@ nccl_traced_ncclCommAbort(nccl_ncclCommAbort_fn *tracer_real, const void *tracer
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   nccl_hook_ncclCommAbort_after(&tracer_args);
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommAbort__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommAbort, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclCommAbort);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommAbort, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommAbort__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommAbort);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommAbort, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommAbort__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommAbort__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommAbort))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommAbort, &tracer_record);
@@ -812,6 +1034,9 @@ ncclResult_t ncclCommAbort(ncclComm_t comm) {
   return nccl_traced_ncclCommAbort(tracer_real, __builtin_return_address(0), comm);
 }
 
+/* ncclCommRevoke: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommRevoke __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommRevoke(nccl_ncclCommRevoke_fn *tracer_real, const void *tracer_caller,
                            ncclComm_t comm, int revokeFlags) {
@@ -823,7 +1048,8 @@ nccl_traced_ncclCommRevoke(nccl_ncclCommRevoke_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRevoke__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, revokeFlags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRevoke) &&
@@ -836,9 +1062,19 @@ nccl_traced_ncclCommRevoke(nccl_ncclCommRevoke_fn *tracer_real, const void *trac
     tracer_result = tracer_real(comm, revokeFlags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommRevoke, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclCommRevoke, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclCommRevoke, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclCommRevoke, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -857,10 +1093,22 @@ nccl_traced_ncclCommRevoke(nccl_ncclCommRevoke_fn *tracer_real, const void *trac
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRevoke__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommRevoke, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommRevoke);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommRevoke, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRevoke__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommRevoke);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommRevoke, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRevoke__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommRevoke__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRevoke))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommRevoke, &tracer_record);
@@ -883,6 +1131,9 @@ ncclResult_t ncclCommRevoke(ncclComm_t comm, int revokeFlags) {
   return nccl_traced_ncclCommRevoke(tracer_real, __builtin_return_address(0), comm, revokeFlags);
 }
 
+/* ncclCommSplit: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommSplit __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommSplit(nccl_ncclCommSplit_fn *tracer_real, const void *tracer_caller,
                           ncclComm_t comm, int color, int key, ncclComm_t *newcomm,
@@ -895,7 +1146,8 @@ nccl_traced_ncclCommSplit(nccl_ncclCommSplit_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommSplit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, color, key, newcomm, config);
   }
   nccl_depth++;
@@ -921,11 +1173,22 @@ nccl_traced_ncclCommSplit(nccl_ncclCommSplit_fn *tracer_real, const void *tracer
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   nccl_hook_ncclCommSplit_after(&tracer_args);
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommSplit__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommSplit, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclCommSplit);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommSplit, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommSplit__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommSplit);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommSplit, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommSplit__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommSplit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommSplit))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommSplit, &tracer_record);
@@ -949,6 +1212,9 @@ ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newc
                                    newcomm, config);
 }
 
+/* ncclCommShrink: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommShrink __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommShrink(nccl_ncclCommShrink_fn *tracer_real, const void *tracer_caller,
                            ncclComm_t comm, int *excludeRanksList, int excludeRanksCount,
@@ -961,7 +1227,8 @@ nccl_traced_ncclCommShrink(nccl_ncclCommShrink_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommShrink__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, excludeRanksList, excludeRanksCount, newcomm, config, shrinkFlags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommShrink) &&
@@ -975,9 +1242,19 @@ nccl_traced_ncclCommShrink(nccl_ncclCommShrink_fn *tracer_real, const void *trac
         tracer_real(comm, excludeRanksList, excludeRanksCount, newcomm, config, shrinkFlags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommShrink, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclCommShrink, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclCommShrink, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclCommShrink, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -1006,13 +1283,25 @@ nccl_traced_ncclCommShrink(nccl_ncclCommShrink_fn *tracer_real, const void *trac
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommShrink__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommShrink, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommShrink);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommShrink, tracer_depth, tracer_args.tracer_status);
   tracer_record.excludeRanksList_val =
       tracer_args.excludeRanksList ? (uint64_t)(int64_t)(*tracer_args.excludeRanksList) : 0;
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommShrink__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommShrink);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommShrink, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommShrink__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommShrink__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommShrink))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommShrink, &tracer_record);
@@ -1038,6 +1327,9 @@ ncclResult_t ncclCommShrink(ncclComm_t comm, int *excludeRanksList, int excludeR
                                     shrinkFlags);
 }
 
+/* ncclCommInitRankScalable: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommInitRankScalable __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t nccl_traced_ncclCommInitRankScalable(
     nccl_ncclCommInitRankScalable_fn *tracer_real, const void *tracer_caller, ncclComm_t *newcomm,
     int nranks, int myrank, int nId, ncclUniqueId *commIds, ncclConfig_t *config) {
@@ -1049,7 +1341,8 @@ __attribute__((noinline)) static ncclResult_t nccl_traced_ncclCommInitRankScalab
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankScalable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(newcomm, nranks, myrank, nId, commIds, config);
   }
   nccl_depth++;
@@ -1078,11 +1371,24 @@ __attribute__((noinline)) static ncclResult_t nccl_traced_ncclCommInitRankScalab
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   nccl_hook_ncclCommInitRankScalable_after(&tracer_args);
+  if (tracer_counting &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankScalable__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommInitRankScalable, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommInitRankScalable);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommInitRankScalable, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankScalable__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommInitRankScalable);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommInitRankScalable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankScalable__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommInitRankScalable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankScalable))
@@ -1120,7 +1426,8 @@ nccl_traced_ncclGetErrorString(nccl_ncclGetErrorString_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetErrorString__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetErrorString) &&
@@ -1133,8 +1440,11 @@ nccl_traced_ncclGetErrorString(nccl_ncclGetErrorString_fn *tracer_real, const vo
     tracer_result = tracer_real(result);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(NCCL_ID_ncclGetErrorString, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclGetErrorString, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(NCCL_ID_ncclGetErrorString, tracer_depth, 0));
     nccl_depth--;
     return tracer_result;
   }
@@ -1155,7 +1465,10 @@ nccl_traced_ncclGetErrorString(nccl_ncclGetErrorString_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGetErrorString, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_5 = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetErrorString__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclGetErrorString, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetErrorString__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGetErrorString__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetErrorString))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGetErrorString, &tracer_record);
@@ -1189,7 +1502,8 @@ nccl_traced_ncclGetLastError(nccl_ncclGetLastError_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetLastError__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetLastError) &&
@@ -1202,8 +1516,11 @@ nccl_traced_ncclGetLastError(nccl_ncclGetLastError_fn *tracer_real, const void *
     tracer_result = tracer_real(comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(NCCL_ID_ncclGetLastError, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclGetLastError, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(NCCL_ID_ncclGetLastError, tracer_depth, 0));
     nccl_depth--;
     return tracer_result;
   }
@@ -1224,7 +1541,10 @@ nccl_traced_ncclGetLastError(nccl_ncclGetLastError_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGetLastError, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetLastError__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclGetLastError, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetLastError__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGetLastError__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetLastError))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGetLastError, &tracer_record);
@@ -1257,7 +1577,8 @@ nccl_traced_ncclResetDebugInit(nccl_ncclResetDebugInit_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclResetDebugInit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     tracer_real();
     return;
   }
@@ -1270,8 +1591,11 @@ nccl_traced_ncclResetDebugInit(nccl_ncclResetDebugInit_fn *tracer_real, const vo
     tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(NCCL_ID_ncclResetDebugInit, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclResetDebugInit, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(NCCL_ID_ncclResetDebugInit, tracer_depth, 0));
     nccl_depth--;
     return;
   }
@@ -1289,7 +1613,10 @@ nccl_traced_ncclResetDebugInit(nccl_ncclResetDebugInit_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclResetDebugInit, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclResetDebugInit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclResetDebugInit, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclResetDebugInit__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclResetDebugInit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclResetDebugInit))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclResetDebugInit, &tracer_record);
@@ -1312,6 +1639,9 @@ void ncclResetDebugInit(void) {
   nccl_traced_ncclResetDebugInit(tracer_real, __builtin_return_address(0));
 }
 
+/* ncclCommGetAsyncError: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommGetAsyncError __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommGetAsyncError(nccl_ncclCommGetAsyncError_fn *tracer_real,
                                   const void *tracer_caller, ncclComm_t comm,
@@ -1324,7 +1654,8 @@ nccl_traced_ncclCommGetAsyncError(nccl_ncclCommGetAsyncError_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommGetAsyncError__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, asyncError);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommGetAsyncError) &&
@@ -1337,9 +1668,19 @@ nccl_traced_ncclCommGetAsyncError(nccl_ncclCommGetAsyncError_fn *tracer_real,
     tracer_result = tracer_real(comm, asyncError);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommGetAsyncError, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclCommGetAsyncError, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclCommGetAsyncError, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclCommGetAsyncError, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -1358,11 +1699,24 @@ nccl_traced_ncclCommGetAsyncError(nccl_ncclCommGetAsyncError_fn *tracer_real,
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommGetAsyncError__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommGetAsyncError, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommGetAsyncError);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommGetAsyncError, tracer_depth, tracer_args.tracer_status);
   tracer_record.asyncError_val = tracer_args.asyncError ? (uint64_t)(*tracer_args.asyncError) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommGetAsyncError__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommGetAsyncError);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommGetAsyncError, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommGetAsyncError__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommGetAsyncError__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommGetAsyncError))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommGetAsyncError, &tracer_record);
@@ -1386,6 +1740,9 @@ ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t *asyncError) {
                                            asyncError);
 }
 
+/* ncclCommCount: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommCount __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommCount(nccl_ncclCommCount_fn *tracer_real, const void *tracer_caller,
                           const ncclComm_t comm, int *count) {
@@ -1397,7 +1754,8 @@ nccl_traced_ncclCommCount(nccl_ncclCommCount_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCount__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCount) &&
@@ -1410,9 +1768,19 @@ nccl_traced_ncclCommCount(nccl_ncclCommCount_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(comm, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommCount, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclCommCount, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclCommCount, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclCommCount, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -1431,11 +1799,22 @@ nccl_traced_ncclCommCount(nccl_ncclCommCount_fn *tracer_real, const void *tracer
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCount__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommCount, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclCommCount);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommCount, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCount__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommCount);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommCount, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCount__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommCount__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCount))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommCount, &tracer_record);
@@ -1457,6 +1836,9 @@ ncclResult_t ncclCommCount(const ncclComm_t comm, int *count) {
   return nccl_traced_ncclCommCount(tracer_real, __builtin_return_address(0), comm, count);
 }
 
+/* ncclCommCuDevice: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommCuDevice __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommCuDevice(nccl_ncclCommCuDevice_fn *tracer_real, const void *tracer_caller,
                              const ncclComm_t comm, int *device) {
@@ -1468,7 +1850,8 @@ nccl_traced_ncclCommCuDevice(nccl_ncclCommCuDevice_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCuDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCuDevice) &&
@@ -1481,9 +1864,19 @@ nccl_traced_ncclCommCuDevice(nccl_ncclCommCuDevice_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommCuDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclCommCuDevice, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclCommCuDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclCommCuDevice, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -1502,11 +1895,23 @@ nccl_traced_ncclCommCuDevice(nccl_ncclCommCuDevice_fn *tracer_real, const void *
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCuDevice__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommCuDevice, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommCuDevice);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommCuDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCuDevice__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommCuDevice);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommCuDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCuDevice__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommCuDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCuDevice))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommCuDevice, &tracer_record);
@@ -1529,6 +1934,9 @@ ncclResult_t ncclCommCuDevice(const ncclComm_t comm, int *device) {
   return nccl_traced_ncclCommCuDevice(tracer_real, __builtin_return_address(0), comm, device);
 }
 
+/* ncclCommUserRank: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommUserRank __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommUserRank(nccl_ncclCommUserRank_fn *tracer_real, const void *tracer_caller,
                              const ncclComm_t comm, int *rank) {
@@ -1540,7 +1948,8 @@ nccl_traced_ncclCommUserRank(nccl_ncclCommUserRank_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommUserRank__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommUserRank) &&
@@ -1553,9 +1962,19 @@ nccl_traced_ncclCommUserRank(nccl_ncclCommUserRank_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, rank);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommUserRank, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclCommUserRank, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclCommUserRank, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclCommUserRank, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -1574,11 +1993,23 @@ nccl_traced_ncclCommUserRank(nccl_ncclCommUserRank_fn *tracer_real, const void *
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommUserRank__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommUserRank, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommUserRank);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommUserRank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommUserRank__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommUserRank);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommUserRank, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommUserRank__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommUserRank__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommUserRank))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommUserRank, &tracer_record);
@@ -1601,6 +2032,9 @@ ncclResult_t ncclCommUserRank(const ncclComm_t comm, int *rank) {
   return nccl_traced_ncclCommUserRank(tracer_real, __builtin_return_address(0), comm, rank);
 }
 
+/* ncclCommRegister: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommRegister __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommRegister(nccl_ncclCommRegister_fn *tracer_real, const void *tracer_caller,
                              const ncclComm_t comm, void *buff, size_t size, void **handle) {
@@ -1612,7 +2046,8 @@ nccl_traced_ncclCommRegister(nccl_ncclCommRegister_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRegister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, buff, size, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRegister) &&
@@ -1625,9 +2060,19 @@ nccl_traced_ncclCommRegister(nccl_ncclCommRegister_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, buff, size, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommRegister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclCommRegister, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclCommRegister, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclCommRegister, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -1651,11 +2096,23 @@ nccl_traced_ncclCommRegister(nccl_ncclCommRegister_fn *tracer_real, const void *
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRegister__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommRegister, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommRegister);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommRegister, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRegister__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommRegister);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommRegister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRegister__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommRegister__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRegister))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommRegister, &tracer_record);
@@ -1679,6 +2136,9 @@ ncclResult_t ncclCommRegister(const ncclComm_t comm, void *buff, size_t size, vo
                                       handle);
 }
 
+/* ncclCommDeregister: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommDeregister __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommDeregister(nccl_ncclCommDeregister_fn *tracer_real, const void *tracer_caller,
                                const ncclComm_t comm, void *handle) {
@@ -1690,7 +2150,8 @@ nccl_traced_ncclCommDeregister(nccl_ncclCommDeregister_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDeregister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDeregister) &&
@@ -1703,9 +2164,19 @@ nccl_traced_ncclCommDeregister(nccl_ncclCommDeregister_fn *tracer_real, const vo
     tracer_result = tracer_real(comm, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommDeregister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclCommDeregister, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclCommDeregister, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclCommDeregister, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -1724,10 +2195,22 @@ nccl_traced_ncclCommDeregister(nccl_ncclCommDeregister_fn *tracer_real, const vo
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDeregister__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommDeregister, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommDeregister);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommDeregister, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDeregister__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommDeregister);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommDeregister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDeregister__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommDeregister__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDeregister))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommDeregister, &tracer_record);
@@ -1750,6 +2233,9 @@ ncclResult_t ncclCommDeregister(const ncclComm_t comm, void *handle) {
   return nccl_traced_ncclCommDeregister(tracer_real, __builtin_return_address(0), comm, handle);
 }
 
+/* ncclCommWindowRegister: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommWindowRegister __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommWindowRegister(nccl_ncclCommWindowRegister_fn *tracer_real,
                                    const void *tracer_caller, ncclComm_t comm, void *buff,
@@ -1762,7 +2248,8 @@ nccl_traced_ncclCommWindowRegister(nccl_ncclCommWindowRegister_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowRegister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, buff, size, win, winFlags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowRegister) &&
@@ -1775,9 +2262,19 @@ nccl_traced_ncclCommWindowRegister(nccl_ncclCommWindowRegister_fn *tracer_real,
     tracer_result = tracer_real(comm, buff, size, win, winFlags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommWindowRegister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclCommWindowRegister, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclCommWindowRegister, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclCommWindowRegister, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -1803,11 +2300,24 @@ nccl_traced_ncclCommWindowRegister(nccl_ncclCommWindowRegister_fn *tracer_real,
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowRegister__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommWindowRegister, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommWindowRegister);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommWindowRegister, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowRegister__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommWindowRegister);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommWindowRegister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowRegister__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommWindowRegister__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowRegister))
@@ -1833,6 +2343,9 @@ ncclResult_t ncclCommWindowRegister(ncclComm_t comm, void *buff, size_t size, nc
                                             size, win, winFlags);
 }
 
+/* ncclCommWindowDeregister: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclCommWindowDeregister __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclCommWindowDeregister(nccl_ncclCommWindowDeregister_fn *tracer_real,
                                      const void *tracer_caller, ncclComm_t comm, ncclWindow_t win) {
@@ -1844,7 +2357,8 @@ nccl_traced_ncclCommWindowDeregister(nccl_ncclCommWindowDeregister_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowDeregister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowDeregister) &&
@@ -1857,9 +2371,19 @@ nccl_traced_ncclCommWindowDeregister(nccl_ncclCommWindowDeregister_fn *tracer_re
     tracer_result = tracer_real(comm, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclCommWindowDeregister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclCommWindowDeregister, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclCommWindowDeregister, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(NCCL_ID_ncclCommWindowDeregister, tracer_depth,
+                                           (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -1878,10 +2402,23 @@ nccl_traced_ncclCommWindowDeregister(nccl_ncclCommWindowDeregister_fn *tracer_re
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowDeregister__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclCommWindowDeregister, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclCommWindowDeregister);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommWindowDeregister, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowDeregister__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommWindowDeregister);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclCommWindowDeregister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowDeregister__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclCommWindowDeregister__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowDeregister))
@@ -1906,6 +2443,9 @@ ncclResult_t ncclCommWindowDeregister(ncclComm_t comm, ncclWindow_t win) {
   return nccl_traced_ncclCommWindowDeregister(tracer_real, __builtin_return_address(0), comm, win);
 }
 
+/* ncclRedOpCreatePreMulSum: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclRedOpCreatePreMulSum __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t nccl_traced_ncclRedOpCreatePreMulSum(
     nccl_ncclRedOpCreatePreMulSum_fn *tracer_real, const void *tracer_caller, ncclRedOp_t *op,
     void *scalar, ncclDataType_t datatype, ncclScalarResidence_t residence, ncclComm_t comm) {
@@ -1917,7 +2457,8 @@ __attribute__((noinline)) static ncclResult_t nccl_traced_ncclRedOpCreatePreMulS
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpCreatePreMulSum__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(op, scalar, datatype, residence, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpCreatePreMulSum) &&
@@ -1930,9 +2471,19 @@ __attribute__((noinline)) static ncclResult_t nccl_traced_ncclRedOpCreatePreMulS
     tracer_result = tracer_real(op, scalar, datatype, residence, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclRedOpCreatePreMulSum, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclRedOpCreatePreMulSum, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclRedOpCreatePreMulSum, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(NCCL_ID_ncclRedOpCreatePreMulSum, tracer_depth,
+                                           (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -1958,11 +2509,24 @@ __attribute__((noinline)) static ncclResult_t nccl_traced_ncclRedOpCreatePreMulS
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpCreatePreMulSum__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclRedOpCreatePreMulSum, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclRedOpCreatePreMulSum);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclRedOpCreatePreMulSum, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(*tracer_args.op) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpCreatePreMulSum__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclRedOpCreatePreMulSum);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclRedOpCreatePreMulSum, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpCreatePreMulSum__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclRedOpCreatePreMulSum__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpCreatePreMulSum))
@@ -1989,6 +2553,9 @@ ncclResult_t ncclRedOpCreatePreMulSum(ncclRedOp_t *op, void *scalar, ncclDataTyp
                                               datatype, residence, comm);
 }
 
+/* ncclRedOpDestroy: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclRedOpDestroy __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclRedOpDestroy(nccl_ncclRedOpDestroy_fn *tracer_real, const void *tracer_caller,
                              ncclRedOp_t op, ncclComm_t comm) {
@@ -2000,7 +2567,8 @@ nccl_traced_ncclRedOpDestroy(nccl_ncclRedOpDestroy_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpDestroy) &&
@@ -2013,9 +2581,19 @@ nccl_traced_ncclRedOpDestroy(nccl_ncclRedOpDestroy_fn *tracer_real, const void *
     tracer_result = tracer_real(op, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclRedOpDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclRedOpDestroy, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclRedOpDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclRedOpDestroy, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -2034,10 +2612,22 @@ nccl_traced_ncclRedOpDestroy(nccl_ncclRedOpDestroy_fn *tracer_real, const void *
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpDestroy__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclRedOpDestroy, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclRedOpDestroy);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclRedOpDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpDestroy__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclRedOpDestroy);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclRedOpDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpDestroy__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclRedOpDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpDestroy))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclRedOpDestroy, &tracer_record);
@@ -2060,6 +2650,9 @@ ncclResult_t ncclRedOpDestroy(ncclRedOp_t op, ncclComm_t comm) {
   return nccl_traced_ncclRedOpDestroy(tracer_real, __builtin_return_address(0), op, comm);
 }
 
+/* ncclReduce: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclReduce __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclReduce(nccl_ncclReduce_fn *tracer_real, const void *tracer_caller,
                        const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype,
@@ -2072,7 +2665,8 @@ nccl_traced_ncclReduce(nccl_ncclReduce_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduce__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuff, recvbuff, count, datatype, op, root, comm, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduce) &&
@@ -2085,8 +2679,19 @@ nccl_traced_ncclReduce(nccl_ncclReduce_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(sendbuff, recvbuff, count, datatype, op, root, comm, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(NCCL_ID_ncclReduce, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclReduce, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclReduce, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclReduce, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -2119,16 +2724,27 @@ nccl_traced_ncclReduce(nccl_ncclReduce_fn *tracer_real, const void *tracer_calle
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduce__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclReduce, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclReduce);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclReduce, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * nccl_element_size(tracer_args.datatype)
                             : 0;
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclReduce);
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclReduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduce__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclReduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduce))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclReduce, &tracer_record);
@@ -2152,6 +2768,9 @@ ncclResult_t ncclReduce(const void *sendbuff, void *recvbuff, size_t count, nccl
                                 datatype, op, root, comm, stream);
 }
 
+/* ncclBcast: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclBcast __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclBcast(nccl_ncclBcast_fn *tracer_real, const void *tracer_caller, void *buff,
                       size_t count, ncclDataType_t datatype, int root, ncclComm_t comm,
@@ -2164,7 +2783,8 @@ nccl_traced_ncclBcast(nccl_ncclBcast_fn *tracer_real, const void *tracer_caller,
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBcast__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buff, count, datatype, root, comm, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBcast) &&
@@ -2177,8 +2797,19 @@ nccl_traced_ncclBcast(nccl_ncclBcast_fn *tracer_real, const void *tracer_caller,
     tracer_result = tracer_real(buff, count, datatype, root, comm, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(NCCL_ID_ncclBcast, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclBcast, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclBcast, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclBcast, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -2206,16 +2837,27 @@ nccl_traced_ncclBcast(nccl_ncclBcast_fn *tracer_real, const void *tracer_caller,
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBcast__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclBcast, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclBcast);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclBcast, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * nccl_element_size(tracer_args.datatype)
                             : 0;
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclBcast);
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBcast__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclBcast, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBcast__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclBcast__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBcast))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclBcast, &tracer_record);
@@ -2239,6 +2881,9 @@ ncclResult_t ncclBcast(void *buff, size_t count, ncclDataType_t datatype, int ro
                                root, comm, stream);
 }
 
+/* ncclBroadcast: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclBroadcast __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclBroadcast(nccl_ncclBroadcast_fn *tracer_real, const void *tracer_caller,
                           const void *sendbuff, void *recvbuff, size_t count,
@@ -2251,7 +2896,8 @@ nccl_traced_ncclBroadcast(nccl_ncclBroadcast_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBroadcast__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuff, recvbuff, count, datatype, root, comm, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBroadcast) &&
@@ -2264,9 +2910,19 @@ nccl_traced_ncclBroadcast(nccl_ncclBroadcast_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(sendbuff, recvbuff, count, datatype, root, comm, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclBroadcast, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclBroadcast, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclBroadcast, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclBroadcast, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -2297,16 +2953,27 @@ nccl_traced_ncclBroadcast(nccl_ncclBroadcast_fn *tracer_real, const void *tracer
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBroadcast__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclBroadcast, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclBroadcast);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclBroadcast, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * nccl_element_size(tracer_args.datatype)
                             : 0;
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclBroadcast);
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBroadcast__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclBroadcast, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBroadcast__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclBroadcast__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBroadcast))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclBroadcast, &tracer_record);
@@ -2331,6 +2998,9 @@ ncclResult_t ncclBroadcast(const void *sendbuff, void *recvbuff, size_t count,
                                    count, datatype, root, comm, stream);
 }
 
+/* ncclAllReduce: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclAllReduce __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclAllReduce(nccl_ncclAllReduce_fn *tracer_real, const void *tracer_caller,
                           const void *sendbuff, void *recvbuff, size_t count,
@@ -2344,7 +3014,8 @@ nccl_traced_ncclAllReduce(nccl_ncclAllReduce_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllReduce__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuff, recvbuff, count, datatype, op, comm, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllReduce) &&
@@ -2357,9 +3028,19 @@ nccl_traced_ncclAllReduce(nccl_ncclAllReduce_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(sendbuff, recvbuff, count, datatype, op, comm, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclAllReduce, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclAllReduce, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclAllReduce, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclAllReduce, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -2390,16 +3071,27 @@ nccl_traced_ncclAllReduce(nccl_ncclAllReduce_fn *tracer_real, const void *tracer
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllReduce__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclAllReduce, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclAllReduce);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclAllReduce, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * nccl_element_size(tracer_args.datatype)
                             : 0;
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclAllReduce);
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllReduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclAllReduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllReduce__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclAllReduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllReduce))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclAllReduce, &tracer_record);
@@ -2424,6 +3116,9 @@ ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff, size_t count,
                                    count, datatype, op, comm, stream);
 }
 
+/* ncclReduceScatter: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclReduceScatter __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclReduceScatter(nccl_ncclReduceScatter_fn *tracer_real, const void *tracer_caller,
                               const void *sendbuff, void *recvbuff, size_t recvcount,
@@ -2437,7 +3132,8 @@ nccl_traced_ncclReduceScatter(nccl_ncclReduceScatter_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduceScatter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuff, recvbuff, recvcount, datatype, op, comm, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduceScatter) &&
@@ -2450,9 +3146,19 @@ nccl_traced_ncclReduceScatter(nccl_ncclReduceScatter_fn *tracer_real, const void
     tracer_result = tracer_real(sendbuff, recvbuff, recvcount, datatype, op, comm, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclReduceScatter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclReduceScatter, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclReduceScatter, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclReduceScatter, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -2483,16 +3189,28 @@ nccl_traced_ncclReduceScatter(nccl_ncclReduceScatter_fn *tracer_real, const void
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduceScatter__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclReduceScatter, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclReduceScatter);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclReduceScatter, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                         nccl_element_size(tracer_args.datatype)
                                                   : 0;
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclReduceScatter);
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduceScatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclReduceScatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduceScatter__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclReduceScatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduceScatter))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclReduceScatter, &tracer_record);
@@ -2518,6 +3236,9 @@ ncclResult_t ncclReduceScatter(const void *sendbuff, void *recvbuff, size_t recv
                                        recvcount, datatype, op, comm, stream);
 }
 
+/* ncclAllGather: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclAllGather __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclAllGather(nccl_ncclAllGather_fn *tracer_real, const void *tracer_caller,
                           const void *sendbuff, void *recvbuff, size_t sendcount,
@@ -2530,7 +3251,8 @@ nccl_traced_ncclAllGather(nccl_ncclAllGather_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllGather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuff, recvbuff, sendcount, datatype, comm, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllGather) &&
@@ -2543,9 +3265,19 @@ nccl_traced_ncclAllGather(nccl_ncclAllGather_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(sendbuff, recvbuff, sendcount, datatype, comm, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclAllGather, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclAllGather, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclAllGather, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclAllGather, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -2574,16 +3306,27 @@ nccl_traced_ncclAllGather(nccl_ncclAllGather_fn *tracer_real, const void *tracer
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllGather__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclAllGather, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclAllGather);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclAllGather, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         nccl_element_size(tracer_args.datatype)
                                                   : 0;
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclAllGather);
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllGather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclAllGather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllGather__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclAllGather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllGather))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclAllGather, &tracer_record);
@@ -2607,6 +3350,9 @@ ncclResult_t ncclAllGather(const void *sendbuff, void *recvbuff, size_t sendcoun
                                    sendcount, datatype, comm, stream);
 }
 
+/* ncclAlltoAll: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclAlltoAll __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclAlltoAll(nccl_ncclAlltoAll_fn *tracer_real, const void *tracer_caller,
                          const void *sendbuff, void *recvbuff, size_t count,
@@ -2619,7 +3365,8 @@ nccl_traced_ncclAlltoAll(nccl_ncclAlltoAll_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAlltoAll__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuff, recvbuff, count, datatype, comm, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAlltoAll) &&
@@ -2632,9 +3379,19 @@ nccl_traced_ncclAlltoAll(nccl_ncclAlltoAll_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(sendbuff, recvbuff, count, datatype, comm, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclAlltoAll, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclAlltoAll, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclAlltoAll, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclAlltoAll, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -2663,16 +3420,27 @@ nccl_traced_ncclAlltoAll(nccl_ncclAlltoAll_fn *tracer_real, const void *tracer_c
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAlltoAll__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclAlltoAll, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclAlltoAll);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclAlltoAll, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * nccl_element_size(tracer_args.datatype)
                             : 0;
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclAlltoAll);
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAlltoAll__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclAlltoAll, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAlltoAll__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclAlltoAll__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAlltoAll))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclAlltoAll, &tracer_record);
@@ -2696,6 +3464,9 @@ ncclResult_t ncclAlltoAll(const void *sendbuff, void *recvbuff, size_t count,
                                   count, datatype, comm, stream);
 }
 
+/* ncclGather: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclGather __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclGather(nccl_ncclGather_fn *tracer_real, const void *tracer_caller,
                        const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype,
@@ -2708,7 +3479,8 @@ nccl_traced_ncclGather(nccl_ncclGather_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuff, recvbuff, count, datatype, root, comm, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGather) &&
@@ -2721,8 +3493,19 @@ nccl_traced_ncclGather(nccl_ncclGather_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(sendbuff, recvbuff, count, datatype, root, comm, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(NCCL_ID_ncclGather, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclGather, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclGather, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclGather, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -2753,16 +3536,27 @@ nccl_traced_ncclGather(nccl_ncclGather_fn *tracer_real, const void *tracer_calle
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGather__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclGather, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclGather);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGather, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * nccl_element_size(tracer_args.datatype)
                             : 0;
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclGather);
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclGather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGather__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGather))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGather, &tracer_record);
@@ -2786,6 +3580,9 @@ ncclResult_t ncclGather(const void *sendbuff, void *recvbuff, size_t count, nccl
                                 datatype, root, comm, stream);
 }
 
+/* ncclScatter: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclScatter __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclScatter(nccl_ncclScatter_fn *tracer_real, const void *tracer_caller,
                         const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype,
@@ -2798,7 +3595,8 @@ nccl_traced_ncclScatter(nccl_ncclScatter_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclScatter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuff, recvbuff, count, datatype, root, comm, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclScatter) &&
@@ -2811,9 +3609,19 @@ nccl_traced_ncclScatter(nccl_ncclScatter_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(sendbuff, recvbuff, count, datatype, root, comm, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclScatter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclScatter, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclScatter, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclScatter, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -2844,16 +3652,27 @@ nccl_traced_ncclScatter(nccl_ncclScatter_fn *tracer_real, const void *tracer_cal
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclScatter__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclScatter, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclScatter);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclScatter, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * nccl_element_size(tracer_args.datatype)
                             : 0;
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclScatter);
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclScatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclScatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclScatter__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclScatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclScatter))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclScatter, &tracer_record);
@@ -2877,6 +3696,9 @@ ncclResult_t ncclScatter(const void *sendbuff, void *recvbuff, size_t count,
                                  count, datatype, root, comm, stream);
 }
 
+/* ncclSend: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclSend __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclSend(nccl_ncclSend_fn *tracer_real, const void *tracer_caller, const void *sendbuff,
                      size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm,
@@ -2889,7 +3711,8 @@ nccl_traced_ncclSend(nccl_ncclSend_fn *tracer_real, const void *tracer_caller, c
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclSend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuff, count, datatype, peer, comm, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclSend) &&
@@ -2902,8 +3725,17 @@ nccl_traced_ncclSend(nccl_ncclSend_fn *tracer_real, const void *tracer_caller, c
     tracer_result = tracer_real(sendbuff, count, datatype, peer, comm, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(NCCL_ID_ncclSend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclSend, (int64_t)tracer_result, tracer_end - tracer_start,
+                        NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclSend, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(NCCL_ID_ncclSend, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -2932,16 +3764,27 @@ nccl_traced_ncclSend(nccl_ncclSend_fn *tracer_real, const void *tracer_caller, c
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclSend__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclSend, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclSend);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclSend, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * nccl_element_size(tracer_args.datatype)
                             : 0;
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclSend);
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclSend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclSend, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclSend__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclSend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclSend))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclSend, &tracer_record);
@@ -2965,6 +3808,9 @@ ncclResult_t ncclSend(const void *sendbuff, size_t count, ncclDataType_t datatyp
                               peer, comm, stream);
 }
 
+/* ncclRecv: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclRecv __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclRecv(nccl_ncclRecv_fn *tracer_real, const void *tracer_caller, void *recvbuff,
                      size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm,
@@ -2977,7 +3823,8 @@ nccl_traced_ncclRecv(nccl_ncclRecv_fn *tracer_real, const void *tracer_caller, v
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRecv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(recvbuff, count, datatype, peer, comm, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRecv) &&
@@ -2990,8 +3837,17 @@ nccl_traced_ncclRecv(nccl_ncclRecv_fn *tracer_real, const void *tracer_caller, v
     tracer_result = tracer_real(recvbuff, count, datatype, peer, comm, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(NCCL_ID_ncclRecv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclRecv, (int64_t)tracer_result, tracer_end - tracer_start,
+                        NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclRecv, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(NCCL_ID_ncclRecv, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -3020,16 +3876,27 @@ nccl_traced_ncclRecv(nccl_ncclRecv_fn *tracer_real, const void *tracer_caller, v
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRecv__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclRecv, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclRecv);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclRecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * nccl_element_size(tracer_args.datatype)
                             : 0;
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclRecv);
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRecv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclRecv, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRecv__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclRecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRecv))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclRecv, &tracer_record);
@@ -3053,6 +3920,9 @@ ncclResult_t ncclRecv(void *recvbuff, size_t count, ncclDataType_t datatype, int
                               peer, comm, stream);
 }
 
+/* ncclGroupStart: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclGroupStart __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclGroupStart(nccl_ncclGroupStart_fn *tracer_real, const void *tracer_caller) {
   bool tracer_off = false;
@@ -3063,7 +3933,8 @@ nccl_traced_ncclGroupStart(nccl_ncclGroupStart_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupStart__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupStart) &&
@@ -3076,9 +3947,19 @@ nccl_traced_ncclGroupStart(nccl_ncclGroupStart_fn *tracer_real, const void *trac
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclGroupStart, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclGroupStart, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclGroupStart, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclGroupStart, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -3093,10 +3974,22 @@ nccl_traced_ncclGroupStart(nccl_ncclGroupStart_fn *tracer_real, const void *trac
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupStart__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclGroupStart, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclGroupStart);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGroupStart, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupStart__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclGroupStart);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclGroupStart, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupStart__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGroupStart__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupStart))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGroupStart, &tracer_record);
@@ -3119,6 +4012,9 @@ ncclResult_t ncclGroupStart(void) {
   return nccl_traced_ncclGroupStart(tracer_real, __builtin_return_address(0));
 }
 
+/* ncclGroupEnd: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclGroupEnd __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclGroupEnd(nccl_ncclGroupEnd_fn *tracer_real, const void *tracer_caller) {
   bool tracer_off = false;
@@ -3129,7 +4025,8 @@ nccl_traced_ncclGroupEnd(nccl_ncclGroupEnd_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupEnd__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupEnd) &&
@@ -3142,9 +4039,19 @@ nccl_traced_ncclGroupEnd(nccl_ncclGroupEnd_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclGroupEnd, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclGroupEnd, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclGroupEnd, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclGroupEnd, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -3159,10 +4066,21 @@ nccl_traced_ncclGroupEnd(nccl_ncclGroupEnd_fn *tracer_real, const void *tracer_c
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupEnd__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclGroupEnd, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclGroupEnd);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGroupEnd, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupEnd__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclGroupEnd);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclGroupEnd, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupEnd__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGroupEnd__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupEnd))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGroupEnd, &tracer_record);
@@ -3184,6 +4102,9 @@ ncclResult_t ncclGroupEnd(void) {
   return nccl_traced_ncclGroupEnd(tracer_real, __builtin_return_address(0));
 }
 
+/* ncclGroupSimulateEnd: polls folded on this thread since its last record. */
+__thread uint64_t nccl_polls_ncclGroupSimulateEnd __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ncclResult_t
 nccl_traced_ncclGroupSimulateEnd(nccl_ncclGroupSimulateEnd_fn *tracer_real,
                                  const void *tracer_caller, ncclSimInfo_t *simInfo) {
@@ -3195,7 +4116,8 @@ nccl_traced_ncclGroupSimulateEnd(nccl_ncclGroupSimulateEnd_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupSimulateEnd__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_nccl, call));
   }
-  if (tracer_off || nccl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || nccl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(simInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupSimulateEnd) &&
@@ -3208,9 +4130,19 @@ nccl_traced_ncclGroupSimulateEnd(nccl_ncclGroupSimulateEnd_fn *tracer_real,
     tracer_result = tracer_real(simInfo);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        nccl_batch, nccl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(NCCL_ID_ncclGroupSimulateEnd, tracer_depth, (int64_t)tracer_result));
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
+      tracer_count_poll("nccl", NCCL_ID_ncclGroupSimulateEnd, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      nccl_depth--;
+      return tracer_result;
+    }
+    if (tracer_recording_counting())
+      tracer_count_span("nccl", NCCL_ID_ncclGroupSimulateEnd, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          nccl_batch, nccl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(NCCL_ID_ncclGroupSimulateEnd, tracer_depth, (int64_t)tracer_result));
     nccl_depth--;
     return tracer_result;
   }
@@ -3227,10 +4159,23 @@ nccl_traced_ncclGroupSimulateEnd(nccl_ncclGroupSimulateEnd_fn *tracer_real,
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupSimulateEnd__full) &&
+      (tracer_args.tracer_status == INT64_C(7))) {
+    tracer_count_poll("nccl", NCCL_ID_ncclGroupSimulateEnd, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &nccl_polls_ncclGroupSimulateEnd);
+    nccl_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGroupSimulateEnd, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupSimulateEnd__full))
+  tracer_record.polls = tracer_polls_take(&nccl_polls_ncclGroupSimulateEnd);
+  if (tracer_recording_counting())
+    tracer_count_span("nccl", NCCL_ID_ncclGroupSimulateEnd, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupSimulateEnd__full))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGroupSimulateEnd__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupSimulateEnd))
     lttng_ust_tracepoint(lttng_ust_nccl, ncclGroupSimulateEnd, &tracer_record);
