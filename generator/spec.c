@@ -8,6 +8,7 @@
 #include "spec_device.h"
 #include "spec_sample.h"
 #include "spec_messages.h"
+#include "spec_glue.h"
 #include "spec_yaml.h"
 #include "yamldoc.h"
 
@@ -21,10 +22,13 @@ static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", 
                                          "pause", "resume", "regions", "load_through",
                                          "callbacks", "scope", "rows", "messages",
                                          "element_size", "world_rank", "communicators", "symbol_group", "launcher_variables", "runtime_callers", "fortran",
-                                         "counted", "polls", NULL};
+                                         "counted", "polls", "results", "add_flags", "entry_points",
+                                         "drain_after", "hooks_calls", "callback_tables",
+                                         "predefined_macro", NULL};
 static const char *const scope_keys[] = {"endpoint", "begin", NULL};
 static const char *const rows_keys[] = {"param", "strip", NULL};
-static const char *const region_keys[] = {"open", "close", "name", "name_member", NULL};
+static const char *const region_keys[] = {"open", "close", "mark",        "start", "end",
+                                          "id",   "name",  "name_member", NULL};
 static const char *const fortran_keys[] = {"library", "integer", "handles", "absent_params",
                                            "exclude", NULL};
 static const char *const poll_keys[] = {"done", NULL};
@@ -55,8 +59,8 @@ int spec_read_string(struct yamldoc *y, yaml_node_t *map, const char *key, bool 
 }
 
 /* Reads a sequence of strings (a single string is accepted as a one-item list). */
-static int read_list(struct yamldoc *y, yaml_node_t *n, const char *key, bool patterns,
-                     struct ptrvec *out, struct diag *d) {
+int spec_read_list(struct yamldoc *y, yaml_node_t *n, const char *key, bool patterns,
+                   struct ptrvec *out, struct diag *d) {
   if (!n)
     return 0;
   if (n->type == YAML_SCALAR_NODE) {
@@ -85,6 +89,29 @@ static int read_list(struct yamldoc *y, yaml_node_t *n, const char *key, bool pa
       s->loc = spec_loc_of(item);
       ptrvec_push(out, s);
     }
+  }
+  return rc;
+}
+
+int spec_read_entries(struct yamldoc *y, yaml_node_t *n, const char *what, const char *label,
+                      const char *const *keys,
+                      int (*read)(struct yamldoc *, const char *, struct spec_loc, yaml_node_t *,
+                                    struct spec_trace *, struct diag *),
+                        struct spec_trace *t, struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, "Cannot read trace.%s: expected NAME: {...}", what);
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *body = yamldoc_map_value(y, n, i);
+    if (yamldoc_check_keys(y, body, keys, label, d)) {
+      rc = -1;
+      continue;
+    }
+    const char *function = yamldoc_scalar(key) ? yamldoc_scalar(key) : "";
+    rc |= read(y, function, spec_loc_of(key), body, t, d);
   }
   return rc;
 }
@@ -125,9 +152,9 @@ static int read_select(struct yamldoc *y, yaml_node_t *root, const char *key,
   if (yamldoc_check_keys(y, n, select_keys, key, d))
     return -1;
   int rc = 0;
-  rc |= read_list(y, yamldoc_get(y, n, "functions"), "functions", true, functions, d);
-  rc |= read_list(y, yamldoc_get(y, n, "types"), "types", true, types, d);
-  rc |= read_list(y, yamldoc_get(y, n, "constants"), "constants", true, constants, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "functions"), "functions", true, functions, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "types"), "types", true, types, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "constants"), "constants", true, constants, d);
   return rc;
 }
 
@@ -233,8 +260,8 @@ static int read_status_rules(struct yamldoc *y, yaml_node_t *n, struct spec_trac
     r->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
     r->loc = spec_loc_of(key);
     ptrvec_push(&t->status_rules, r);
-    rc |= read_list(y, yamldoc_get(y, body, "success"), "success", false, &r->success, d);
-    rc |= read_list(y, yamldoc_get(y, body, "not_ready"), "not_ready", false, &r->not_ready, d);
+    rc |= spec_read_list(y, yamldoc_get(y, body, "success"), "success", false, &r->success, d);
+    rc |= spec_read_list(y, yamldoc_get(y, body, "not_ready"), "not_ready", false, &r->not_ready, d);
   }
   return rc;
 }
@@ -272,9 +299,9 @@ static int read_fortran(struct yamldoc *y, yaml_node_t *n, struct spec_fortran *
   f->loc = spec_loc_of(n);
   int rc = spec_read_string(y, n, "library", true, &f->library, d);
   rc |= read_optional(y, n, "integer", &f->integer, d);
-  rc |= read_list(y, yamldoc_get(y, n, "absent_params"), "absent_params", false,
+  rc |= spec_read_list(y, yamldoc_get(y, n, "absent_params"), "absent_params", false,
                   &f->absent_params, d);
-  rc |= read_list(y, yamldoc_get(y, n, "exclude"), "exclude", true, &f->exclude, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "exclude"), "exclude", true, &f->exclude, d);
   yaml_node_t *handles = yamldoc_get(y, n, "handles");
   if (handles && handles->type != YAML_MAPPING_NODE)
     return yamldoc_error(y, handles, d,
@@ -307,11 +334,11 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   t->present = true;
   t->loc = spec_loc_of(n);
   int rc = read_optional(y, n, "hooks", &t->hooks, d);
-  rc |= read_list(y, yamldoc_get(y, n, "before"), "before", true, &t->before, d);
-  rc |= read_list(y, yamldoc_get(y, n, "after"), "after", true, &t->after, d);
-  rc |= read_list(y, yamldoc_get(y, n, "exclude"), "exclude", true, &t->exclude, d);
-  rc |= read_list(y, yamldoc_get(y, n, "counted"), "counted", true, &t->counted, d);
-  rc |= read_list(y, yamldoc_get(y, n, "dispatch_tables"), "dispatch_tables", true,
+  rc |= spec_read_list(y, yamldoc_get(y, n, "before"), "before", true, &t->before, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "after"), "after", true, &t->after, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "exclude"), "exclude", true, &t->exclude, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "counted"), "counted", true, &t->counted, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "dispatch_tables"), "dispatch_tables", true,
                   &t->dispatch_tables, d);
   yaml_node_t *status = yamldoc_get(y, n, "status");
   if (status) {
@@ -319,25 +346,26 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
       return -1;
     rc |= read_optional(y, status, "type", &t->status_type, d);
     rc |= read_optional(y, status, "success", &t->status_success, d);
-    rc |= read_list(y, yamldoc_get(y, status, "params"), "params", false, &t->status_params, d);
-    rc |= read_list(y, yamldoc_get(y, status, "names"), "names", true, &t->status_names, d);
-    rc |= read_list(y, yamldoc_get(y, status, "not_ready"), "not_ready", false,
+    rc |= spec_read_list(y, yamldoc_get(y, status, "params"), "params", false, &t->status_params, d);
+    rc |= spec_read_list(y, yamldoc_get(y, status, "names"), "names", true, &t->status_names, d);
+    rc |= spec_read_list(y, yamldoc_get(y, status, "not_ready"), "not_ready", false,
                     &t->status_not_ready, d);
-    rc |= read_list(y, yamldoc_get(y, status, "functions"), "functions", true,
+    rc |= spec_read_list(y, yamldoc_get(y, status, "functions"), "functions", true,
                     &t->status_functions, d);
-    rc |= read_list(y, yamldoc_get(y, status, "exclude"), "exclude", true, &t->status_exclude,
+    rc |= spec_read_list(y, yamldoc_get(y, status, "exclude"), "exclude", true, &t->status_exclude,
                     d);
     rc |= read_status_rules(y, yamldoc_get(y, status, "rules"), t, d);
     t->status_loc = spec_loc_of(status);
   }
   rc |= spec_read_device(y, n, t, d);
+  rc |= spec_read_glue(y, n, t, d);
   rc |= read_optional(y, n, "device_times", &t->device_times, d);
   rc |= spec_read_messages(y, n, t, d);
   rc |= read_polls(y, yamldoc_get(y, n, "polls"), t, d);
   rc |= read_optional(y, n, "symbol_group", &t->symbol_group, d);
-  rc |= read_list(y, yamldoc_get(y, n, "launcher_variables"), "launcher_variables", false,
+  rc |= spec_read_list(y, yamldoc_get(y, n, "launcher_variables"), "launcher_variables", false,
                   &t->launcher_variables, d);
-  rc |= read_list(y, yamldoc_get(y, n, "runtime_callers"), "runtime_callers", false,
+  rc |= spec_read_list(y, yamldoc_get(y, n, "runtime_callers"), "runtime_callers", false,
                   &t->runtime_callers, d);
   rc |= read_fortran(y, yamldoc_get(y, n, "fortran"), &t->fortran, d);
   if (t->device_times && strcmp(t->device_times, "device") != 0 &&
@@ -347,9 +375,9 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
                         "Cannot read trace.device_times: value=%s is neither device nor host",
                         t->device_times);
   }
-  rc |= read_list(y, yamldoc_get(y, n, "templates"), "templates", false, &t->templates, d);
-  rc |= read_list(y, yamldoc_get(y, n, "exports"), "exports", false, &t->exports, d);
-  rc |= read_list(y, yamldoc_get(y, n, "environment"), "environment", false, &t->environment,
+  rc |= spec_read_list(y, yamldoc_get(y, n, "templates"), "templates", false, &t->templates, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "exports"), "exports", false, &t->exports, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "environment"), "environment", false, &t->environment,
                   d);
   for (size_t i = 0; i < t->environment.len; i++) {
     const struct spec_string *e = t->environment.items[i];
@@ -359,19 +387,29 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
                           "Cannot read trace.environment: entry=%s is not NAME=VALUE",
                           e->value);
   }
-  rc |= read_list(y, yamldoc_get(y, n, "pause"), "pause", true, &t->pause, d);
-  rc |= read_list(y, yamldoc_get(y, n, "resume"), "resume", true, &t->resume, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "pause"), "pause", true, &t->pause, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "resume"), "resume", true, &t->resume, d);
   yaml_node_t *regions = yamldoc_get(y, n, "regions");
   if (regions) {
     if (yamldoc_check_keys(y, regions, region_keys, "trace.regions", d))
       return -1;
-    rc |= read_list(y, yamldoc_get(y, regions, "open"), "open", true, &t->region_open, d);
-    rc |= read_list(y, yamldoc_get(y, regions, "close"), "close", true, &t->region_close, d);
-    rc |= spec_read_string(y, regions, "name", true, &t->region_name, d);
+    rc |= spec_read_list(y, yamldoc_get(y, regions, "open"), "open", true, &t->region_open, d);
+    rc |= spec_read_list(y, yamldoc_get(y, regions, "close"), "close", true, &t->region_close, d);
+    rc |= spec_read_list(y, yamldoc_get(y, regions, "mark"), "mark", true, &t->region_mark, d);
+    rc |= spec_read_list(y, yamldoc_get(y, regions, "start"), "start", true, &t->region_start, d);
+    rc |= spec_read_list(y, yamldoc_get(y, regions, "end"), "end", true, &t->region_end, d);
+    rc |= read_optional(y, regions, "id", &t->region_id, d);
+    if (!yamldoc_get(y, regions, "name"))
+      rc = yamldoc_error(y, regions, d, "Missing required key in spec: key=name");
+    rc |= spec_read_list(y, yamldoc_get(y, regions, "name"), "name", false, &t->region_names, d);
     rc |= read_optional(y, regions, "name_member", &t->region_name_member, d);
+    if (!t->region_end.len != !t->region_id)
+      rc = yamldoc_error(y, regions, d,
+                         "Cannot read trace.regions: end (calls that end a range) and id (their "
+                         "param that holds the range's id) go together");
   }
   rc |= read_optional(y, n, "load_through", &t->load_through, d);
-  rc |= read_list(y, yamldoc_get(y, n, "callbacks"), "callbacks", true, &t->callbacks, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "callbacks"), "callbacks", true, &t->callbacks, d);
   yaml_node_t *scope = yamldoc_get(y, n, "scope");
   if (scope) {
     if (yamldoc_check_keys(y, scope, scope_keys, "trace.scope", d))
@@ -415,16 +453,16 @@ static int spec_read(struct spec *s, struct yamldoc *y, struct diag *d) {
                          "through which the API loads a tool)");
     rc |= spec_read_string(y, root, "missing_hint", false, &s->missing_hint, d);
     rc |= spec_read_string(y, root, "std", false, &s->std, d);
-    rc |= read_list(y, yamldoc_get(y, root, "headers"), "headers", false, &s->headers, d);
-    rc |= read_list(y, yamldoc_get(y, root, "include_dirs"), "include_dirs", false,
+    rc |= spec_read_list(y, yamldoc_get(y, root, "headers"), "headers", false, &s->headers, d);
+    rc |= spec_read_list(y, yamldoc_get(y, root, "include_dirs"), "include_dirs", false,
                     &s->include_dirs, d);
-    rc |= read_list(y, yamldoc_get(y, root, "include_dirs_after"), "include_dirs_after", false,
+    rc |= spec_read_list(y, yamldoc_get(y, root, "include_dirs_after"), "include_dirs_after", false,
                     &s->include_dirs_after, d);
-    rc |= read_list(y, yamldoc_get(y, root, "defines"), "defines", false, &s->defines, d);
+    rc |= spec_read_list(y, yamldoc_get(y, root, "defines"), "defines", false, &s->defines, d);
     rc |= read_select(y, root, "select", &s->functions, &s->types, &s->constants, d);
     rc |= read_select(y, root, "exclude", &s->exclude_functions, &s->exclude_types,
                       &s->exclude_constants, d);
-    rc |= read_list(y, yamldoc_get(y, root, "handles"), "handles", true, &s->handles, d);
+    rc |= spec_read_list(y, yamldoc_get(y, root, "handles"), "handles", true, &s->handles, d);
     rc |= read_params(y, yamldoc_get(y, root, "params"), s, d);
     rc |= read_trace(y, yamldoc_get(y, root, "trace"), &s->trace, d);
     rc |= spec_sample_read(y, yamldoc_get(y, root, "sample"), &s->sample, d);
@@ -567,6 +605,7 @@ void spec_free(struct spec *s) {
   spec_free_device(&s->trace);
   spec_sample_free(s->sample);
   spec_free_messages(&s->trace);
+  spec_free_glue(&s->trace);
   for (size_t i = 0; i < s->trace.polls.len; i++) {
     struct spec_poll *p = s->trace.polls.items[i];
     free(p->function);
@@ -590,7 +629,11 @@ void spec_free(struct spec *s) {
   free_patterns(&s->trace.resume);
   free_patterns(&s->trace.region_open);
   free_patterns(&s->trace.region_close);
-  free(s->trace.region_name);
+  free_patterns(&s->trace.region_mark);
+  free_patterns(&s->trace.region_start);
+  free_patterns(&s->trace.region_end);
+  free(s->trace.region_id);
+  free_strings(&s->trace.region_names);
   free(s->trace.region_name_member);
   free(s->trace.load_through);
   free_patterns(&s->trace.callbacks);

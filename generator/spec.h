@@ -63,6 +63,7 @@ struct spec_command {
                             trace.directions; may be NULL */
   char *src, *dst;  /* copies: their ends (addresses); may be NULL */
   struct spec_loc loc;
+  unsigned matches; /* functions and callbacks it applies to */
 };
 
 /* What a host call means to the analyses (trace.calls): alloc, free or sync, and for
@@ -195,6 +196,49 @@ struct spec_fortran {
   struct spec_loc loc;
 };
 
+/* What a call gives back that is the tracer's to give (trace.results), for an API whose
+ * tool the tracer is: the interned copy of the string param `intern` (or, with `member`,
+ * an interned object of the result's type whose member holds the name, the other members
+ * as `init` says: MEMBER: C value), a new handle of its own (`unique`) or the time on the
+ * trace clock (`now`). */
+struct spec_result {
+  char *function; /* name or glob */
+  char *intern;   /* param; may be NULL */
+  char *member;   /* may be NULL */
+  struct ptrvec init_members, init_values; /* struct spec_string*, pairwise */
+  int unique, now;
+  struct spec_loc loc;
+  unsigned matches;
+};
+
+/* Flags the tracer adds to a call's param before the real call (trace.add_flags): the
+ * param itself, a member of the struct it points to (`member`, on a copy), or the value of
+ * `key` in the zero-ended property list it points to (a copy). */
+struct spec_add_flags {
+  char *function; /* name or glob */
+  char *param, *member, *key, *flags;
+  struct spec_loc loc;
+  unsigned matches;
+};
+
+/* A call that hands out an API function by name (trace.entry_points): the function at
+ * `address` (an out value) for the name `name` comes back as the interposer's wrapper. */
+struct spec_entry_point {
+  char *function; /* name or glob */
+  char *name, *address;
+  struct spec_loc loc;
+  unsigned matches;
+};
+
+/* A table of function pointers by id that an API which loads a tool has it fill
+ * (trace.callback_tables: NVTX's, one per module): the slot of id `prefix`X, an enumerator
+ * of enum `ids`, holds the function `functions`X. */
+struct spec_callback_table {
+  char *module; /* an enumerator of the model: the table's own id */
+  char *ids, *prefix, *functions;
+  struct spec_loc loc;
+};
+
 /* How calls are traced (the `trace` key); absent for model-only backends. */
 struct spec_trace {
   bool present;
@@ -254,7 +298,12 @@ struct spec_trace {
   /* Named regions (trace.regions): calls that open one on the calling thread, named by a
    * param (or a member of the struct it points to), and calls that close the innermost. */
   struct ptrvec region_open, region_close; /* struct spec_pattern* */
-  char *region_name;          /* param of the opening calls; may be NULL */
+  /* Marks (regions of no length), ranges that start and end by id (the start's result is
+   * the id, the end's param `region_id` holds it), from any thread. */
+  struct ptrvec region_mark, region_start, region_end; /* struct spec_pattern* */
+  char *region_id;            /* may be NULL */
+  struct ptrvec region_names; /* struct spec_string*: params that name a region, the first
+                                 a function has */
   char *region_name_member;   /* member of *param holding the name; may be NULL */
   /* The environment variable through which the API's own library loads the backend's
    * library (trace.load_through); NULL: it is preloaded. */
@@ -266,6 +315,22 @@ struct spec_trace {
   char *scope_endpoint;       /* param saying which end of its scope a call is; may be NULL */
   char *scope_begin;          /* the value that says "begin" */
   struct ptrvec rows;         /* struct spec_rows*: calls tallied per value of a param */
+  /* What hooks files used to say in glue (spec_glue.c). */
+  struct ptrvec results;      /* struct spec_result* */
+  struct ptrvec add_flags;    /* struct spec_add_flags* */
+  struct ptrvec entry_points; /* struct spec_entry_point* */
+  struct ptrvec drain_after;  /* struct spec_pattern*: calls after which, when they succeed,
+                                 the pending commands are read (a query of an event) */
+  /* Functions of the library the hooks call (trace.hooks_calls), by their name with
+   * `prefix` before it (PMPI_Type_size), looked up in the loaded library. */
+  struct ptrvec hooks_calls;  /* struct spec_string*: model function names */
+  char *hooks_calls_prefix;   /* may be NULL */
+  /* The header's macro NAME(type, global) through which the library's predefined objects
+   * are named (Open MPI's OMPI_PREDEFINED_GLOBAL): redefined to look each up when first
+   * used; may be NULL. */
+  char *predefined_macro;
+  struct ptrvec callback_tables; /* struct spec_callback_table* */
+  struct spec_loc hooks_calls_loc;
   struct spec_loc loc;
 };
 

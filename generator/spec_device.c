@@ -33,31 +33,6 @@ static int check_direction(struct yamldoc *y, yaml_node_t *at, const char *value
                        value);
 }
 
-/* A mapping FUNCTION-OR-GLOB: {...} whose bodies have the given keys: calls read() on
- * each entry. */
-static int read_entries(struct yamldoc *y, yaml_node_t *n, const char *what, const char *label,
-                        const char *const *keys,
-                        int (*read)(struct yamldoc *, const char *, struct spec_loc, yaml_node_t *,
-                                    struct spec_trace *, struct diag *),
-                        struct spec_trace *t, struct diag *d) {
-  if (!n)
-    return 0;
-  if (n->type != YAML_MAPPING_NODE)
-    return yamldoc_error(y, n, d, "Cannot read trace.%s: expected FUNCTION: {...}", what);
-  int rc = 0;
-  for (int i = 0; i < yamldoc_map_length(n); i++) {
-    yaml_node_t *key = yamldoc_map_key(y, n, i);
-    yaml_node_t *body = yamldoc_map_value(y, n, i);
-    if (yamldoc_check_keys(y, body, keys, label, d)) {
-      rc = -1;
-      continue;
-    }
-    const char *function = yamldoc_scalar(key) ? yamldoc_scalar(key) : "";
-    rc |= read(y, function, spec_loc_of(key), body, t, d);
-  }
-  return rc;
-}
-
 static int read_command(struct yamldoc *y, const char *function, struct spec_loc loc,
                         yaml_node_t *body, struct spec_trace *t, struct diag *d) {
   struct spec_command *c = xcalloc(1, sizeof *c);
@@ -224,13 +199,13 @@ static int read_copy_kinds(struct yamldoc *y, yaml_node_t *n, struct spec_copy_k
 }
 
 int spec_read_device(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, struct diag *d) {
-  int rc = read_entries(y, yamldoc_get(y, n, "commands"), "commands", "trace command", command_keys,
+  int rc = spec_read_entries(y, yamldoc_get(y, n, "commands"), "commands", "trace command", command_keys,
                         read_command, t, d);
-  rc |= read_entries(y, yamldoc_get(y, n, "calls"), "calls", "trace call", call_keys, read_call, t,
+  rc |= spec_read_entries(y, yamldoc_get(y, n, "calls"), "calls", "trace call", call_keys, read_call, t,
                      d);
-  rc |= read_entries(y, yamldoc_get(y, n, "kernel_names"), "kernel_names", "trace kernel name",
+  rc |= spec_read_entries(y, yamldoc_get(y, n, "kernel_names"), "kernel_names", "trace kernel name",
                      kernel_name_keys, read_kernel_name, t, d);
-  rc |= read_entries(y, yamldoc_get(y, n, "command_lists"), "command_lists", "trace command list",
+  rc |= spec_read_entries(y, yamldoc_get(y, n, "command_lists"), "command_lists", "trace command list",
                      command_list_keys, read_command_list, t, d);
   rc |= read_directions(y, yamldoc_get(y, n, "directions"), t, d);
   return rc | read_copy_kinds(y, yamldoc_get(y, n, "copy_kinds"), &t->copy_kinds, d);

@@ -1,4 +1,4 @@
-/* spec_yaml: the readers of spec values that spec.c and spec_device.c share. Each adds a
+/* spec_yaml: the readers of spec values that spec.c, spec_device.c and spec_glue.c share. Each adds a
  * located cause to d and returns -1 for a value of the wrong form. */
 #ifndef APIGEN_SPEC_YAML_H
 #define APIGEN_SPEC_YAML_H
@@ -13,6 +13,18 @@ struct spec_loc spec_loc_of(const yaml_node_t *n);
  * when required. */
 int spec_read_string(struct yamldoc *y, yaml_node_t *map, const char *key, bool required,
                      char **out, struct diag *d);
+/* A list of strings at n (one string is a list of one) into out, as struct spec_pattern*
+ * (patterns) or struct spec_string*; key names it in messages. */
+int spec_read_list(struct yamldoc *y, yaml_node_t *n, const char *key, bool patterns,
+                   struct ptrvec *out, struct diag *d);
+/* A mapping NAME: {...} at n (NAME: a function, a glob or a module) whose bodies have the
+ * given keys, named `what` (trace.what) and `label` in messages: calls read() on each
+ * entry. */
+int spec_read_entries(struct yamldoc *y, yaml_node_t *n, const char *what, const char *label,
+                      const char *const *keys,
+                      int (*read)(struct yamldoc *, const char *, struct spec_loc, yaml_node_t *,
+                                  struct spec_trace *, struct diag *),
+                      struct spec_trace *t, struct diag *d);
 /* true, false, yes or no into *out (1 or 0). */
 int spec_read_bool(struct yamldoc *y, yaml_node_t *n, int *out, struct diag *d);
 

@@ -10,6 +10,7 @@
 
 #include "util.h"
 #include "view_device.h"
+#include "view_glue.h"
 #include "view_events.h"
 #include "view_expr.h"
 #include "view_fortran.h"
@@ -374,14 +375,16 @@ static struct tree *build_function(struct view *v, const struct model_function *
                 tree_get(fn, "deallocation") || tree_get(fn, "kernel_named") ||
                 tree_get(fn, "drain") || tree_get(fn, "list_created") ||
                 tree_get(fn, "lists_executed") || tree_get(fn, "list_reset");
-  view_recording_function(v->s, f, fn);
-  if (counted && (before || after || device || slot))
-    v->status = diag_error_at(v->d, v->s->path, v->s->trace.loc.line, v->s->trace.loc.column,
-                              "trace.counted: %s has hooks, a command or a status param, which "
-                              "counted calls do not run: take it out of trace.counted",
-                              f->name);
+  view_recording_function(v->s, v->prefix, f, fn);
+  bool glued = view_glue_function(v->s, f, fn, v->d, &v->status);
+  if (counted && (before || after || device || glued || slot))
+    v->status =
+        diag_error_at(v->d, v->s->path, v->s->trace.loc.line, v->s->trace.loc.column,
+                      "trace.counted: %s has hooks, a command, glue or a status param, which "
+                      "counted calls do not run: take it out of trace.counted",
+                      f->name);
   /* Minimal mode needs no args struct when no hook reads one: its own shorter path. */
-  if (!before && !after && !device && !slot) {
+  if (!before && !after && !device && !glued && !slot) {
     struct tree *lean = tree_set(fn, "lean", tree_map());
     tree_set_bool(lean, "counted", counted);
     if (returns) {
@@ -538,7 +541,7 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   check_patterns(&v, &s->trace.after, "trace.after");
   check_patterns(&v, &s->trace.exclude, "trace.exclude");
   check_patterns(&v, &s->trace.counted, "trace.counted");
-  if (view_recording_root(m, s, root, d))
+  if (view_recording_root(m, s, prefix, root, d) || view_glue_root(m, s, root, d))
     v.status = -1;
   if (view_device_finish(v.device, root))
     v.status = -1;

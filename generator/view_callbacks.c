@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "view_expr.h"
 
 static const char callback_suffix[] = "_t";
 
@@ -53,6 +54,13 @@ void view_callbacks_free(struct ptrvec *callbacks) {
   ptrvec_free(callbacks);
 }
 
+bool view_is_callback(const struct model *m, const struct model_function *f) {
+  for (size_t i = 0; i < m->functions.len; i++)
+    if (m->functions.items[i] == f)
+      return false;
+  return true;
+}
+
 static const struct model_enum_constant *constant_named(const struct model *m, const char *name,
                                                         const struct model_enum **in) {
   for (size_t i = 0; i < m->enums.len; i++) {
@@ -74,6 +82,72 @@ static const struct model_param *param_of(const struct model_function *f, const 
     if (strcmp(((const struct model_param *)f->params.items[i])->name, name) == 0)
       return f->params.items[i];
   return NULL;
+}
+
+/* A callback's device work (trace.commands, timed on the host): at the end of its scope,
+ * with the scope's times. A transfer whose direction_param is the param trace.rows splits
+ * its calls by is named by its row, and recorded only for the values trace.directions
+ * gives a direction (OMPT's data ops: transfers, not allocations). */
+static int scope_command(const struct spec *s, const struct model_function *f, struct tree *fn,
+                         struct diag *d) {
+  const struct spec_command *c = NULL;
+  for (size_t i = 0; i < s->trace.commands.len && !c; i++) {
+    const struct spec_command *entry = s->trace.commands.items[i];
+    if (fnmatch(entry->function, f->name, 0) == 0)
+      c = entry;
+  }
+  if (!c)
+    return 0;
+  const struct spec_rows *rows = NULL;
+  for (size_t i = 0; i < s->trace.rows.len && !rows; i++)
+    if (strcmp(((const struct spec_rows *)s->trace.rows.items[i])->function, f->name) == 0)
+      rows = s->trace.rows.items[i];
+  char *bytes = c->bytes ? view_length_expr(f, c->bytes, "tracer_args.") : xstrdup("0");
+  char *queue = c->queue ? view_value_expr(f, c->queue, "tracer_args.") : xstrdup("0");
+  const char *why = !bytes || !queue ? "bytes or queue names no param"
+                    : c->direction_param && (!rows || strcmp(rows->param, c->direction_param))
+                        ? "a callback's direction_param must be the param trace.rows splits "
+                          "its calls by, which names the transfer"
+                        : NULL;
+  if (why) {
+    free(bytes);
+    free(queue);
+    return diag_error_at(d, s->path, c->loc.line, c->loc.column,
+                         "Cannot wire command: callback=%s: %s", f->name, why);
+  }
+  struct strbuf code;
+  strbuf_init(&code);
+  char *name = xasprintf("\"%s\"", f->name);
+  if (c->direction_param) {
+    strbuf_addf(&code, "const char *tracer_name = NULL; switch (tracer_args.%s) {",
+                c->direction_param);
+    size_t strip = rows->strip ? strlen(rows->strip) : 0;
+    for (size_t i = 0; i < s->trace.directions.len; i++) {
+      const char *value =
+          ((const struct spec_direction_value *)s->trace.directions.items[i])->value;
+      bool stripped = strip && strncmp(value, rows->strip, strip) == 0;
+      strbuf_addf(&code, "case %s: tracer_name = \"%s:%s\"; break; ", value, f->name,
+                  value + (stripped ? strip : 0));
+    }
+    strbuf_addf(&code, "default: break; } if (tracer_name) ");
+    free(name);
+    name = xstrdup("tracer_name");
+  }
+  char *kind = xstrdup(c->kind);
+  for (char *k = kind; *k; k++)
+    *k = (char)(*k - 'a' + 'A');
+  strbuf_addf(&code,
+              "tracer_device_command_of(&(struct tracer_call_id){tracer_tid(), "
+              "tracer_args.tracer_start}, \"%s\", TRACER_COMMAND_%s, %s, %s, %s, "
+              "tracer_args.tracer_start, tracer_record.head.end);",
+              s->backend, kind, name, bytes, queue);
+  tree_set_string(tree_set(fn, "scope_command", tree_map()), "code", code.data);
+  strbuf_free(&code);
+  free(kind);
+  free(name);
+  free(bytes);
+  free(queue);
+  return 0;
 }
 
 int view_callbacks_function(const struct model *m, const struct spec *s,
@@ -108,7 +182,7 @@ int view_callbacks_function(const struct model *m, const struct spec *s,
     tree_set_string(scope, "endpoint", endpoint->name);
     tree_set_string(scope, "begin", s->trace.scope_begin);
   }
-  return 0;
+  return scope_command(s, f, fn, d);
 }
 
 static int enum_index(const struct model *m, const char *canonical) {

@@ -19,9 +19,14 @@
  * owned by the list (view_callbacks_free) and borrows its params from the model. */
 void view_callbacks_select(const struct model *m, const struct spec *s, struct ptrvec *out);
 void view_callbacks_free(struct ptrvec *callbacks);
+/* Whether f is one of those, not a function of the model. A callback's command
+ * (trace.commands) is recorded by the tool at the end of its scope: it gives the call no
+ * meaning and no hooks time it. */
+bool view_is_callback(const struct model *m, const struct model_function *f);
 
 /* Sets fn's `typeof_expr` (what its type is the type of), and for a callback its
- * `callback` (the registration id) and `scope`. Returns 0, or -1 with a located cause. */
+ * `callback` (the registration id), `scope` and `scope_command` (the code that records its
+ * device work, trace.commands). Returns 0, or -1 with a located cause. */
 int view_callbacks_function(const struct model *m, const struct spec *s,
                             const struct model_function *f, bool is_callback, struct tree *fn,
                             struct diag *d);

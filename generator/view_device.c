@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "view_callbacks.h"
 #include "view_expr.h"
 
 struct view_device {
@@ -15,6 +16,7 @@ struct view_device {
   struct diag *d;
   const char *prefix; /* of the hook functions */
   bool has_hooks, host_timed;
+  bool interposed_commands; /* commands of wrapped functions, not of callbacks */
   const char *success; /* a call's success status, as C */
   unsigned *kernel_name_matches;
   int status;
@@ -183,7 +185,7 @@ static void build_command_list(struct view_device *v, const struct model_functio
 struct view_device *view_device_new(const struct model *m, const struct spec *s, struct diag *d,
                                     const char *prefix) {
   struct view_device *v = xcalloc(1, sizeof *v);
-  *v = (struct view_device){m, s, d, prefix, false, false, NULL, NULL, 0};
+  *v = (struct view_device){m, s, d, prefix, false, false, false, NULL, NULL, 0};
   v->has_hooks = s->trace.hooks != NULL;
   v->host_timed =
       !v->has_hooks || (s->trace.device_times && strcmp(s->trace.device_times, "host") == 0);
@@ -195,8 +197,12 @@ struct view_device *view_device_new(const struct model *m, const struct spec *s,
 void view_device_function(struct view_device *v, const struct model_function *f, struct tree *fn) {
   const struct spec_trace *t = &v->s->trace;
   for (size_t i = 0; i < t->commands.len; i++) {
-    const struct spec_command *c = t->commands.items[i];
+    struct spec_command *c = t->commands.items[i];
     if (fnmatch(c->function, f->name, 0) == 0) {
+      c->matches++;
+      if (view_is_callback(v->m, f))
+        break; /* the tool records it (view_callbacks.c) */
+      v->interposed_commands = true;
       build_command(v, f, c, fn);
       break;
     }
@@ -261,7 +267,7 @@ static void build_device(struct view_device *v, struct tree *root) {
   tree_set(dev, "copy_names",
            tree_stringf("'%c', '%c', '%c', '%c', %s", letters[0], letters[1], letters[2],
                         letters[3], k->host_kind ? "true" : "false"));
-  tree_set_bool(root, "command_hooks", !v->host_timed);
+  tree_set_bool(root, "command_hooks", !v->host_timed && v->interposed_commands);
   struct tree *directions = tree_set(root, "directions", tree_list());
   for (size_t i = 0; i < t->directions.len; i++) {
     const struct spec_direction_value *d = t->directions.items[i];
@@ -286,11 +292,7 @@ int view_device_finish(struct view_device *v, struct tree *root) {
                               "(<backend>_memory_of), and the spec has no hooks file");
   for (size_t i = 0; i < t->commands.len; i++) {
     const struct spec_command *c = t->commands.items[i];
-    bool found = false;
-    for (size_t k = 0; k < v->m->functions.len && !found; k++)
-      found =
-          fnmatch(c->function, ((struct model_function *)v->m->functions.items[k])->name, 0) == 0;
-    if (!found)
+    if (!c->matches)
       v->status = diag_error_at(v->d, v->s->path, c->loc.line, c->loc.column,
                                 "Filter matches nothing: trace.commands function=%s", c->function);
   }

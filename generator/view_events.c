@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "view_callbacks.h"
 
 struct events {
   const struct model *m;
@@ -220,7 +221,7 @@ static void set_bytes_param(struct tree *fn, const struct model_function *f, con
 static void function_meaning(struct events *ev, const struct model_function *f, struct tree *fn) {
   const struct spec_trace *t = &ev->s->trace;
   const char *meaning = "TRACER_MEANING_NONE", *direction = NULL, *bytes = NULL;
-  for (size_t i = 0; i < t->commands.len; i++) {
+  for (size_t i = 0; i < t->commands.len && !view_is_callback(ev->m, f); i++) {
     const struct spec_command *c = t->commands.items[i];
     if (fnmatch(c->function, f->name, 0) != 0)
       continue;

@@ -42,3 +42,13 @@ uint64_t tracer_clock_raw_now(void) {
   clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+const struct tracer_device_clock *
+tracer_device_clock_for(struct tracer_device_clock_sync *s, uintptr_t device, unsigned drain,
+                        bool (*sync)(uintptr_t device, struct tracer_device_clock *clock)) {
+  if (!s->synced || s->device != device || s->drain != drain) {
+    s->device = device, s->drain = drain;
+    s->synced = sync(device, &s->clock);
+  }
+  return s->synced ? &s->clock : NULL;
+}

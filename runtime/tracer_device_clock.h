@@ -8,6 +8,7 @@
 #ifndef TRACER_DEVICE_CLOCK_H
 #define TRACER_DEVICE_CLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* A device's timer against the host's clock at one moment, and what converts its ticks. */
@@ -17,6 +18,22 @@ struct tracer_device_clock {
   uint64_t ticks_per_second; /* 0: nanoseconds */
   uint32_t valid_bits;       /* the timer's bits that count (it wraps); 0: all 64 */
 };
+
+/* The clock of the device last synced, kept for the next commands of the same drain of
+ * the pending commands (tracer_pending.h), which are read in order: syncing costs a call
+ * into the driver. */
+struct tracer_device_clock_sync {
+  uintptr_t device;
+  unsigned drain;
+  bool synced;
+  struct tracer_device_clock clock;
+};
+
+/* device's clock for drain, synced by sync() unless s holds it already; NULL when sync
+ * fails. */
+const struct tracer_device_clock *
+tracer_device_clock_for(struct tracer_device_clock_sync *s, uintptr_t device, unsigned drain,
+                        bool (*sync)(uintptr_t device, struct tracer_device_clock *clock));
 
 /* The host time of a device timestamp: ticks count from the clock's device time, modulo
  * the valid bits, and may lie a little before it. */

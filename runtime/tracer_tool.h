@@ -17,6 +17,19 @@ struct tracer_callback {
   tracer_callback_fn **next; /* a chained tool's callback of this kind is stored here */
 };
 
+/* A table of function pointers by id that the API has its tool fill (the spec's
+ * trace.callback_tables: NVTX's, one per module), as the backend implements it: the
+ * function for each slot. */
+struct tracer_slot {
+  int id;
+  tracer_callback_fn *fn;
+};
+struct tracer_slot_table {
+  int module; /* the API's id for the table */
+  const struct tracer_slot *slots;
+  unsigned count;
+};
+
 /* Scopes nest on the thread that runs them: the begin time of the callback's innermost
  * open scope on this thread is kept until its end. */
 void tracer_scope_begin(unsigned callback, uint64_t start);

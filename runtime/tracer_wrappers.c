@@ -167,6 +167,25 @@ static void *wrapper_of(void *real, const char *name) {
   return real;
 }
 
+void *tracer_entry_point(void *address, const char *name, const void *interposer,
+                         const char *library) {
+  void *found = tracer_wrapper_of(address, name);
+  Dl_info self;
+  if (found != address || !name || !dladdr(interposer, &self))
+    return found;
+  void *own = dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  void *wrapper = own ? real_dlsym()(own, name) : NULL;
+  void *loaded = wrapper ? dlopen(library, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+  if (loaded && real_dlsym()(loaded, name))
+    found = wrapper;
+  if (loaded)
+    dlclose(loaded);
+  if (own)
+    dlclose(own);
+  (void)dlerror();
+  return found;
+}
+
 /* Lookups relative to the caller (RTLD_NEXT, RTLD_DEFAULT) go straight on, as a sibling
  * call, so the C library still sees the caller's return address. Lookups the tracer's
  * own objects make get the real function: that is how the interposers find it. */

@@ -17,6 +17,14 @@
  * used when they differ (an entry-point query for "f" may hand out the versioned f_v2). */
 void *tracer_wrapper_of(void *real, const char *name);
 
+/* An API function that a library handed out for name (a get-proc-address call, the spec's
+ * trace.entry_points): its wrapper (tracer_wrapper_of), else, when library (the soname the
+ * interposer at address interposer wraps) exports name too, the interposer's wrapper of
+ * that export, which reaches the same function through the library's dispatch (Level
+ * Zero's extension functions, handed out by a driver); else address itself. */
+void *tracer_entry_point(void *address, const char *name, const void *interposer,
+                         const char *library);
+
 /* Called by each interposer when it loads: its wrappers call the functions of library (a
  * soname); address is any address in the interposer. A wrapper is handed out only for a
  * function of that library, so that one that has the same name in another library (an

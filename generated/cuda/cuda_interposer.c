@@ -27,6 +27,7 @@
  */
 #include "cuda_args.h"
 #include "cuda_tracepoints.h"
+#include "tracer_given.h"
 #include "tracer_pending.h"
 #include "tracer_recording.h"
 #include "tracer_requests.h"

@@ -5832,7 +5832,6 @@ struct cudart_cudaGetDriverEntryPoint_record {
   uint64_t funcPtr_val;
   uint64_t driverStatus_val;
 };
-void cudart_hook_cudaGetDriverEntryPoint_after(struct cudart_cudaGetDriverEntryPoint_args *args);
 
 /* cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr, unsigned int
  * cudaVersion, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus) */
@@ -5857,8 +5856,6 @@ struct cudart_cudaGetDriverEntryPointByVersion_record {
   uint64_t funcPtr_val;
   uint64_t driverStatus_val;
 };
-void cudart_hook_cudaGetDriverEntryPointByVersion_after(
-    struct cudart_cudaGetDriverEntryPointByVersion_args *args);
 
 /* cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code, enum cudaJitOption
  * *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, enum cudaLibraryOption

@@ -27,6 +27,7 @@
  */
 #include "hip_args.h"
 #include "hip_tracepoints.h"
+#include "tracer_given.h"
 #include "tracer_pending.h"
 #include "tracer_recording.h"
 #include "tracer_requests.h"

@@ -916,7 +916,6 @@ struct itt___itt_domain_create_record {
   uint64_t name;
   uint64_t result;
 };
-void itt_hook___itt_domain_create_after(struct itt___itt_domain_create_args *args);
 
 /* __itt_string_handle *__itt_string_handle_create(const char *name) */
 typedef __typeof__(__itt_string_handle_create) itt___itt_string_handle_create_fn;
@@ -931,7 +930,6 @@ struct itt___itt_string_handle_create_record {
   uint64_t name;
   uint64_t result;
 };
-void itt_hook___itt_string_handle_create_after(struct itt___itt_string_handle_create_args *args);
 
 /* __itt_timestamp __itt_get_timestamp(void) */
 typedef __typeof__(__itt_get_timestamp) itt___itt_get_timestamp_fn;
@@ -944,7 +942,6 @@ struct itt___itt_get_timestamp_record {
   struct tracer_record_head head;
   uint64_t result;
 };
-void itt_hook___itt_get_timestamp_after(struct itt___itt_get_timestamp_args *args);
 
 /* void __itt_id_create(const __itt_domain *domain, __itt_id id) */
 typedef __typeof__(__itt_id_create) itt___itt_id_create_fn;
@@ -1538,7 +1535,6 @@ struct itt___itt_counter_create_record {
   uint64_t domain;
   uint64_t result;
 };
-void itt_hook___itt_counter_create_after(struct itt___itt_counter_create_args *args);
 
 /* __itt_counter __itt_counter_create_typed(const char *name, const char *domain,
  * __itt_metadata_type type) */
@@ -1558,7 +1554,6 @@ struct itt___itt_counter_create_typed_record {
   uint64_t type;
   uint64_t result;
 };
-void itt_hook___itt_counter_create_typed_after(struct itt___itt_counter_create_typed_args *args);
 
 /* __itt_counter __itt_counter_create_v3(const __itt_domain *domain, const char *name,
  * __itt_metadata_type type) */
@@ -1578,7 +1573,6 @@ struct itt___itt_counter_create_v3_record {
   uint64_t type;
   uint64_t result;
 };
-void itt_hook___itt_counter_create_v3_after(struct itt___itt_counter_create_v3_args *args);
 
 /* void __itt_counter_inc(__itt_counter id) */
 typedef __typeof__(__itt_counter_inc) itt___itt_counter_inc_fn;

@@ -1,6 +1,7 @@
 /* itt: the collector that the API's own library loads through INTEL_LIBITTNOTIFY64. It
  * implements every function below: it records the call, and the hooks of
- * runtime/hooks/itt_hooks.c give the results that are the collector's to give (handles).
+ * spec's trace.results (or the hooks of runtime/hooks/itt_hooks.c) give the results that are
+ * the collector's to give (handles).
  * One event per call (docs/trace-format.md): the arguments as passed, then the times
  * around the collector's own work, the status and the out values.
  *
@@ -10,6 +11,7 @@
  */
 #include "itt_args.h"
 #include "itt_tracepoints.h"
+#include "tracer_given.h"
 #include "tracer_notice.h"
 #include "tracer_recording.h"
 
@@ -2027,7 +2029,10 @@ __itt_domain *__itt_domain_create(const char *name) {
     tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_domain_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  itt_hook___itt_domain_create_after(&tracer_args);
+  static const __itt_domain tracer_init = {.flags = 1};
+  tracer_args.tracer_result =
+      tracer_intern_object("__itt_domain", tracer_args.name, &tracer_init, sizeof tracer_init,
+                           offsetof(__itt_domain, nameA));
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -2063,7 +2068,10 @@ __itt_string_handle *__itt_string_handle_create(const char *name) {
     tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_string_handle_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  itt_hook___itt_string_handle_create_after(&tracer_args);
+  static const __itt_string_handle tracer_init = {0};
+  tracer_args.tracer_result =
+      tracer_intern_object("__itt_string_handle", tracer_args.name, &tracer_init,
+                           sizeof tracer_init, offsetof(__itt_string_handle, strA));
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -2098,7 +2106,7 @@ __itt_timestamp __itt_get_timestamp(void) {
     tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_get_timestamp);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  itt_hook___itt_get_timestamp_after(&tracer_args);
+  tracer_args.tracer_result = tracer_now();
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -3451,7 +3459,7 @@ __itt_counter __itt_counter_create(const char *name, const char *domain) {
     tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  itt_hook___itt_counter_create_after(&tracer_args);
+  tracer_args.tracer_result = (__itt_counter)tracer_unique_handle();
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -3492,7 +3500,7 @@ __itt_counter __itt_counter_create_typed(const char *name, const char *domain,
     tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_create_typed);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  itt_hook___itt_counter_create_typed_after(&tracer_args);
+  tracer_args.tracer_result = (__itt_counter)tracer_unique_handle();
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -3534,7 +3542,7 @@ __itt_counter __itt_counter_create_v3(const __itt_domain *domain, const char *na
     tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_create_v3);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  itt_hook___itt_counter_create_v3_after(&tracer_args);
+  tracer_args.tracer_result = (__itt_counter)tracer_unique_handle();
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();

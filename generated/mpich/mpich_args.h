@@ -14586,6 +14586,32 @@ uint64_t mpi_element_size(MPI_Datatype datatype);
 int64_t mpi_comm_world_rank(int64_t status, MPI_Comm handle, int64_t rank);
 int64_t mpi_win_world_rank(int64_t status, MPI_Win handle, int64_t rank);
 
+/* The library's functions that the hooks call (trace.hooks_calls), looked up by name in
+ * the copy of the library the app loaded: never by reference (the loader would resolve it
+ * when the interposer loads, before an app such as python3 with mpi4py has loaded the
+ * library), never through the wrapped names (a tool preloaded ahead of the tracer would
+ * count the hooks' calls as the app's). mpi_calls_ready() looks them up and
+ * says whether every one is there. */
+struct mpi_calls {
+  __typeof__(PMPI_Type_size) *PMPI_Type_size;
+  __typeof__(PMPI_Comm_create_keyval) *PMPI_Comm_create_keyval;
+  __typeof__(PMPI_Comm_get_attr) *PMPI_Comm_get_attr;
+  __typeof__(PMPI_Comm_set_attr) *PMPI_Comm_set_attr;
+  __typeof__(PMPI_Comm_group) *PMPI_Comm_group;
+  __typeof__(PMPI_Comm_remote_group) *PMPI_Comm_remote_group;
+  __typeof__(PMPI_Comm_test_inter) *PMPI_Comm_test_inter;
+  __typeof__(PMPI_Group_compare) *PMPI_Group_compare;
+  __typeof__(PMPI_Group_free) *PMPI_Group_free;
+  __typeof__(PMPI_Group_size) *PMPI_Group_size;
+  __typeof__(PMPI_Group_translate_ranks) *PMPI_Group_translate_ranks;
+  __typeof__(PMPI_Win_create_keyval) *PMPI_Win_create_keyval;
+  __typeof__(PMPI_Win_get_attr) *PMPI_Win_get_attr;
+  __typeof__(PMPI_Win_set_attr) *PMPI_Win_set_attr;
+  __typeof__(PMPI_Win_get_group) *PMPI_Win_get_group;
+};
+extern struct mpi_calls mpi_calls;
+bool mpi_calls_ready(void);
+
 /* Minimal mode: writes one batch of calls as lttng_ust_mpich:call, and the backend's index
  * among the batching ones, -1 until registered (mpich_tracepoints.c). */
 void mpich_write_calls(const uint64_t *slots, unsigned count);

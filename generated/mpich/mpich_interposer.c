@@ -27,6 +27,7 @@
  */
 #include "mpich_args.h"
 #include "mpich_tracepoints.h"
+#include "tracer_given.h"
 #include "tracer_pending.h"
 #include "tracer_recording.h"
 #include "tracer_requests.h"
@@ -677,6 +678,35 @@ void *mpich_library_object(const char *name) {
   void *object = tracer_real_dlsym(RTLD_DEFAULT, name);
   void *library = object ? NULL : tracer_loaded_library("libmpich.so.12");
   return library ? tracer_real_dlsym(library, name) : object;
+}
+
+struct mpi_calls mpi_calls;
+
+/* The lookup is repeated by racing threads at worst: it gives the same. */
+bool mpi_calls_ready(void) {
+  static int found; /* 0: not looked up yet; 1: every function found; -1: some missing */
+  int state = __atomic_load_n(&found, __ATOMIC_ACQUIRE);
+  if (state)
+    return state > 0;
+  bool missing = false;
+  missing |= !(mpi_calls.PMPI_Type_size = mpich_library_object("PMPI_Type_size"));
+  missing |= !(mpi_calls.PMPI_Comm_create_keyval = mpich_library_object("PMPI_Comm_create_keyval"));
+  missing |= !(mpi_calls.PMPI_Comm_get_attr = mpich_library_object("PMPI_Comm_get_attr"));
+  missing |= !(mpi_calls.PMPI_Comm_set_attr = mpich_library_object("PMPI_Comm_set_attr"));
+  missing |= !(mpi_calls.PMPI_Comm_group = mpich_library_object("PMPI_Comm_group"));
+  missing |= !(mpi_calls.PMPI_Comm_remote_group = mpich_library_object("PMPI_Comm_remote_group"));
+  missing |= !(mpi_calls.PMPI_Comm_test_inter = mpich_library_object("PMPI_Comm_test_inter"));
+  missing |= !(mpi_calls.PMPI_Group_compare = mpich_library_object("PMPI_Group_compare"));
+  missing |= !(mpi_calls.PMPI_Group_free = mpich_library_object("PMPI_Group_free"));
+  missing |= !(mpi_calls.PMPI_Group_size = mpich_library_object("PMPI_Group_size"));
+  missing |=
+      !(mpi_calls.PMPI_Group_translate_ranks = mpich_library_object("PMPI_Group_translate_ranks"));
+  missing |= !(mpi_calls.PMPI_Win_create_keyval = mpich_library_object("PMPI_Win_create_keyval"));
+  missing |= !(mpi_calls.PMPI_Win_get_attr = mpich_library_object("PMPI_Win_get_attr"));
+  missing |= !(mpi_calls.PMPI_Win_set_attr = mpich_library_object("PMPI_Win_set_attr"));
+  missing |= !(mpi_calls.PMPI_Win_get_group = mpich_library_object("PMPI_Win_get_group"));
+  __atomic_store_n(&found, missing ? -1 : 1, __ATOMIC_RELEASE);
+  return !missing;
 }
 
 /* When the app already has libmpich.so.12 loaded, every function is found now, so that no

@@ -92,7 +92,6 @@ struct nvtx_nvtxDomainMarkEx_record {
   uint64_t domain;
   uint64_t eventAttrib;
 };
-void nvtx_hook_nvtxDomainMarkEx_after(struct nvtx_nvtxDomainMarkEx_args *args);
 
 /* void nvtxMarkEx(const nvtxEventAttributes_t *eventAttrib) */
 typedef __typeof__(nvtxMarkEx) nvtx_nvtxMarkEx_fn;
@@ -105,7 +104,6 @@ struct nvtx_nvtxMarkEx_record {
   struct tracer_record_head head;
   uint64_t eventAttrib;
 };
-void nvtx_hook_nvtxMarkEx_after(struct nvtx_nvtxMarkEx_args *args);
 
 /* void nvtxMarkA(const char *message) */
 typedef __typeof__(nvtxMarkA) nvtx_nvtxMarkA_fn;
@@ -118,7 +116,6 @@ struct nvtx_nvtxMarkA_record {
   struct tracer_record_head head;
   uint64_t message;
 };
-void nvtx_hook_nvtxMarkA_after(struct nvtx_nvtxMarkA_args *args);
 
 /* void nvtxMarkW(const wchar_t *message) */
 typedef __typeof__(nvtxMarkW) nvtx_nvtxMarkW_fn;
@@ -131,7 +128,6 @@ struct nvtx_nvtxMarkW_record {
   struct tracer_record_head head;
   uint64_t message;
 };
-void nvtx_hook_nvtxMarkW_after(struct nvtx_nvtxMarkW_args *args);
 
 /* nvtxRangeId_t nvtxDomainRangeStartEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t
  * *eventAttrib) */
@@ -149,7 +145,6 @@ struct nvtx_nvtxDomainRangeStartEx_record {
   uint64_t eventAttrib;
   uint64_t result;
 };
-void nvtx_hook_nvtxDomainRangeStartEx_after(struct nvtx_nvtxDomainRangeStartEx_args *args);
 
 /* nvtxRangeId_t nvtxRangeStartEx(const nvtxEventAttributes_t *eventAttrib) */
 typedef __typeof__(nvtxRangeStartEx) nvtx_nvtxRangeStartEx_fn;
@@ -164,7 +159,6 @@ struct nvtx_nvtxRangeStartEx_record {
   uint64_t eventAttrib;
   uint64_t result;
 };
-void nvtx_hook_nvtxRangeStartEx_after(struct nvtx_nvtxRangeStartEx_args *args);
 
 /* nvtxRangeId_t nvtxRangeStartA(const char *message) */
 typedef __typeof__(nvtxRangeStartA) nvtx_nvtxRangeStartA_fn;
@@ -179,7 +173,6 @@ struct nvtx_nvtxRangeStartA_record {
   uint64_t message;
   uint64_t result;
 };
-void nvtx_hook_nvtxRangeStartA_after(struct nvtx_nvtxRangeStartA_args *args);
 
 /* nvtxRangeId_t nvtxRangeStartW(const wchar_t *message) */
 typedef __typeof__(nvtxRangeStartW) nvtx_nvtxRangeStartW_fn;
@@ -194,7 +187,6 @@ struct nvtx_nvtxRangeStartW_record {
   uint64_t message;
   uint64_t result;
 };
-void nvtx_hook_nvtxRangeStartW_after(struct nvtx_nvtxRangeStartW_args *args);
 
 /* void nvtxDomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) */
 typedef __typeof__(nvtxDomainRangeEnd) nvtx_nvtxDomainRangeEnd_fn;
@@ -209,7 +201,6 @@ struct nvtx_nvtxDomainRangeEnd_record {
   uint64_t domain;
   uint64_t id;
 };
-void nvtx_hook_nvtxDomainRangeEnd_after(struct nvtx_nvtxDomainRangeEnd_args *args);
 
 /* void nvtxRangeEnd(nvtxRangeId_t id) */
 typedef __typeof__(nvtxRangeEnd) nvtx_nvtxRangeEnd_fn;
@@ -222,7 +213,6 @@ struct nvtx_nvtxRangeEnd_record {
   struct tracer_record_head head;
   uint64_t id;
 };
-void nvtx_hook_nvtxRangeEnd_after(struct nvtx_nvtxRangeEnd_args *args);
 
 /* int nvtxDomainRangePushEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *eventAttrib) */
 typedef __typeof__(nvtxDomainRangePushEx) nvtx_nvtxDomainRangePushEx_fn;
@@ -239,7 +229,6 @@ struct nvtx_nvtxDomainRangePushEx_record {
   uint64_t eventAttrib;
   uint64_t result;
 };
-void nvtx_hook_nvtxDomainRangePushEx_after(struct nvtx_nvtxDomainRangePushEx_args *args);
 
 /* int nvtxRangePushEx(const nvtxEventAttributes_t *eventAttrib) */
 typedef __typeof__(nvtxRangePushEx) nvtx_nvtxRangePushEx_fn;
@@ -254,7 +243,6 @@ struct nvtx_nvtxRangePushEx_record {
   uint64_t eventAttrib;
   uint64_t result;
 };
-void nvtx_hook_nvtxRangePushEx_after(struct nvtx_nvtxRangePushEx_args *args);
 
 /* int nvtxRangePushA(const char *message) */
 typedef __typeof__(nvtxRangePushA) nvtx_nvtxRangePushA_fn;
@@ -283,7 +271,6 @@ struct nvtx_nvtxRangePushW_record {
   uint64_t message;
   uint64_t result;
 };
-void nvtx_hook_nvtxRangePushW_after(struct nvtx_nvtxRangePushW_args *args);
 
 /* int nvtxDomainRangePop(nvtxDomainHandle_t domain) */
 typedef __typeof__(nvtxDomainRangePop) nvtx_nvtxDomainRangePop_fn;
@@ -444,7 +431,6 @@ struct nvtx_nvtxDomainRegisterStringA_record {
   uint64_t string;
   uint64_t result;
 };
-void nvtx_hook_nvtxDomainRegisterStringA_after(struct nvtx_nvtxDomainRegisterStringA_args *args);
 
 /* nvtxStringHandle_t nvtxDomainRegisterStringW(nvtxDomainHandle_t domain, const wchar_t *string) */
 typedef __typeof__(nvtxDomainRegisterStringW) nvtx_nvtxDomainRegisterStringW_fn;
@@ -461,7 +447,6 @@ struct nvtx_nvtxDomainRegisterStringW_record {
   uint64_t string;
   uint64_t result;
 };
-void nvtx_hook_nvtxDomainRegisterStringW_after(struct nvtx_nvtxDomainRegisterStringW_args *args);
 
 /* nvtxDomainHandle_t nvtxDomainCreateA(const char *name) */
 typedef __typeof__(nvtxDomainCreateA) nvtx_nvtxDomainCreateA_fn;
@@ -476,7 +461,6 @@ struct nvtx_nvtxDomainCreateA_record {
   uint64_t name;
   uint64_t result;
 };
-void nvtx_hook_nvtxDomainCreateA_after(struct nvtx_nvtxDomainCreateA_args *args);
 
 /* nvtxDomainHandle_t nvtxDomainCreateW(const wchar_t *name) */
 typedef __typeof__(nvtxDomainCreateW) nvtx_nvtxDomainCreateW_fn;
@@ -491,7 +475,6 @@ struct nvtx_nvtxDomainCreateW_record {
   uint64_t name;
   uint64_t result;
 };
-void nvtx_hook_nvtxDomainCreateW_after(struct nvtx_nvtxDomainCreateW_args *args);
 
 /* void nvtxDomainDestroy(nvtxDomainHandle_t domain) */
 typedef __typeof__(nvtxDomainDestroy) nvtx_nvtxDomainDestroy_fn;
@@ -504,6 +487,16 @@ struct nvtx_nvtxDomainDestroy_record {
   struct tracer_record_head head;
   uint64_t domain;
 };
+
+/* The tables of function pointers the API has this tool fill (trace.callback_tables), for
+ * the hooks that fill them. */
+#include "tracer_tool.h"
+extern const struct tracer_slot_table nvtx_callback_tables[];
+extern const unsigned nvtx_callback_table_count;
+
+/* The name of a region that the call gives otherwise than as a string (trace.regions):
+ * defined by the hooks. */
+const char *nvtx_region_name(const nvtxEventAttributes_t *name);
 
 /* Minimal mode: writes one batch of calls as lttng_ust_nvtx:call, and the backend's index
  * among the batching ones, -1 until registered (nvtx_tracepoints.c). */

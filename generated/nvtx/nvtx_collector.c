@@ -1,6 +1,7 @@
 /* nvtx: the collector that the API's own library loads through NVTX_INJECTION64_PATH. It
  * implements every function below: it records the call, and the hooks of
- * runtime/hooks/nvtx_hooks.c give the results that are the collector's to give (handles).
+ * spec's trace.results (or the hooks of runtime/hooks/nvtx_hooks.c) give the results that are
+ * the collector's to give (handles).
  * One event per call (docs/trace-format.md): the arguments as passed, then the times
  * around the collector's own work, the status and the out values.
  *
@@ -10,6 +11,7 @@
  */
 #include "nvtx_args.h"
 #include "nvtx_tracepoints.h"
+#include "tracer_given.h"
 #include "tracer_notice.h"
 #include "tracer_recording.h"
 
@@ -75,7 +77,8 @@ void nvtxDomainMarkEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *ev
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainMarkEx);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxDomainMarkEx_after(&tracer_args);
+  if (!tracer_runtime_call)
+    tracer_region_mark("nvtx", nvtx_region_name(eventAttrib), tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -109,7 +112,8 @@ void nvtxMarkEx(const nvtxEventAttributes_t *eventAttrib) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxMarkEx);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxMarkEx_after(&tracer_args);
+  if (!tracer_runtime_call)
+    tracer_region_mark("nvtx", nvtx_region_name(eventAttrib), tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -143,7 +147,8 @@ void nvtxMarkA(const char *message) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxMarkA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxMarkA_after(&tracer_args);
+  if (!tracer_runtime_call)
+    tracer_region_mark("nvtx", message, tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -177,7 +182,8 @@ void nvtxMarkW(const wchar_t *message) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxMarkW);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxMarkW_after(&tracer_args);
+  if (!tracer_runtime_call)
+    tracer_region_mark("nvtx", tracer_intern_wide(message), tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -214,7 +220,9 @@ nvtxRangeId_t nvtxDomainRangeStartEx(nvtxDomainHandle_t domain,
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainRangeStartEx);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxDomainRangeStartEx_after(&tracer_args);
+  if (!tracer_runtime_call)
+    tracer_args.tracer_result =
+        tracer_range_start("nvtx", nvtx_region_name(eventAttrib), tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -251,7 +259,9 @@ nvtxRangeId_t nvtxRangeStartEx(const nvtxEventAttributes_t *eventAttrib) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangeStartEx);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxRangeStartEx_after(&tracer_args);
+  if (!tracer_runtime_call)
+    tracer_args.tracer_result =
+        tracer_range_start("nvtx", nvtx_region_name(eventAttrib), tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -287,7 +297,8 @@ nvtxRangeId_t nvtxRangeStartA(const char *message) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangeStartA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxRangeStartA_after(&tracer_args);
+  if (!tracer_runtime_call)
+    tracer_args.tracer_result = tracer_range_start("nvtx", message, tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -323,7 +334,9 @@ nvtxRangeId_t nvtxRangeStartW(const wchar_t *message) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangeStartW);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxRangeStartW_after(&tracer_args);
+  if (!tracer_runtime_call)
+    tracer_args.tracer_result =
+        tracer_range_start("nvtx", tracer_intern_wide(message), tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -361,7 +374,8 @@ void nvtxDomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainRangeEnd);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxDomainRangeEnd_after(&tracer_args);
+  if (!tracer_runtime_call)
+    tracer_range_end("nvtx", id, tracer_now());
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -395,7 +409,8 @@ void nvtxRangeEnd(nvtxRangeId_t id) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangeEnd);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxRangeEnd_after(&tracer_args);
+  if (!tracer_runtime_call)
+    tracer_range_end("nvtx", id, tracer_now());
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -431,7 +446,8 @@ int nvtxDomainRangePushEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainRangePushEx);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxDomainRangePushEx_after(&tracer_args);
+  if (!tracer_runtime_call)
+    tracer_region_open("nvtx", nvtx_region_name(eventAttrib), tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -468,7 +484,8 @@ int nvtxRangePushEx(const nvtxEventAttributes_t *eventAttrib) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangePushEx);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxRangePushEx_after(&tracer_args);
+  if (!tracer_runtime_call)
+    tracer_region_open("nvtx", nvtx_region_name(eventAttrib), tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -541,7 +558,8 @@ int nvtxRangePushW(const wchar_t *message) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangePushW);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxRangePushW_after(&tracer_args);
+  if (!tracer_runtime_call)
+    tracer_region_open("nvtx", tracer_intern_wide(message), tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -940,7 +958,7 @@ nvtxStringHandle_t nvtxDomainRegisterStringA(nvtxDomainHandle_t domain, const ch
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainRegisterStringA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxDomainRegisterStringA_after(&tracer_args);
+  tracer_args.tracer_result = (nvtxStringHandle_t)tracer_intern(tracer_args.string);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -979,7 +997,7 @@ nvtxStringHandle_t nvtxDomainRegisterStringW(nvtxDomainHandle_t domain, const wc
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainRegisterStringW);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxDomainRegisterStringW_after(&tracer_args);
+  tracer_args.tracer_result = (nvtxStringHandle_t)tracer_intern_wide(tracer_args.string);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -1016,7 +1034,7 @@ nvtxDomainHandle_t nvtxDomainCreateA(const char *name) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainCreateA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxDomainCreateA_after(&tracer_args);
+  tracer_args.tracer_result = (nvtxDomainHandle_t)tracer_intern(tracer_args.name);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -1052,7 +1070,7 @@ nvtxDomainHandle_t nvtxDomainCreateW(const wchar_t *name) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainCreateW);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  nvtx_hook_nvtxDomainCreateW_after(&tracer_args);
+  tracer_args.tracer_result = (nvtxDomainHandle_t)tracer_intern_wide(tracer_args.name);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -1105,3 +1123,48 @@ void nvtxDomainDestroy(nvtxDomainHandle_t domain) {
   }
   nvtx_depth--;
 }
+
+/* The functions of NVTX_CB_MODULE_CORE's callback table, by slot id (trace.callback_tables). */
+static const struct tracer_slot nvtx_slots_0[] = {
+    {NVTX_CBID_CORE_MarkEx, (tracer_callback_fn *)nvtxMarkEx},
+    {NVTX_CBID_CORE_MarkA, (tracer_callback_fn *)nvtxMarkA},
+    {NVTX_CBID_CORE_MarkW, (tracer_callback_fn *)nvtxMarkW},
+    {NVTX_CBID_CORE_RangeStartEx, (tracer_callback_fn *)nvtxRangeStartEx},
+    {NVTX_CBID_CORE_RangeStartA, (tracer_callback_fn *)nvtxRangeStartA},
+    {NVTX_CBID_CORE_RangeStartW, (tracer_callback_fn *)nvtxRangeStartW},
+    {NVTX_CBID_CORE_RangeEnd, (tracer_callback_fn *)nvtxRangeEnd},
+    {NVTX_CBID_CORE_RangePushEx, (tracer_callback_fn *)nvtxRangePushEx},
+    {NVTX_CBID_CORE_RangePushA, (tracer_callback_fn *)nvtxRangePushA},
+    {NVTX_CBID_CORE_RangePushW, (tracer_callback_fn *)nvtxRangePushW},
+    {NVTX_CBID_CORE_RangePop, (tracer_callback_fn *)nvtxRangePop},
+    {NVTX_CBID_CORE_NameCategoryA, (tracer_callback_fn *)nvtxNameCategoryA},
+    {NVTX_CBID_CORE_NameCategoryW, (tracer_callback_fn *)nvtxNameCategoryW},
+    {NVTX_CBID_CORE_NameOsThreadA, (tracer_callback_fn *)nvtxNameOsThreadA},
+    {NVTX_CBID_CORE_NameOsThreadW, (tracer_callback_fn *)nvtxNameOsThreadW},
+};
+
+/* The functions of NVTX_CB_MODULE_CORE2's callback table, by slot id (trace.callback_tables). */
+static const struct tracer_slot nvtx_slots_1[] = {
+    {NVTX_CBID_CORE2_DomainMarkEx, (tracer_callback_fn *)nvtxDomainMarkEx},
+    {NVTX_CBID_CORE2_DomainRangeStartEx, (tracer_callback_fn *)nvtxDomainRangeStartEx},
+    {NVTX_CBID_CORE2_DomainRangeEnd, (tracer_callback_fn *)nvtxDomainRangeEnd},
+    {NVTX_CBID_CORE2_DomainRangePushEx, (tracer_callback_fn *)nvtxDomainRangePushEx},
+    {NVTX_CBID_CORE2_DomainRangePop, (tracer_callback_fn *)nvtxDomainRangePop},
+    {NVTX_CBID_CORE2_DomainResourceCreate, (tracer_callback_fn *)nvtxDomainResourceCreate},
+    {NVTX_CBID_CORE2_DomainResourceDestroy, (tracer_callback_fn *)nvtxDomainResourceDestroy},
+    {NVTX_CBID_CORE2_DomainNameCategoryA, (tracer_callback_fn *)nvtxDomainNameCategoryA},
+    {NVTX_CBID_CORE2_DomainNameCategoryW, (tracer_callback_fn *)nvtxDomainNameCategoryW},
+    {NVTX_CBID_CORE2_DomainRegisterStringA, (tracer_callback_fn *)nvtxDomainRegisterStringA},
+    {NVTX_CBID_CORE2_DomainRegisterStringW, (tracer_callback_fn *)nvtxDomainRegisterStringW},
+    {NVTX_CBID_CORE2_DomainCreateA, (tracer_callback_fn *)nvtxDomainCreateA},
+    {NVTX_CBID_CORE2_DomainCreateW, (tracer_callback_fn *)nvtxDomainCreateW},
+    {NVTX_CBID_CORE2_DomainDestroy, (tracer_callback_fn *)nvtxDomainDestroy},
+    {NVTX_CBID_CORE2_Initialize, (tracer_callback_fn *)nvtxInitialize},
+};
+
+const struct tracer_slot_table nvtx_callback_tables[] = {
+    {NVTX_CB_MODULE_CORE, nvtx_slots_0, sizeof nvtx_slots_0 / sizeof *nvtx_slots_0},
+    {NVTX_CB_MODULE_CORE2, nvtx_slots_1, sizeof nvtx_slots_1 / sizeof *nvtx_slots_1},
+};
+const unsigned nvtx_callback_table_count =
+    sizeof nvtx_callback_tables / sizeof *nvtx_callback_tables;

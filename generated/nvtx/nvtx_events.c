@@ -49,6 +49,132 @@ static const struct tracer_value_name nvtx_names_3_values[] = {
 static const struct tracer_names nvtx_names_3
     __attribute__((unused)) = {"enum nvtxResourceGenericType_t", nvtx_names_3_values, 5};
 
+static const struct tracer_value_name nvtx_names_4_values[] = {
+    {INT64_C(0), "NVTX_CB_MODULE_INVALID"},
+    {INT64_C(1), "NVTX_CB_MODULE_CORE"},
+    {INT64_C(2), "NVTX_CB_MODULE_CUDA"},
+    {INT64_C(3), "NVTX_CB_MODULE_OPENCL"},
+    {INT64_C(4), "NVTX_CB_MODULE_CUDART"},
+    {INT64_C(5), "NVTX_CB_MODULE_CORE2"},
+    {INT64_C(6), "NVTX_CB_MODULE_SYNC"},
+    {INT64_C(7), "NVTX_CB_MODULE_SIZE"},
+    {INT64_C(2147483647), "NVTX_CB_MODULE_FORCE_INT"},
+};
+static const struct tracer_names nvtx_names_4
+    __attribute__((unused)) = {"enum NvtxCallbackModule", nvtx_names_4_values, 9};
+
+static const struct tracer_value_name nvtx_names_5_values[] = {
+    {INT64_C(0), "NVTX_CBID_CORE_INVALID"},
+    {INT64_C(1), "NVTX_CBID_CORE_MarkEx"},
+    {INT64_C(2), "NVTX_CBID_CORE_MarkA"},
+    {INT64_C(3), "NVTX_CBID_CORE_MarkW"},
+    {INT64_C(4), "NVTX_CBID_CORE_RangeStartEx"},
+    {INT64_C(5), "NVTX_CBID_CORE_RangeStartA"},
+    {INT64_C(6), "NVTX_CBID_CORE_RangeStartW"},
+    {INT64_C(7), "NVTX_CBID_CORE_RangeEnd"},
+    {INT64_C(8), "NVTX_CBID_CORE_RangePushEx"},
+    {INT64_C(9), "NVTX_CBID_CORE_RangePushA"},
+    {INT64_C(10), "NVTX_CBID_CORE_RangePushW"},
+    {INT64_C(11), "NVTX_CBID_CORE_RangePop"},
+    {INT64_C(12), "NVTX_CBID_CORE_NameCategoryA"},
+    {INT64_C(13), "NVTX_CBID_CORE_NameCategoryW"},
+    {INT64_C(14), "NVTX_CBID_CORE_NameOsThreadA"},
+    {INT64_C(15), "NVTX_CBID_CORE_NameOsThreadW"},
+    {INT64_C(16), "NVTX_CBID_CORE_SIZE"},
+    {INT64_C(2147483647), "NVTX_CBID_CORE_FORCE_INT"},
+};
+static const struct tracer_names nvtx_names_5
+    __attribute__((unused)) = {"enum NvtxCallbackIdCore", nvtx_names_5_values, 18};
+
+static const struct tracer_value_name nvtx_names_6_values[] = {
+    {INT64_C(0), "NVTX_CBID_CORE2_INVALID"},
+    {INT64_C(1), "NVTX_CBID_CORE2_DomainMarkEx"},
+    {INT64_C(2), "NVTX_CBID_CORE2_DomainRangeStartEx"},
+    {INT64_C(3), "NVTX_CBID_CORE2_DomainRangeEnd"},
+    {INT64_C(4), "NVTX_CBID_CORE2_DomainRangePushEx"},
+    {INT64_C(5), "NVTX_CBID_CORE2_DomainRangePop"},
+    {INT64_C(6), "NVTX_CBID_CORE2_DomainResourceCreate"},
+    {INT64_C(7), "NVTX_CBID_CORE2_DomainResourceDestroy"},
+    {INT64_C(8), "NVTX_CBID_CORE2_DomainNameCategoryA"},
+    {INT64_C(9), "NVTX_CBID_CORE2_DomainNameCategoryW"},
+    {INT64_C(10), "NVTX_CBID_CORE2_DomainRegisterStringA"},
+    {INT64_C(11), "NVTX_CBID_CORE2_DomainRegisterStringW"},
+    {INT64_C(12), "NVTX_CBID_CORE2_DomainCreateA"},
+    {INT64_C(13), "NVTX_CBID_CORE2_DomainCreateW"},
+    {INT64_C(14), "NVTX_CBID_CORE2_DomainDestroy"},
+    {INT64_C(15), "NVTX_CBID_CORE2_Initialize"},
+    {INT64_C(16), "NVTX_CBID_CORE2_SIZE"},
+    {INT64_C(2147483647), "NVTX_CBID_CORE2_FORCE_INT"},
+};
+static const struct tracer_names nvtx_names_6
+    __attribute__((unused)) = {"enum NvtxCallbackIdCore2", nvtx_names_6_values, 18};
+
+static const struct tracer_value_name nvtx_names_7_values[] = {
+    {INT64_C(0), "NVTX_CBID_CUDA_INVALID"},
+    {INT64_C(1), "NVTX_CBID_CUDA_NameCuDeviceA"},
+    {INT64_C(2), "NVTX_CBID_CUDA_NameCuDeviceW"},
+    {INT64_C(3), "NVTX_CBID_CUDA_NameCuContextA"},
+    {INT64_C(4), "NVTX_CBID_CUDA_NameCuContextW"},
+    {INT64_C(5), "NVTX_CBID_CUDA_NameCuStreamA"},
+    {INT64_C(6), "NVTX_CBID_CUDA_NameCuStreamW"},
+    {INT64_C(7), "NVTX_CBID_CUDA_NameCuEventA"},
+    {INT64_C(8), "NVTX_CBID_CUDA_NameCuEventW"},
+    {INT64_C(9), "NVTX_CBID_CUDA_SIZE"},
+    {INT64_C(2147483647), "NVTX_CBID_CUDA_FORCE_INT"},
+};
+static const struct tracer_names nvtx_names_7
+    __attribute__((unused)) = {"enum NvtxCallbackIdCuda", nvtx_names_7_values, 11};
+
+static const struct tracer_value_name nvtx_names_8_values[] = {
+    {INT64_C(0), "NVTX_CBID_CUDART_INVALID"},
+    {INT64_C(1), "NVTX_CBID_CUDART_NameCudaDeviceA"},
+    {INT64_C(2), "NVTX_CBID_CUDART_NameCudaDeviceW"},
+    {INT64_C(3), "NVTX_CBID_CUDART_NameCudaStreamA"},
+    {INT64_C(4), "NVTX_CBID_CUDART_NameCudaStreamW"},
+    {INT64_C(5), "NVTX_CBID_CUDART_NameCudaEventA"},
+    {INT64_C(6), "NVTX_CBID_CUDART_NameCudaEventW"},
+    {INT64_C(7), "NVTX_CBID_CUDART_SIZE"},
+    {INT64_C(2147483647), "NVTX_CBID_CUDART_FORCE_INT"},
+};
+static const struct tracer_names nvtx_names_8
+    __attribute__((unused)) = {"enum NvtxCallbackIdCudaRt", nvtx_names_8_values, 9};
+
+static const struct tracer_value_name nvtx_names_9_values[] = {
+    {INT64_C(0), "NVTX_CBID_OPENCL_INVALID"},
+    {INT64_C(1), "NVTX_CBID_OPENCL_NameClDeviceA"},
+    {INT64_C(2), "NVTX_CBID_OPENCL_NameClDeviceW"},
+    {INT64_C(3), "NVTX_CBID_OPENCL_NameClContextA"},
+    {INT64_C(4), "NVTX_CBID_OPENCL_NameClContextW"},
+    {INT64_C(5), "NVTX_CBID_OPENCL_NameClCommandQueueA"},
+    {INT64_C(6), "NVTX_CBID_OPENCL_NameClCommandQueueW"},
+    {INT64_C(7), "NVTX_CBID_OPENCL_NameClMemObjectA"},
+    {INT64_C(8), "NVTX_CBID_OPENCL_NameClMemObjectW"},
+    {INT64_C(9), "NVTX_CBID_OPENCL_NameClSamplerA"},
+    {INT64_C(10), "NVTX_CBID_OPENCL_NameClSamplerW"},
+    {INT64_C(11), "NVTX_CBID_OPENCL_NameClProgramA"},
+    {INT64_C(12), "NVTX_CBID_OPENCL_NameClProgramW"},
+    {INT64_C(13), "NVTX_CBID_OPENCL_NameClEventA"},
+    {INT64_C(14), "NVTX_CBID_OPENCL_NameClEventW"},
+    {INT64_C(15), "NVTX_CBID_OPENCL_SIZE"},
+    {INT64_C(2147483647), "NVTX_CBID_OPENCL_FORCE_INT"},
+};
+static const struct tracer_names nvtx_names_9
+    __attribute__((unused)) = {"enum NvtxCallbackIdOpenCL", nvtx_names_9_values, 17};
+
+static const struct tracer_value_name nvtx_names_10_values[] = {
+    {INT64_C(0), "NVTX_CBID_SYNC_INVALID"},
+    {INT64_C(1), "NVTX_CBID_SYNC_DomainSyncUserCreate"},
+    {INT64_C(2), "NVTX_CBID_SYNC_DomainSyncUserDestroy"},
+    {INT64_C(3), "NVTX_CBID_SYNC_DomainSyncUserAcquireStart"},
+    {INT64_C(4), "NVTX_CBID_SYNC_DomainSyncUserAcquireFailed"},
+    {INT64_C(5), "NVTX_CBID_SYNC_DomainSyncUserAcquireSuccess"},
+    {INT64_C(6), "NVTX_CBID_SYNC_DomainSyncUserReleasing"},
+    {INT64_C(7), "NVTX_CBID_SYNC_SIZE"},
+    {INT64_C(2147483647), "NVTX_CBID_SYNC_FORCE_INT"},
+};
+static const struct tracer_names nvtx_names_10
+    __attribute__((unused)) = {"enum NvtxCallbackIdSync", nvtx_names_10_values, 9};
+
 static const struct tracer_record_member nvtx_record_4_members[] = {
     {"version", 0, 2, -1, -1, TRACER_MEMBER_UNSIGNED, NULL},
     {"size", 2, 2, -1, -1, TRACER_MEMBER_UNSIGNED, NULL},

@@ -151,8 +151,6 @@ struct omp_ompt_callback_target_data_op_emi_record {
   uint64_t codeptr_ra;
   uint64_t host_op_id_val;
 };
-void omp_hook_ompt_callback_target_data_op_emi_after(
-    struct omp_ompt_callback_target_data_op_emi_args *args);
 
 /* static void omp_on_ompt_callback_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint,
  * int device_num, ompt_data_t *task_data, ompt_data_t *target_task_data, ompt_data_t *target_data,

@@ -11,6 +11,7 @@
  */
 #include "omp_args.h"
 #include "omp_tracepoints.h"
+#include "tracer_device.h"
 #include "tracer_recording.h"
 #include "tracer_tool.h"
 
@@ -221,10 +222,31 @@ static void omp_on_ompt_callback_target_data_op_emi(
     tracer_record.dest_device_num = (uint64_t)(int64_t)(tracer_args.dest_device_num);
     tracer_record.bytes = (uint64_t)(tracer_args.bytes);
     tracer_record.codeptr_ra = (uint64_t)(uintptr_t)(tracer_args.codeptr_ra);
-    omp_hook_ompt_callback_target_data_op_emi_after(&tracer_args);
     if (tracer_writes) {
       tracer_record.head.start = tracer_args.tracer_start;
       tracer_record.head.end = tracer_now();
+      const char *tracer_name = NULL;
+      switch (tracer_args.optype) {
+      case ompt_target_data_transfer_to_device:
+        tracer_name = "ompt_callback_target_data_op_emi:transfer_to_device";
+        break;
+      case ompt_target_data_transfer_from_device:
+        tracer_name = "ompt_callback_target_data_op_emi:transfer_from_device";
+        break;
+      case ompt_target_data_transfer_to_device_async:
+        tracer_name = "ompt_callback_target_data_op_emi:transfer_to_device_async";
+        break;
+      case ompt_target_data_transfer_from_device_async:
+        tracer_name = "ompt_callback_target_data_op_emi:transfer_from_device_async";
+        break;
+      default: break;
+      }
+      if (tracer_name)
+        tracer_device_command_of(&(struct tracer_call_id){tracer_tid(), tracer_args.tracer_start},
+                                 "omp", TRACER_COMMAND_TRANSFER, tracer_name,
+                                 (size_t)(tracer_args.bytes),
+                                 (uintptr_t)tracer_args.dest_device_num, tracer_args.tracer_start,
+                                 tracer_record.head.end);
       tracer_record.head.ids = tracer_record_ids();
       tracer_record.head.call =
           tracer_record_call(OMP_ID_ompt_callback_target_data_op_emi, 0, tracer_args.tracer_status);

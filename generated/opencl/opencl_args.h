@@ -575,8 +575,6 @@ struct opencl_clCreateCommandQueueWithProperties_record {
   uint64_t result;
   uint64_t errcode_ret_val;
 };
-void opencl_hook_clCreateCommandQueueWithProperties_before(
-    struct opencl_clCreateCommandQueueWithProperties_args *args);
 
 /* cl_int clRetainCommandQueue(cl_command_queue command_queue) */
 typedef __typeof__(clRetainCommandQueue) opencl_clRetainCommandQueue_fn;
@@ -2813,7 +2811,6 @@ struct opencl_clCreateCommandQueue_record {
   uint64_t result;
   uint64_t errcode_ret_val;
 };
-void opencl_hook_clCreateCommandQueue_before(struct opencl_clCreateCommandQueue_args *args);
 
 /* cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords, cl_addressing_mode
  * addressing_mode, cl_filter_mode filter_mode, cl_int *errcode_ret) */

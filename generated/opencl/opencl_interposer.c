@@ -27,6 +27,7 @@
  */
 #include "opencl_args.h"
 #include "opencl_tracepoints.h"
+#include "tracer_given.h"
 #include "tracer_pending.h"
 #include "tracer_recording.h"
 #include "tracer_requests.h"
@@ -1965,7 +1966,8 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  opencl_hook_clCreateCommandQueueWithProperties_before(&tracer_args);
+  tracer_args.properties = (__typeof__(tracer_args.properties))tracer_properties_with(
+      (const uint64_t *)tracer_args.properties, CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE);
   unsigned tracer_depth =
       tracer_inflight_push("opencl", OPENCL_ID_clCreateCommandQueueWithProperties);
   tracer_record.head.start = tracer_now();
@@ -10555,7 +10557,7 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  opencl_hook_clCreateCommandQueue_before(&tracer_args);
+  tracer_args.properties |= CL_QUEUE_PROFILING_ENABLE;
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateCommandQueue);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);

@@ -30,6 +30,27 @@ extern __thread unsigned openmpi_depth;
  * has none (the interposer defines it). */
 void *openmpi_library_object(const char *name);
 
+/* The library's predefined objects, named through OMPI_PREDEFINED_GLOBAL
+ * (MPI_COMM_WORLD ...), are addresses of its data. Referred to as such, they would make
+ * the dynamic loader look for the library's data when the interposer loads, and a process
+ * that loads the library only later (python3 with mpi4py) would die there. Each is looked
+ * up instead when first used, in the copy of the library the app loaded
+ * (trace.predefined_macro). */
+static inline void *openmpi_predefined(void **cache, const char *name) {
+  void *object = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+  if (!object) {
+    object = openmpi_library_object(name);
+    __atomic_store_n(cache, object, __ATOMIC_RELEASE);
+  }
+  return object;
+}
+#undef OMPI_PREDEFINED_GLOBAL
+#define OMPI_PREDEFINED_GLOBAL(type, global)                                                       \
+  __extension__({                                                                                  \
+    static void *tracer_object;                                                                    \
+    (type) openmpi_predefined(&tracer_object, #global);                                            \
+  })
+
 /* Each function's index in the backend's table of functions, which the call slot of its
  * records carries. */
 enum openmpi_function_id {
@@ -8338,6 +8359,32 @@ uint64_t mpi_element_size(MPI_Datatype datatype);
  * source): defined by the hooks. */
 int64_t mpi_comm_world_rank(int64_t status, MPI_Comm handle, int64_t rank);
 int64_t mpi_win_world_rank(int64_t status, MPI_Win handle, int64_t rank);
+
+/* The library's functions that the hooks call (trace.hooks_calls), looked up by name in
+ * the copy of the library the app loaded: never by reference (the loader would resolve it
+ * when the interposer loads, before an app such as python3 with mpi4py has loaded the
+ * library), never through the wrapped names (a tool preloaded ahead of the tracer would
+ * count the hooks' calls as the app's). mpi_calls_ready() looks them up and
+ * says whether every one is there. */
+struct mpi_calls {
+  __typeof__(PMPI_Type_size) *PMPI_Type_size;
+  __typeof__(PMPI_Comm_create_keyval) *PMPI_Comm_create_keyval;
+  __typeof__(PMPI_Comm_get_attr) *PMPI_Comm_get_attr;
+  __typeof__(PMPI_Comm_set_attr) *PMPI_Comm_set_attr;
+  __typeof__(PMPI_Comm_group) *PMPI_Comm_group;
+  __typeof__(PMPI_Comm_remote_group) *PMPI_Comm_remote_group;
+  __typeof__(PMPI_Comm_test_inter) *PMPI_Comm_test_inter;
+  __typeof__(PMPI_Group_compare) *PMPI_Group_compare;
+  __typeof__(PMPI_Group_free) *PMPI_Group_free;
+  __typeof__(PMPI_Group_size) *PMPI_Group_size;
+  __typeof__(PMPI_Group_translate_ranks) *PMPI_Group_translate_ranks;
+  __typeof__(PMPI_Win_create_keyval) *PMPI_Win_create_keyval;
+  __typeof__(PMPI_Win_get_attr) *PMPI_Win_get_attr;
+  __typeof__(PMPI_Win_set_attr) *PMPI_Win_set_attr;
+  __typeof__(PMPI_Win_get_group) *PMPI_Win_get_group;
+};
+extern struct mpi_calls mpi_calls;
+bool mpi_calls_ready(void);
 
 /* Minimal mode: writes one batch of calls as lttng_ust_openmpi:call, and the backend's index
  * among the batching ones, -1 until registered (openmpi_tracepoints.c). */

@@ -17,11 +17,12 @@
  *   PMPI_Comm_free, so a handle the library hands out again never finds the map of the
  *   one freed before. A group equal to the world's keeps no table.
  *
- * Only PMPI_ entry points are called (mpi_pmpi.h): the interposer wraps MPI_ names only,
- * so none of these calls is traced or counted. One lock covers the keyvals and the
- * compute-and-keep of a map (a process of several threads calling MPI at once). The bytes of non-blocking calls,
- * from the call that starts a request to the one that completes it, are the runtime's
- * (runtime/tracer_requests.h).
+ * Only PMPI_ entry points are called (mpi_calls, the spec's trace.hooks_calls): the
+ * interposer wraps MPI_ names only, so none of these calls is traced or counted. Open
+ * MPI's predefined handles are looked up when first used (trace.predefined_macro). One
+ * lock covers the keyvals and the compute-and-keep of a map (a process of several threads
+ * calling MPI at once). The bytes of non-blocking calls, from the call that starts a
+ * request to the one that completes it, are the runtime's (runtime/tracer_requests.h).
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -29,42 +30,11 @@
 
 #include TRACER_BACKEND_ARGS
 
-#ifdef OMPI_PREDEFINED_GLOBAL
-/* Open MPI's predefined handles (MPI_COMM_WORLD, MPI_DATATYPE_NULL, MPI_REQUEST_NULL ...)
- * are the addresses of objects in libmpi. Referred to as such, they would make the
- * dynamic loader look for libmpi's data when the interposer loads, and a process that
- * loads libmpi only later (python3 with mpi4py) would die there. Each is looked up
- * instead when first used, in the copy of libmpi the app loaded. */
-static void *openmpi_predefined(void **cache, const char *name) {
-  void *object = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-  if (!object) {
-    object = openmpi_library_object(name);
-    __atomic_store_n(cache, object, __ATOMIC_RELEASE);
-  }
-  return object;
-}
-
-#undef OMPI_PREDEFINED_GLOBAL
-#define OMPI_PREDEFINED_GLOBAL(type, global)                                                       \
-  __extension__({                                                                                  \
-    static void *tracer_object;                                                                    \
-    (type) openmpi_predefined(&tracer_object, #global);                                            \
-  })
-#endif
-
-/* The PMPI_ entry points, looked up in the backend's own copy of the library. */
-#ifdef OMPI_PREDEFINED_GLOBAL
-#define MPI_LIBRARY_OBJECT openmpi_library_object
-#else
-#define MPI_LIBRARY_OBJECT mpich_library_object
-#endif
-#include "mpi_pmpi.h"
-
 uint64_t mpi_element_size(MPI_Datatype datatype) {
   int size = 0;
-  if (datatype == MPI_DATATYPE_NULL || !pmpi_ready())
+  if (datatype == MPI_DATATYPE_NULL || !mpi_calls_ready())
     return 0;
-  return pmpi.Type_size(datatype, &size) == MPI_SUCCESS && size > 0 ? (uint64_t)size : 0;
+  return mpi_calls.PMPI_Type_size(datatype, &size) == MPI_SUCCESS && size > 0 ? (uint64_t)size : 0;
 }
 
 /* ---- peers as world ranks ---- */
@@ -111,18 +81,18 @@ static int win_map_deleted(MPI_Win win, int keyval, void *map, void *extra) {
 static struct rank_map *rank_map_of(MPI_Group group) {
   MPI_Group world;
   int size = 0, same = MPI_UNEQUAL;
-  if (pmpi.Group_size(group, &size) != MPI_SUCCESS || size < 1 ||
-      pmpi.Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS)
+  if (mpi_calls.PMPI_Group_size(group, &size) != MPI_SUCCESS || size < 1 ||
+      mpi_calls.PMPI_Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS)
     return NULL;
-  pmpi.Group_compare(group, world, &same);
+  mpi_calls.PMPI_Group_compare(group, world, &same);
   bool identity = same == MPI_IDENT;
   struct rank_map *map = malloc(sizeof *map + (identity ? 0 : (size_t)size * sizeof(int)));
   int *ranks = identity ? NULL : malloc((size_t)size * sizeof *ranks);
   if (map && !identity) {
     for (int i = 0; ranks && i < size; i++)
       ranks[i] = i;
-    if (!ranks ||
-        pmpi.Group_translate_ranks(group, size, ranks, world, map->world) != MPI_SUCCESS) {
+    if (!ranks || mpi_calls.PMPI_Group_translate_ranks(group, size, ranks, world, map->world) !=
+                      MPI_SUCCESS) {
       free(map);
       map = NULL;
     }
@@ -132,7 +102,7 @@ static struct rank_map *rank_map_of(MPI_Group group) {
     map->identity = identity;
   }
   free(ranks);
-  pmpi.Group_free(&world);
+  mpi_calls.PMPI_Group_free(&world);
   return map;
 }
 
@@ -145,7 +115,7 @@ static int64_t rank_map_world(const struct rank_map *map, int64_t rank) {
 /* Does this call name a peer that needs translating? Failed calls, and ranks that name
  * no process (MPI_PROC_NULL, MPI_ANY_SOURCE, MPI_ROOT: negative), stay as they are. */
 static bool world_rank_wanted(int64_t status, int64_t rank) {
-  return status == MPI_SUCCESS && rank >= 0 && pmpi_ready();
+  return status == MPI_SUCCESS && rank >= 0 && mpi_calls_ready();
 }
 
 /* rank in comm, as a rank of MPI_COMM_WORLD; rank itself when it cannot say. */
@@ -156,20 +126,21 @@ int64_t mpi_comm_world_rank(int64_t status, MPI_Comm comm, int64_t rank) {
   struct rank_map *map = NULL;
   int found = 0;
   if (comm_map_keyval == MPI_KEYVAL_INVALID)
-    pmpi.Comm_create_keyval(comm_map_not_copied, comm_map_deleted, &comm_map_keyval, NULL);
+    mpi_calls.PMPI_Comm_create_keyval(comm_map_not_copied, comm_map_deleted, &comm_map_keyval,
+                                      NULL);
   if (comm_map_keyval != MPI_KEYVAL_INVALID &&
-      pmpi.Comm_get_attr(comm, comm_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
+      mpi_calls.PMPI_Comm_get_attr(comm, comm_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
     /* An intercommunicator's peers are ranks of its remote group. */
     int inter = 0;
     MPI_Group group;
-    pmpi.Comm_test_inter(comm, &inter);
+    mpi_calls.PMPI_Comm_test_inter(comm, &inter);
     map = NULL;
-    if ((inter ? pmpi.Comm_remote_group(comm, &group) : pmpi.Comm_group(comm, &group)) ==
-        MPI_SUCCESS) {
+    if ((inter ? mpi_calls.PMPI_Comm_remote_group(comm, &group)
+               : mpi_calls.PMPI_Comm_group(comm, &group)) == MPI_SUCCESS) {
       map = rank_map_of(group);
-      pmpi.Group_free(&group);
+      mpi_calls.PMPI_Group_free(&group);
     }
-    if (map && pmpi.Comm_set_attr(comm, comm_map_keyval, map) != MPI_SUCCESS) {
+    if (map && mpi_calls.PMPI_Comm_set_attr(comm, comm_map_keyval, map) != MPI_SUCCESS) {
       free(map);
       map = NULL;
     }
@@ -188,16 +159,16 @@ int64_t mpi_win_world_rank(int64_t status, MPI_Win win, int64_t rank) {
   struct rank_map *map = NULL;
   int found = 0;
   if (win_map_keyval == MPI_KEYVAL_INVALID)
-    pmpi.Win_create_keyval(win_map_not_copied, win_map_deleted, &win_map_keyval, NULL);
+    mpi_calls.PMPI_Win_create_keyval(win_map_not_copied, win_map_deleted, &win_map_keyval, NULL);
   if (win_map_keyval != MPI_KEYVAL_INVALID &&
-      pmpi.Win_get_attr(win, win_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
+      mpi_calls.PMPI_Win_get_attr(win, win_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
     MPI_Group group;
     map = NULL;
-    if (pmpi.Win_get_group(win, &group) == MPI_SUCCESS) {
+    if (mpi_calls.PMPI_Win_get_group(win, &group) == MPI_SUCCESS) {
       map = rank_map_of(group);
-      pmpi.Group_free(&group);
+      mpi_calls.PMPI_Group_free(&group);
     }
-    if (map && pmpi.Win_set_attr(win, win_map_keyval, map) != MPI_SUCCESS) {
+    if (map && mpi_calls.PMPI_Win_set_attr(win, win_map_keyval, map) != MPI_SUCCESS) {
       free(map);
       map = NULL;
     }

@@ -7,7 +7,8 @@
  * finds, as the runtime would have: a later ompt_start_tool in the process, else the
  * first library of OMP_TOOL_LIBRARIES whose ompt_start_tool accepts. The chained tool
  * initializes through our lookup, whose ompt_set_callback stores its callbacks of the
- * kinds we trace (ours call them after recording) and passes the others on.
+ * kinds we trace (ours call them after recording) and passes the others on. Transfers are
+ * the spec's device commands (trace.commands); submits are put on their region's device.
  */
 #include <dlfcn.h>
 #include <libgen.h>
@@ -178,32 +179,4 @@ void omp_hook_ompt_callback_target_submit_emi_after(
                              "ompt_callback_target_submit_emi", 0, (uintptr_t)omp_current_device,
                              args->tracer_start, tracer_now());
   }
-}
-
-/* Transfers go to the memory-traffic table with their bytes, named by direction as the
- * host rows are. */
-void omp_hook_ompt_callback_target_data_op_emi_after(
-    struct omp_ompt_callback_target_data_op_emi_args *args) {
-  if (args->endpoint != ompt_scope_end)
-    return;
-  const char *name = NULL;
-  switch (args->optype) {
-  case ompt_target_data_transfer_to_device:
-    name = "ompt_callback_target_data_op_emi:transfer_to_device";
-    break;
-  case ompt_target_data_transfer_from_device:
-    name = "ompt_callback_target_data_op_emi:transfer_from_device";
-    break;
-  case ompt_target_data_transfer_to_device_async:
-    name = "ompt_callback_target_data_op_emi:transfer_to_device_async";
-    break;
-  case ompt_target_data_transfer_from_device_async:
-    name = "ompt_callback_target_data_op_emi:transfer_from_device_async";
-    break;
-  default:
-    return;
-  }
-  struct tracer_call_id call = {tracer_tid(), args->tracer_start}; /* this scope's row */
-  tracer_device_command_of(&call, "omp", TRACER_COMMAND_TRANSFER, name, args->bytes,
-                           (uintptr_t)args->dest_device_num, args->tracer_start, tracer_now());
 }

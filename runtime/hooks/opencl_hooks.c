@@ -1,7 +1,7 @@
 /* OpenCL hooks: what no template can know about timing OpenCL commands on the device.
  *
- * - Every command queue is created with CL_QUEUE_PROFILING_ENABLE, so commands carry
- *   device timestamps.
+ * - Every command queue is created with CL_QUEUE_PROFILING_ENABLE (the spec's
+ *   trace.add_flags), so commands carry device timestamps.
  * - Every enqueue gets a completion event (one of the hooks' own when the app passes
  *   none, released afterwards so the app leaks nothing). The command is pending
  *   (tracer_pending.h) until read, after the spec's synchronizing calls or at exit: once
@@ -15,40 +15,6 @@
  */
 #include "opencl_args.h"
 #include "tracer_pending.h"
-
-void opencl_hook_clCreateCommandQueue_before(struct opencl_clCreateCommandQueue_args *args) {
-  args->properties |= CL_QUEUE_PROFILING_ENABLE;
-}
-
-/* A property list with CL_QUEUE_PROFILING_ENABLE added to CL_QUEUE_PROPERTIES. It must
- * outlive the hook (the real call comes after), so it lives in thread-local storage. */
-static const cl_queue_properties *with_profiling(const cl_queue_properties *props) {
-  enum { MAX_PROPERTIES = 64 };
-  static __thread cl_queue_properties copy[MAX_PROPERTIES];
-  size_t n = 0;
-  int found = 0;
-  for (; props && props[n] != 0 && n + 3 < MAX_PROPERTIES; n += 2) {
-    copy[n] = props[n];
-    copy[n + 1] = props[n + 1];
-    if (props[n] == CL_QUEUE_PROPERTIES) {
-      copy[n + 1] |= CL_QUEUE_PROFILING_ENABLE;
-      found = 1;
-    }
-  }
-  if (props && props[n] != 0)
-    return props; /* too long to copy: leave the app's list alone */
-  if (!found) {
-    copy[n++] = CL_QUEUE_PROPERTIES;
-    copy[n++] = CL_QUEUE_PROFILING_ENABLE;
-  }
-  copy[n] = 0;
-  return copy;
-}
-
-void opencl_hook_clCreateCommandQueueWithProperties_before(
-    struct opencl_clCreateCommandQueueWithProperties_args *args) {
-  args->properties = with_profiling(args->properties);
-}
 
 void opencl_command_begin(struct tracer_command *command) {
   cl_event **slot = (cl_event **)command->completion;

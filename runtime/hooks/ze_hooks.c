@@ -1,29 +1,28 @@
 /* Level Zero hooks: what no spec can say about timing Level Zero commands.
  *
  * - Device times come from kernel timestamps. Every event pool the app creates gets
- *   ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP; a command appended without a signal event gets
- *   one of the hooks' own, from a timestamp pool per context, given back when its times
- *   are read (immediate lists) or when the command list is reset or destroyed (regular
- *   lists, whose commands run once per zeCommandQueueExecuteCommandLists). Pools are
- *   destroyed with their context, so the app leaks nothing.
+ *   ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP (trace.add_flags); a command appended without a
+ *   signal event gets one of the hooks' own, from a timestamp pool per context, given
+ *   back when its times are read (immediate lists) or when the command list is reset or
+ *   destroyed (regular lists, whose commands run once per
+ *   zeCommandQueueExecuteCommandLists). Pools are destroyed with their context, so the
+ *   app leaks nothing.
  * - Commands on an immediate list are pending (tracer_pending.h) from the append, those
  *   on a regular list from each execution (the spec's trace.command_lists). Pending
  *   commands whose event has signalled are read after the spec's synchronizing calls and
- *   after event queries.
+ *   event queries (trace.drain_after).
  * - Device ticks go onto the host's clock through zeDeviceGetGlobalTimestamps (sampled
  *   once per drain and device) and the device's timer frequency (tracer_device_clock.h).
  * - Kernels are named by zeKernelGetName (else by the name they were created with:
  *   trace.kernel_names); copies by where their ends live, from zeMemGetAllocProperties
  *   (else the allocations the runtime keeps from the spec's trace.calls).
- * - Extension functions from zeDriverGetExtensionFunctionAddress are replaced by the
- *   interposer's wrapper of the same name when the loader exports that name too.
- *   (ze_dispatch.c, generated, does the same for the ze*GetProcAddrTable tables.)
+ * Extension functions come back as the interposer's wrappers (trace.entry_points), the
+ * ze*GetProcAddrTable tables' entries too (trace.dispatch_tables).
  *
  * Calls the hooks make to Level Zero go through ze_depth, so they are not traced. One
  * lock guards the hooks' pools; the pending commands' lock, when both are taken, is taken
  * first. Neither is on the path of untraced calls.
  */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,9 +260,9 @@ void ze_command_end(struct tracer_command *command, int64_t status) {
 /* ---- device times ---- */
 
 /* A device's clock against the host's (zeDeviceGetGlobalTimestamps). */
-static bool clock_sync(ze_device_handle_t device, struct tracer_device_clock *clock) {
+static bool clock_sync(uintptr_t device, struct tracer_device_clock *clock) {
   ze_device_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2};
-  if (zeDeviceGetProperties(device, &props) != ZE_RESULT_SUCCESS)
+  if (zeDeviceGetProperties((ze_device_handle_t)device, &props) != ZE_RESULT_SUCCESS)
     return false;
   *clock = (struct tracer_device_clock){.valid_bits = props.kernelTimestampValidBits};
   /* A driver that answers with the older structure gives nanoseconds per tick. */
@@ -271,35 +270,28 @@ static bool clock_sync(ze_device_handle_t device, struct tracer_device_clock *cl
     clock->ticks_per_second = props.timerResolution;
   else if (props.timerResolution)
     clock->ticks_per_second = 1000000000u / props.timerResolution;
-  return zeDeviceGetGlobalTimestamps(device, &clock->host_ns, &clock->device_ticks) ==
-         ZE_RESULT_SUCCESS;
+  return zeDeviceGetGlobalTimestamps((ze_device_handle_t)device, &clock->host_ns,
+                                     &clock->device_ticks) == ZE_RESULT_SUCCESS;
 }
 
 /* A command's times once its event has signalled; the clock is synced once per drain and
  * device. Runs with the pending commands locked. */
 static enum tracer_pending_state ze_read(struct tracer_pending *pending, bool wait, unsigned drain,
                                          uint64_t *start, uint64_t *end) {
-  static struct {
-    ze_device_handle_t device;
-    unsigned drain;
-    bool synced;
-    struct tracer_device_clock clock;
-  } sync;
+  static struct tracer_device_clock_sync sync;
   struct ze_pending *p = (struct ze_pending *)pending;
   enum tracer_pending_state state = TRACER_PENDING_RUNNING;
   (void)wait; /* only ever asked for what is done */
   ze_depth++;
   if (zeEventQueryStatus(p->event) == ZE_RESULT_SUCCESS) {
-    if (!sync.synced || sync.device != p->device || sync.drain != drain) {
-      sync.device = p->device, sync.drain = drain;
-      sync.synced = clock_sync(p->device, &sync.clock);
-    }
+    const struct tracer_device_clock *clock =
+        tracer_device_clock_for(&sync, (uintptr_t)p->device, drain, clock_sync);
     ze_kernel_timestamp_result_t ts = {0};
-    state = sync.synced && zeEventQueryKernelTimestamp(p->event, &ts) == ZE_RESULT_SUCCESS
+    state = clock && zeEventQueryKernelTimestamp(p->event, &ts) == ZE_RESULT_SUCCESS
                 ? TRACER_PENDING_READ
                 : TRACER_PENDING_LOST;
     if (state == TRACER_PENDING_READ)
-      tracer_device_span(&sync.clock, ts.global.kernelStart, ts.global.kernelEnd, start, end);
+      tracer_device_span(clock, ts.global.kernelStart, ts.global.kernelEnd, start, end);
   }
   ze_depth--;
   return state;
@@ -319,11 +311,6 @@ static void ze_release(struct tracer_pending *pending, bool last) {
   ze_depth--;
 }
 
-void ze_hook_zeEventQueryStatus_after(struct ze_zeEventQueryStatus_args *args) {
-  if (args->tracer_result == ZE_RESULT_SUCCESS)
-    tracer_pending_drain("ze", false);
-}
-
 void ze_hook_zeContextDestroy_before(struct ze_zeContextDestroy_args *args) {
   tracer_pending_drain("ze", false);
   ze_depth++;
@@ -331,35 +318,4 @@ void ze_hook_zeContextDestroy_before(struct ze_zeContextDestroy_args *args) {
   pools_destroy(args->hContext);
   pthread_mutex_unlock(&ze_lock);
   ze_depth--;
-}
-
-/* Event pools of the app record kernel timestamps too. The copy must outlive the hook
- * (the real call comes after), so it lives in thread-local storage. */
-void ze_hook_zeEventPoolCreate_before(struct ze_zeEventPoolCreate_args *args) {
-  static __thread ze_event_pool_desc_t with_timestamps;
-  if (!args->desc)
-    return;
-  with_timestamps = *args->desc;
-  with_timestamps.flags |= ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
-  args->desc = &with_timestamps;
-}
-
-/* ---- extension functions ---- */
-
-void ze_hook_zeDriverGetExtensionFunctionAddress_after(
-    struct ze_zeDriverGetExtensionFunctionAddress_args *args) {
-  if (args->tracer_result != ZE_RESULT_SUCCESS || !args->name || !args->ppFunctionAddress ||
-      !*args->ppFunctionAddress)
-    return;
-  /* The wrapper calls the loader's export of that name: replace only when there is one. */
-  void *loader = tracer_loaded_library("libze_loader.so.1");
-  Dl_info self;
-  void *own = NULL;
-  if (dladdr((const void *)ze_hook_zeDriverGetExtensionFunctionAddress_after, &self))
-    own = dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-  void *wrapper = own ? dlsym(own, args->name) : NULL;
-  if (wrapper && loader && dlsym(loader, args->name))
-    *args->ppFunctionAddress = wrapper;
-  if (own)
-    dlclose(own);
 }

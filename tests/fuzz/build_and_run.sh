@@ -62,9 +62,9 @@ EOF
 
 sources_of() {
   case $1 in
-  spec) echo "$generator_common generator/spec.c generator/spec_device.c generator/spec_sample.c generator/spec_messages.c" ;;
+  spec) echo "$generator_common generator/spec.c generator/spec_device.c generator/spec_sample.c generator/spec_messages.c generator/spec_glue.c" ;;
   model_check)
-    echo "$generator_common generator/spec.c generator/spec_device.c generator/spec_sample.c generator/spec_messages.c generator/model_check.c"
+    echo "$generator_common generator/spec.c generator/spec_device.c generator/spec_sample.c generator/spec_messages.c generator/spec_glue.c generator/model_check.c"
     echo "generator/translation_unit.c generator/clang_type.c" ;;
   template) echo "common/diag.c generator/util.c generator/tree.c generator/template.c" ;;
   ctf_metadata) echo "$ctf" ;;
