@@ -27,6 +27,7 @@
  */
 #include "nccl_args.h"
 #include "nccl_tracepoints.h"
+#include "tracer_given.h"
 #include "tracer_pending.h"
 #include "tracer_recording.h"
 #include "tracer_requests.h"

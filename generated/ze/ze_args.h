@@ -504,8 +504,6 @@ struct ze_zeDriverGetExtensionFunctionAddress_record {
   uint64_t ppFunctionAddress;
   uint64_t ppFunctionAddress_val;
 };
-void ze_hook_zeDriverGetExtensionFunctionAddress_after(
-    struct ze_zeDriverGetExtensionFunctionAddress_args *args);
 
 /* ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount, ze_device_handle_t
  * *phDevices) */
@@ -1373,7 +1371,6 @@ struct ze_zeEventPoolCreate_record {
   uint64_t phEventPool;
   uint64_t phEventPool_val;
 };
-void ze_hook_zeEventPoolCreate_before(struct ze_zeEventPoolCreate_args *args);
 
 /* ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) */
 typedef __typeof__(zeEventPoolDestroy) ze_zeEventPoolDestroy_fn;
@@ -1543,7 +1540,6 @@ struct ze_zeEventQueryStatus_record {
   uint64_t polls;
 };
 extern __thread uint64_t ze_polls_zeEventQueryStatus; /* polls folded since its last record */
-void ze_hook_zeEventQueryStatus_after(struct ze_zeEventQueryStatus_args *args);
 
 /* ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
  * ze_event_handle_t hEvent) */

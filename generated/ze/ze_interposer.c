@@ -27,6 +27,7 @@
  */
 #include "ze_args.h"
 #include "ze_tracepoints.h"
+#include "tracer_given.h"
 #include "tracer_pending.h"
 #include "tracer_recording.h"
 #include "tracer_requests.h"
@@ -1496,7 +1497,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGetExtensionFunct
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  ze_hook_zeDriverGetExtensionFunctionAddress_after(&tracer_args);
+  if (tracer_args.tracer_status == ZE_RESULT_SUCCESS && tracer_args.ppFunctionAddress &&
+      *tracer_args.ppFunctionAddress)
+    *tracer_args.ppFunctionAddress = (__typeof__(*tracer_args.ppFunctionAddress))tracer_entry_point(
+        (void *)*tracer_args.ppFunctionAddress, tracer_args.name, (const void *)ze_nested,
+        "libze_loader.so.1");
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDriverGetExtensionFunctionAddress,
                                                tracer_depth, tracer_args.tracer_status);
@@ -5235,7 +5240,12 @@ ze_traced_zeEventPoolCreate(ze_zeEventPoolCreate_fn *tracer_real, const void *tr
   tracer_record.numDevices = (uint64_t)(tracer_args.numDevices);
   tracer_record.phDevices = (uint64_t)(uintptr_t)(tracer_args.phDevices);
   tracer_record.phEventPool = (uint64_t)(uintptr_t)(tracer_args.phEventPool);
-  ze_hook_zeEventPoolCreate_before(&tracer_args);
+  if (tracer_args.desc) {
+    static __thread ze_event_pool_desc_t tracer_flagged;
+    tracer_flagged = *tracer_args.desc;
+    tracer_flagged.flags |= ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
+    tracer_args.desc = &tracer_flagged;
+  }
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeEventPoolCreate);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -6112,7 +6122,8 @@ ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real, const void *
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  ze_hook_zeEventQueryStatus_after(&tracer_args);
+  if (tracer_args.tracer_status == ZE_RESULT_SUCCESS)
+    tracer_pending_drain("ze", false);
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full) &&
       (tracer_args.tracer_status == INT64_C(1))) {
     tracer_count_poll("ze", ZE_ID_zeEventQueryStatus, tracer_args.tracer_status,
