@@ -67,6 +67,11 @@ static const struct command commands[] = {
 enum { COMMANDS = sizeof commands / sizeof *commands };
 
 static void feed(struct trace_consumer *c, void *context, size_t from, size_t to) {
+  if (from == 0) { /* pid 100 is rank 3 of a launcher's job; pid 200 says no rank */
+    struct trace_rank rank = {.pid = 100, .launcher = "torchrun", .rank = 3, .size = 4};
+    rank.from.host_name = host;
+    CHECK(c->rank(context, &rank) == 0, "rank");
+  }
   for (size_t i = from; i < to; i++) {
     const struct command *k = &commands[i];
     if (k->call_tid) {
@@ -241,6 +246,11 @@ int main(void) {
   FILE *out = open_memstream(&text, &size);
   hta_print_text(&one, out);
   fclose(out);
+  CHECK(strstr(text, "rank 3 GPU 0") && strstr(text, "rank 3 GPU 1") && strstr(text, "pid 200 "),
+        "rows by rank where the trace says it, else by pid:\n%s", text);
+  for (size_t i = 0; i < one.gpu_count; i++)
+    CHECK(one.gpus[i].rank == (one.gpus[i].pid == 100 ? 3 : -1), "pid %lld: rank %ld",
+          (long long)one.gpus[i].pid, one.gpus[i].rank);
   for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
     CHECK(strlen(line) <= 100, "a line of %zu columns: %s", strlen(line), line);
   free(text);

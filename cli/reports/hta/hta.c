@@ -42,6 +42,13 @@ struct hta {
   size_t command_count, command_cap;
   struct launch *launches;
   size_t launch_count, launch_cap;
+  /* The ranks of a job's processes (lttng_ust_tracer:rank), to name the rows by rank. */
+  struct process_rank {
+    const char *host; /* the trace's string: lives while it is open */
+    int64_t pid;
+    long rank;
+  } *ranks;
+  size_t rank_count;
   bool failed; /* out of memory */
 };
 
@@ -127,6 +134,25 @@ static int on_call(void *context, const struct trace_call *call) {
   return 0;
 }
 
+static int on_rank(void *context, const struct trace_rank *r) {
+  struct hta *a = context;
+  struct process_rank *grown = realloc(a->ranks, (a->rank_count + 1) * sizeof *grown);
+  if (!grown) {
+    a->failed = true;
+    return 0;
+  }
+  a->ranks = grown;
+  a->ranks[a->rank_count++] = (struct process_rank){r->from.host_name, r->pid, r->rank};
+  return 0;
+}
+
+static long rank_of(const struct hta *a, const char *host, int64_t pid) {
+  for (size_t i = 0; i < a->rank_count; i++)
+    if (a->ranks[i].pid == pid && strcmp(a->ranks[i].host, host) == 0)
+      return a->ranks[i].rank;
+  return -1;
+}
+
 /* ---- workers ---- */
 
 static void *hta_fork(void *context) {
@@ -147,6 +173,11 @@ static int hta_join(void *context, void *worker) {
   for (size_t i = 0; i < w->launch_count && !a->failed; i++)
     if (!launch_push(a, &w->launches[i]))
       a->failed = true;
+  for (size_t i = 0; i < w->rank_count && !a->failed; i++)
+    on_rank(a, &(struct trace_rank){.from = {.host_name = w->ranks[i].host},
+                                    .pid = w->ranks[i].pid,
+                                    .rank = w->ranks[i].rank});
+  free(w->ranks);
   free(w->gpus);
   free(w->commands);
   free(w->launches);
@@ -164,7 +195,8 @@ int hta_open(struct hta **out, struct trace_consumer *consumer, struct diag *d) 
                                       .fork = hta_fork,
                                       .join = hta_join,
                                       .call = on_call,
-                                      .device = on_device};
+                                      .device = on_device,
+                                      .rank = on_rank};
   *out = a;
   return 0;
 }
@@ -342,6 +374,7 @@ int hta_close(struct hta *a, struct hta_report *report, struct diag *d) {
       struct hta_gpu *out = &report->gpus[report->gpu_count++];
       snprintf(out->host, sizeof out->host, "%s", g->host);
       out->pid = g->pid;
+      out->rank = rank_of(a, g->host, g->pid);
       device_label(g->backend, g->device, g->name, out->label, sizeof out->label);
       device_label(g->backend, g->device, NULL, out->short_label, sizeof out->short_label);
       analyse_gpu(&a->commands[i], end - i, room, delays, out);
@@ -356,6 +389,7 @@ int hta_close(struct hta *a, struct hta_report *report, struct diag *d) {
   free(a->gpus);
   free(a->commands);
   free(a->launches);
+  free(a->ranks);
   free(a);
   return failed ? diag_error(d, "Cannot analyse the GPUs' time: out of memory") : 0;
 }
@@ -372,11 +406,17 @@ static void signed_time(int64_t ns, char *out, size_t size) {
   snprintf(out, size, "%s%s", ns < 0 ? "-" : "", magnitude);
 }
 
+/* A row: the process's rank where the trace says it (a launcher's ranks), else its pid. */
 static void row_name(const struct hta_report *r, const struct hta_gpu *g, char *out, size_t size) {
-  if (r->host_count > 1)
-    snprintf(out, size, "%.10s pid %" PRId64 " %s", g->host, g->pid, g->short_label);
+  char process[32];
+  if (g->rank >= 0)
+    snprintf(process, sizeof process, "rank %ld", g->rank);
   else
-    snprintf(out, size, "pid %" PRId64 " %s", g->pid, g->short_label);
+    snprintf(process, sizeof process, "pid %" PRId64, g->pid);
+  if (r->host_count > 1)
+    snprintf(out, size, "%.10s %.23s %.20s", g->host, process, g->short_label);
+  else
+    snprintf(out, size, "%.23s %.20s", process, g->short_label);
 }
 
 /* Fits 100 columns: the GPUs by ordinal (their names are in the device use above). */

@@ -34,6 +34,7 @@
 struct hta_gpu {
   char host[64];
   int64_t pid;
+  long rank; /* the process's rank in a job (trace_rank), or -1 */
   char label[DEVICE_LABEL_SIZE]; /* "GPU 0: NVIDIA H100 80GB HBM3" */
   char short_label[32];          /* "GPU 0", for the tables (the device use names it) */
   uint64_t span, compute, communication, copies, idle;
