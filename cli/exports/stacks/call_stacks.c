@@ -469,7 +469,8 @@ static int compare_collected(const void *pa, const void *pb) {
 
 /* The second pass's threads, each with its known frames in order. */
 static int distribute_known(struct call_stacks *cs) {
-  qsort(cs->collected, cs->collected_len, sizeof *cs->collected, compare_collected);
+  if (cs->collected_len)
+    qsort(cs->collected, cs->collected_len, sizeof *cs->collected, compare_collected);
   for (size_t i = 0; i < cs->collected_len;) {
     const struct collected *c = &cs->collected[i];
     size_t n = 1;

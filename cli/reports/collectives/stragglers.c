@@ -244,7 +244,8 @@ static bool summarize(const struct stragglers *s, size_t backend, struct summary
     if (r->last == 1) /* the collectives come longest lag first */
       r->max_lag_ns = lag;
   }
-  qsort(out->ranks, out->rank_count, sizeof *out->ranks, by_rank_lag);
+  if (out->rank_count)
+    qsort(out->ranks, out->rank_count, sizeof *out->ranks, by_rank_lag);
   out->top = order;
   out->top_count = out->collectives < STRAGGLERS_TOP ? out->collectives : STRAGGLERS_TOP;
   free(comms);

@@ -363,9 +363,11 @@ int hta_close(struct hta *a, struct hta_report *report, struct diag *d) {
   if (!room || !delays || !report->gpus) {
     failed = true;
   } else {
-    qsort(a->launches, a->launch_count, sizeof *a->launches, by_launch);
+    if (a->launch_count) /* qsort takes no NULL, even for nothing */
+      qsort(a->launches, a->launch_count, sizeof *a->launches, by_launch);
     find_call_ends(a);
-    qsort(a->commands, a->command_count, sizeof *a->commands, by_gpu_then_start);
+    if (a->command_count)
+      qsort(a->commands, a->command_count, sizeof *a->commands, by_gpu_then_start);
     for (size_t i = 0; i < a->command_count;) {
       size_t end = i;
       while (end < a->command_count && a->commands[end].gpu == a->commands[i].gpu)
