@@ -590,7 +590,7 @@ static int reduce_collectives(struct trace_reader *reader, long rank, unsigned t
   struct diag read;
   diag_init(&read);
   int rc = 0;
-  if (trace_read(reader, consumers, 3, &options, &read) == TRACE_READ_FAILED) {
+  if (trace_read(reader, consumers, 2, &options, &read) == TRACE_READ_FAILED) {
     char chain[1024];
     rc = diag_error(d, "%s", diag_join(&read, chain, sizeof chain));
   }
