@@ -7,6 +7,7 @@
 #include "backends.h"
 #include "collectives.h"
 #include "rank_spread.h"
+#include "samples.h"
 #include "stragglers.h"
 #include "tally_print.h"
 #include "units.h"
@@ -119,18 +120,23 @@ static void stragglers_json(const void *arrivals, FILE *out) {
   stragglers_print_json(arrivals, out);
 }
 
+static void samples_json(const void *report, FILE *out) { samples_print_json(report, out); }
+
 /* What the job adds to the tally's tables: the collectives over all ranks, and their
- * stragglers, when any. two has room for 2. */
+ * stragglers, when any; in JSON the sampling ranks' device counters (the text prints
+ * them after the tables). room has space for 3. */
 static struct tally_additions additions_of(const struct job_result *r,
-                                           struct tally_addition *two) {
+                                           struct tally_addition *room) {
   size_t n = 0;
   if (r->collectives.count)
-    two[n++] = (struct tally_addition){"collectives", collectives_json, collectives_text,
+    room[n++] = (struct tally_addition){"collectives", collectives_json, collectives_text,
                                        &r->collectives};
   if (r->stragglers.count)
-    two[n++] = (struct tally_addition){"stragglers", stragglers_json, stragglers_text,
+    room[n++] = (struct tally_addition){"stragglers", stragglers_json, stragglers_text,
                                        &r->stragglers};
-  return (struct tally_additions){two, n};
+  if (r->samples.device_count || r->samples.unavailable_count)
+    room[n++] = (struct tally_addition){"samples", samples_json, NULL, &r->samples};
+  return (struct tally_additions){room, n};
 }
 
 /* The tally's JSON (tally_print.c), with the job's object added as its last member. */
@@ -141,16 +147,17 @@ static int print_json(const struct job_result *r, const struct node_gather_repor
   FILE *mem = open_memstream(&text, &len);
   if (!mem)
     return -1;
-  struct tally_addition two[2];
-  struct tally_additions more = additions_of(r, two);
+  struct tally_addition room[3];
+  struct tally_additions more = additions_of(r, room);
   tally_print_json(&r->tally, req->job_dir, NULL, req->extended, &more, mem);
   if (fclose(mem) != 0) {
     free(text);
     return -1;
   }
-  /* It ends with "\n}\n": the job's object goes before the closing brace. */
-  while (len && (text[len - 1] == '\n' || text[len - 1] == '}'))
-    len--;
+  /* It ends with "\n}\n": the job's object goes before the closing brace (only that
+   * one: the last member may end in braces of its own). */
+  if (len >= 3 && strcmp(text + len - 3, "\n}\n") == 0)
+    len -= 3;
   fwrite(text, 1, len, out);
   fputs(",\n", out);
   print_job_json(r, g, req, out);
@@ -173,13 +180,15 @@ int job_report_print(const struct job_report_request *req, FILE *out,
     job_result_sort(&r);
   }
   if (rc == 0) {
+    samples_sort(&r.samples);
     if (req->json) {
       rc = print_json(&r, gathered, req, out);
     } else {
       rank_spread_print_summary(&r, out);
-      struct tally_addition two[2];
-      struct tally_additions more = additions_of(&r, two);
+      struct tally_addition room[3];
+      struct tally_additions more = additions_of(&r, room);
       tally_print_text(&r.tally, NULL, req->extended, &more, out);
+      samples_print_text(&r.samples, out);
       fputc('\n', out);
       print_sizes(&r, out);
       if (req->rank_view)

@@ -116,6 +116,7 @@ void job_result_free(struct job_result *r) {
   free(r->sizes);
   free(r->matrix);
   collectives_free(&r->collectives);
+  samples_free(&r->samples);
   stragglers_free(&r->stragglers);
   comm_peers_free(&r->peers);
   if (r->index) {
@@ -400,7 +401,8 @@ int job_result_merge(struct job_result *into, const struct job_result *from) {
       return -1;
   }
   if (stragglers_merge(&into->stragglers, &from->stragglers) ||
-      comm_peers_merge(&into->peers, &from->peers))
+      comm_peers_merge(&into->peers, &from->peers) ||
+      samples_append(&into->samples, &from->samples, -1))
     return -1;
   into->untraced_peer_bytes += from->untraced_peer_bytes;
   into->untraced_peer_messages += from->untraced_peer_messages;
@@ -459,6 +461,7 @@ void job_result_sort(struct job_result *r) {
   if (r->size_count)
     qsort(r->sizes, r->size_count, sizeof *r->sizes, by_size_row);
   collectives_sort(&r->collectives);
+  samples_sort(&r->samples);
   /* The maps point at rows by position: sorting moved them. */
   key_free(&r->index->matrix);
   key_free(&r->index->sizes);
@@ -618,12 +621,21 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     trace_reader_close(reader);
     return diag_error(d, "out of memory");
   }
-  const struct trace_consumer *consumers[] = {&tally_consumer, &messages_consumer};
+  /* The device counters, in a sampling rank's trace (tracer --sample). */
+  struct samples *samples;
+  struct trace_consumer samples_consumer;
+  if (samples_open(&samples, &samples_consumer, d)) {
+    tally_free(&tally);
+    trace_reader_close(reader);
+    return -1;
+  }
+  const struct trace_consumer *consumers[] = {&tally_consumer, &messages_consumer,
+                                              &samples_consumer};
   struct trace_read_options options = {.threads = threads};
   /* A stream that could not be read is in the tally's error; only a failed read fails. */
   struct diag read;
   diag_init(&read);
-  if (trace_read(reader, consumers, 2, &options, &read) == TRACE_READ_FAILED) {
+  if (trace_read(reader, consumers, 3, &options, &read) == TRACE_READ_FAILED) {
     char chain[1024];
     diag_error(d, "%s", diag_join(&read, chain, sizeof chain));
   } else {
@@ -657,6 +669,11 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
       tally_add_notice(&tally, partial, shown);
     }
     rc = merge_tally(r, &tally);
+    struct samples_report sampled;
+    if (samples_close(samples, &sampled, d) || samples_append(&r->samples, &sampled, rank))
+      rc = -1;
+    samples = NULL;
+    samples_free(&sampled);
     for (size_t b = 0; rc == 0 && b < tally.backend_count; b++) {
       const struct tally_backend *tb = &tally.backends[b];
       uint64_t host_ns = 0, device_ns = 0;
@@ -676,6 +693,11 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     }
   }
   diag_clear(&read);
+  if (samples) { /* the read failed: nothing to report */
+    struct samples_report unread;
+    samples_close(samples, &unread, d);
+    samples_free(&unread);
+  }
   if (rc == 0 && collectives_in_tally(&tally))
     rc = reduce_collectives(reader, rank, threads, r, d);
   tally_free(&tally);

@@ -8,7 +8,9 @@
  *   - the rank-to-rank matrix (bytes and messages sent, by sender and peer);
  *   - the collectives table (reports/collectives/collectives.h), over all ranks, and
  *     each collective's first and last arrival (stragglers.h);
- *   - the ranks that were covered, and those whose app failed or whose end was not seen.
+ *   - the ranks that were covered, and those whose app failed or whose end was not seen;
+ *   - the device counters of the ranks that sampled them (tracer --sample: each node's
+ *     first local rank), per device as reports/samples/ reduces them, tagged with the rank.
  * A rank's result, a node's (its ranks' merged) and the job's (the nodes' merged) are the
  * same thing, so merging costs grow with ranks and nodes, never with events.
  *
@@ -29,6 +31,7 @@
 #include "comm_peers.h"
 #include "stragglers.h"
 #include "diag.h"
+#include "samples.h"
 #include "tally.h"
 
 /* Message sizes: bucket 0 holds empty messages, bucket k (1..) sizes up to 64 x 4^(k-1)
@@ -75,6 +78,7 @@ struct job_result {
   size_t matrix_count, matrix_cap;
   struct collectives collectives; /* owned */
   struct stragglers stragglers;   /* owned */
+  struct samples_report samples;  /* the sampling ranks' devices and reasons; owned */
   /* Sends whose peers are ranks of communicators with an id (comm_peers.h), until
    * job_result_resolve_peers(); then the bytes and messages of those whose peer no
    * traced rank holds, which the matrix leaves out. */

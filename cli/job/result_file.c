@@ -168,6 +168,26 @@ static void write_backend(FILE *f, const struct job_result *r, size_t b,
   }
 }
 
+/* The device counters (version 4): `sd RANK INDEX BACKEND NAME` a device, then its
+ * counters, `sc READINGS MOST_AT FIRST LAST ENERGY LEAST MEAN MOST JOULES UNIT NAME`
+ * (times in ns; the figures as %.17g, which reads back to the same double), and
+ * `sn WHY` per library a sampler could not use. */
+static void write_samples(FILE *f, const struct samples_report *s) {
+  for (size_t i = 0; i < s->device_count; i++) {
+    const struct samples_device *dev = &s->devices[i];
+    fprintf(f, "sd %ld %u %s %.*s\n", dev->rank, dev->index, dev->backend,
+            (int)strcspn(dev->name, "\n"), dev->name);
+    for (size_t k = 0; k < dev->counter_count; k++) {
+      const struct samples_counter *c = &dev->counters[k];
+      fprintf(f, "sc %zu %llu %llu %llu %d %.17g %.17g %.17g %.17g %s %s\n", c->readings,
+              (ull)c->most_at, (ull)c->first, (ull)c->last, c->energy, c->least, c->mean,
+              c->most, c->joules, c->unit, c->name);
+    }
+  }
+  for (size_t i = 0; i < s->unavailable_count; i++)
+    fprintf(f, "sn %.*s\n", (int)strcspn(s->unavailable[i], "\n"), s->unavailable[i]);
+}
+
 static bool backend_present(const struct job_result *r, size_t b) {
   const struct tally_backend *tb = &r->tally.backends[b];
   if (tb->events || tb->device_count || r->host_share[b].count)
@@ -239,6 +259,7 @@ int result_file_write(const char *path, const struct job_result *r) {
     fprintf(f, "cs %llu %ld %ld %llu %llu\n", (ull)s->comm, s->from, s->peer, (ull)s->bytes,
             (ull)s->messages);
   }
+  write_samples(f, &r->samples);
   if (r->stragglers.truncated)
     fputs("gt\n", f);
   fputs("end\n", f);
@@ -284,6 +305,30 @@ static bool read_spread(char **p, struct job_spread *s) {
     return false;
   *s = (struct job_spread){v[0], v[1], v[2], v[3], rk[0], rk[1]};
   return true;
+}
+
+static bool doubles(char **p, double *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    char *end;
+    v[i] = strtod(*p, &end);
+    if (end == *p)
+      return false;
+    *p = end;
+  }
+  return true;
+}
+
+/* A word of a line (up to the next space), cut off in place; NULL when there is none. */
+static char *word_of(char **p) {
+  if (**p == ' ')
+    (*p)++;
+  size_t n = strcspn(*p, " \n");
+  if (n == 0 || (*p)[n] != ' ')
+    return NULL;
+  char *w = *p;
+  w[n] = '\0';
+  *p += n + 1;
+  return w;
 }
 
 /* The rest of a line after one space: a name. */
@@ -509,6 +554,37 @@ static bool read_line(struct reader *rd, char *line) {
     struct comm_send send = {v[0], ranks[0], ranks[1], v[1], v[2]};
     return comm_peers_add_send(&r->peers, &send) == 0;
   }
+  if (strcmp(word, "sd") == 0) {
+    long rank;
+    char *backend;
+    if (!longs(&p, &rank, 1) || !numbers(&p, v, 1) || v[0] > UINT32_MAX ||
+        !(backend = word_of(&p)))
+      return false;
+    return samples_add_device(&r->samples, backend, (uint32_t)v[0], rest(p), rank) != NULL;
+  }
+  if (strcmp(word, "sc") == 0) {
+    double x[4];
+    char *unit;
+    if (!r->samples.device_count || !numbers(&p, v, 5) || v[4] > 1 || !doubles(&p, x, 4) ||
+        !(unit = word_of(&p)))
+      return false;
+    struct samples_counter *c = samples_add_counter(
+        &r->samples.devices[r->samples.device_count - 1], rest(p), unit);
+    if (!c)
+      return false;
+    c->readings = v[0];
+    c->most_at = v[1];
+    c->first = v[2];
+    c->last = v[3];
+    c->energy = v[4];
+    c->least = x[0];
+    c->mean = x[1];
+    c->most = x[2];
+    c->joules = x[3];
+    return true;
+  }
+  if (strcmp(word, "sn") == 0)
+    return samples_add_unavailable(&r->samples, rest(p)) == 0;
   if (strcmp(word, "gt") == 0) { /* the arrivals were truncated */
     r->stragglers.truncated = true;
     return true;

@@ -19,9 +19,10 @@
 #include "job_result.h"
 
 /* 2: the actors (`a`, `af`, `ad` lines); 3: the collectives table (`c` lines) and the
- * arrivals at each collective (`g`, `gt` lines). Files of version 2 are read too (they
- * have no collectives). */
-#define RESULT_FILE_VERSION 3
+ * arrivals at each collective (`g`, `gt` lines); 4: the device counters (`sd`, `sc`, `sn`
+ * lines, tracer --sample). Files of versions 2 and 3 are read too (they have no
+ * collectives, no device counters). */
+#define RESULT_FILE_VERSION 4
 #define RESULT_FILE_OLDEST 2
 #define RESULT_FILE_RANK "tracer-result.txt" /* a rank's, in its folder */
 

@@ -4,7 +4,8 @@
  * - memory used: NVML_NULL_MEMORY_STEP bytes more at each reading (the first reads one
  *   step), out of 80 GiB;
  * - power: 100 W for the first NVML_NULL_POWER_STEP readings, 250 W after;
- * - clocks, utilisation and temperature: fixed values.
+ * - clocks, utilisation and temperature: fixed values;
+ * - with NVML_NULL_INIT_FAILS set (non-empty), nvmlInit_v2 fails: no device is read.
  * Every other function is the generated null one: it succeeds and does nothing.
  */
 #include <nvml.h>
@@ -17,6 +18,10 @@ static int the_device;
 static unsigned long long setting(const char *name, unsigned long long fallback) {
   const char *v = getenv(name);
   return v && *v ? strtoull(v, NULL, 10) : fallback;
+}
+
+nvmlReturn_t nvmlInit_v2(void) {
+  return setting("NVML_NULL_INIT_FAILS", 0) ? NVML_ERROR_DRIVER_NOT_LOADED : NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *deviceCount) {

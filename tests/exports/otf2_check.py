@@ -2,7 +2,7 @@
 (-j), reading it with OTF2's own Python bindings (Debian's python3-otf2; run with
 /usr/bin/python3, whose packages they are).
 
-Usage: otf2_check.py ARCHIVE_DIR TALLY_JSON [--ranks N] [--app NAME]
+Usage: otf2_check.py ARCHIVE_DIR TALLY_JSON [--ranks N] [--app NAME] [--metrics FILE]
 
 Checks, each against the tally, never against fixed numbers:
   - every location's events are in time order, enters and leaves nest and all close;
@@ -25,7 +25,13 @@ Checks, each against the tally, never against fixed numbers:
     of its backend on that location at that very time;
   - with --ranks N: N process location groups `rank 0`..`rank N-1`, and MPI_COMM_WORLD
     with N members when there are MPI records;
-  - the clock: 1 ns ticks, every event within the clock properties' range.
+  - the clock: 1 ns ticks, every event within the clock properties' range;
+  - with --metrics FILE (lines `DEVICE<TAB>COUNTER<TAB>UNIT<TAB>TIME VALUE...`, the
+    readings of tracer --sample as another output has them): each device's metric
+    location holds, per counter, one metric event per reading, at its time (FILE's times
+    may count from another origin: one offset for all), of its value,
+    through a metric instance of that device's system tree node whose class has one
+    member of that name and unit; and no other metric events.
 Prints `ok: ...` and exits 0, or each difference and exits 1."""
 
 import argparse
@@ -42,6 +48,7 @@ def main():
     ap.add_argument("archive")
     ap.add_argument("tally")
     ap.add_argument("--ranks", type=int, default=0)
+    ap.add_argument("--metrics")
     args = ap.parse_args()
     with open(args.tally) as f:
         tally = json.load(f)
@@ -59,6 +66,7 @@ def main():
     stacks = defaultdict(list)
     last = {}
     events = 0
+    metrics = defaultdict(list)  # (location, counter, unit) -> [(time, value)]
     with otf2.reader.open(args.archive + "/traces.otf2") as trace:
         defs = trace.definitions
         clock = defs.clock_properties
@@ -73,6 +81,18 @@ def main():
             last[ref] = event.time
             if not begin <= event.time <= end:
                 problems.append("%s: event at %d outside the clock's range" % (location.name, event.time))
+            if isinstance(event, otf2.events.Metric):
+                m = event.metric
+                members = m.metric_class.members if hasattr(m, "metric_class") else m.members
+                scope = getattr(m, "scope", None)
+                if len(members) != 1 or len(event.values) != 1 or \
+                        getattr(scope, "name", None) != location.name:
+                    problems.append("%s: a metric event not of one counter of this device's "
+                                    "instance" % location.name)
+                    continue
+                metrics[(location.name, members[0].name, members[0].unit)].append(
+                    (event.time, event.values[0]))
+                continue
             stack = stacks[ref]
             where = "queue" if location.type == LocationType.ACCELERATOR_STREAM else "thread"
             if isinstance(event, otf2.events.Enter):
@@ -195,13 +215,36 @@ def main():
                                for c in comms):
             problems.append("no MPI_COMM_WORLD of %d ranks" % args.ranks)
 
+    if args.metrics:
+        want = {}
+        with open(args.metrics) as f:
+            for line in f:
+                device, counter, unit, readings = line.rstrip("\n").split("\t")
+                pairs = readings.split()
+                want[(device, counter, unit)] = [(int(t), float(v))
+                                                 for t, v in zip(pairs[0::2], pairs[1::2])]
+        # The other output may count time from another origin (the timeline: from the
+        # trace's start): one offset, the same for every reading of every counter.
+        offset = next((metrics[k][0][0] - want[k][0][0] for k in sorted(want)
+                       if metrics.get(k) and want[k]), 0)
+        want = {k: [(t + offset, v) for t, v in readings] for k, readings in want.items()}
+        for key in sorted(set(want) | set(metrics)):
+            if metrics.get(key) != want.get(key):
+                got = metrics.get(key, [])
+                problems.append("metric %s: %d events, expected %d; first differences: %s"
+                                % ("/".join(key), len(got), len(want.get(key, [])),
+                                   [(g, w) for g, w in zip(got, want.get(key, [])) if g != w][:3]))
+        if not want:
+            problems.append("--metrics: no reading to look for")
+
     if problems:
         for p in problems:
             print(p)
         return 1
     print("ok: %d events, %d enters over %d regions, %d MPI records, %d device commands with "
-          "their calls, %d process groups" % (events, sum(enters.values()), len(enters), records,
-                                              len(device_submitters), len(groups)))
+          "their calls, %d process groups, %d metric series"
+          % (events, sum(enters.values()), len(enters), records, len(device_submitters),
+             len(groups), len(metrics)))
     return 0
 
 

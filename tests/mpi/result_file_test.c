@@ -1,7 +1,10 @@
 /* result_file_test: per-node results (cli/job/result_file.c, job_result.c) written,
  * read back and written again give the same file; merging is exact and independent of
  * order (ties go to the lower rank); a file cut short, of another version or with a bad
- * line is refused with its file and line; message sizes fall in their buckets. */
+ * line is refused with its file and line; message sizes fall in their buckets; the
+ * sampling ranks' device counters (tracer --sample) go through a file exactly, in rank
+ * order whatever the merge order, and a file of version 3 (none) still reads. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +69,20 @@ static void rank_result(struct job_result *r, long rank, uint64_t ns) {
                                    "kernel with spaces", 18);
   d->time = b->device[0].time;
   d->bytes = 64;
+  if (rank % 2 == 0) { /* a node's first local rank samples its devices */
+    struct samples_report sampled = {0};
+    struct samples_device *dev = samples_add_device(&sampled, "nvml", 0, "Null GPU 80GB", -1);
+    struct samples_counter *c = samples_add_counter(dev, "power", "W");
+    *c = (struct samples_counter){c->name, c->unit, 12, 100.0 / 3, 123.456789012345678, 250,
+                                  1000 + ns, 1000, 2000 + ns, true, 1.0 / 7};
+    c = samples_add_counter(dev, "memory_used", "B");
+    *c = (struct samples_counter){c->name, c->unit, 12, 1 << 20, 6.5 * (1 << 20), 12 << 20,
+                                  1900, 1000, 2000, false, 0};
+    if (rank == 2)
+      samples_add_unavailable(&sampled, "ze: libze_loader.so.1: cannot open shared object file");
+    samples_append(&r->samples, &sampled, rank);
+    samples_free(&sampled);
+  }
 }
 
 int main(void) {
@@ -108,6 +125,10 @@ int main(void) {
   EXPECT(result_file_write(a, &forward) == 0 && result_file_write(b, &backward) == 0);
   char *ta = slurp(a), *tb = slurp(b);
   EXPECT(ta && tb && strcmp(ta, tb) == 0);
+  EXPECT(forward.samples.device_count == 2 && forward.samples.devices[0].rank == 0 &&
+         forward.samples.devices[1].rank == 2 && forward.samples.unavailable_count == 1);
+  EXPECT(strcmp(forward.samples.unavailable[0],
+                "rank 2: ze: libze_loader.so.1: cannot open shared object file") == 0);
   if (ta && tb && strcmp(ta, tb) != 0)
     fprintf(stderr, "%s---\n%s", ta, tb);
 
@@ -120,6 +141,20 @@ int main(void) {
   EXPECT(again.tally.batched_calls == 256 && again.tally.batch_events == 8);
   EXPECT(again.tally.has_calibration && again.tally.calibration_call_ps == 25000 &&
          again.tally.calibration_event_ps == 150000 && again.tally.calibration_byte_ps == 900);
+  /* The device counters read back as they were, to the bit. */
+  EXPECT(again.samples.device_count == 2 && again.samples.unavailable_count == 1);
+  for (size_t i = 0; i < again.samples.device_count && i < 2; i++) {
+    const struct samples_device *x = &again.samples.devices[i], *y = &forward.samples.devices[i];
+    EXPECT(x->rank == y->rank && x->index == y->index && strcmp(x->name, y->name) == 0 &&
+           strcmp(x->backend, y->backend) == 0 && x->counter_count == 2);
+    for (size_t k = 0; k < x->counter_count && k < 2; k++) {
+      const struct samples_counter *p = &x->counters[k], *q = &y->counters[k];
+      EXPECT(strcmp(p->name, q->name) == 0 && strcmp(p->unit, q->unit) == 0 &&
+             p->readings == q->readings && p->least == q->least && p->mean == q->mean &&
+             p->most == q->most && p->joules == q->joules && p->energy == q->energy &&
+             p->most_at == q->most_at && p->first == q->first && p->last == q->last);
+    }
+  }
   /* A calibration line of before batching (three numbers) still reads, with no call cost. */
   char old_calibration[] = "/tmp/result_file_test_old_XXXXXX";
   int fd = mkstemp(old_calibration);
@@ -131,6 +166,14 @@ int main(void) {
   EXPECT(result_file_read(old_calibration, &older, error, sizeof error) == 0 &&
          older.tally.has_calibration && older.tally.calibration_byte_ps == 900 &&
          older.tally.calibration_call_ps == 0);
+  job_result_free(&older);
+  /* Version 3, of before the device counters: read, with none. */
+  fd = open(old_calibration, O_WRONLY | O_TRUNC);
+  const char *v3 = "tracer-result 3\nranks 5\nend\n";
+  EXPECT(fd >= 0 && write(fd, v3, strlen(v3)) == (ssize_t)strlen(v3) && close(fd) == 0);
+  job_result_init(&older);
+  EXPECT(result_file_read(old_calibration, &older, error, sizeof error) == 0 &&
+         older.rank_count == 1 && older.samples.device_count == 0);
   job_result_free(&older);
   unlink(old_calibration);
   EXPECT(strstr(ta, "\na 3 103 203 beta\n") && strstr(ta, "\nad 7 0 1 0 2003 2003 2003 64 kernel"));

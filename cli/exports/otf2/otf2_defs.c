@@ -105,6 +105,36 @@ uint32_t otf2_defs_attribute(struct otf2_defs *defs, const struct otf2_attribute
   return i;
 }
 
+uint32_t otf2_defs_metric_class(struct otf2_defs *defs, const struct otf2_metric_member *member) {
+  /* Few (a counter each): a look along the list. */
+  for (uint32_t i = 0; i < defs->metric_count; i++) {
+    const struct otf2_metric *m = &defs->metrics[i];
+    const struct otf2_metric_member *x = m->instance ? NULL : &defs->members[m->member];
+    if (x && x->name == member->name && x->description == member->description &&
+        x->unit == member->unit)
+      return i;
+  }
+  if (reserve32((void **)&defs->members, defs->member_count, &defs->member_cap,
+                sizeof *defs->members) ||
+      reserve32((void **)&defs->metrics, defs->metric_count, &defs->metric_cap,
+                sizeof *defs->metrics))
+    return UINT32_MAX;
+  defs->members[defs->member_count] = *member;
+  defs->metrics[defs->metric_count] = (struct otf2_metric){.member = defs->member_count++};
+  return defs->metric_count++;
+}
+
+uint32_t otf2_defs_metric_instance(struct otf2_defs *defs, uint32_t of_class, uint64_t recorder,
+                                   uint32_t scope) {
+  if (reserve32((void **)&defs->metrics, defs->metric_count, &defs->metric_cap,
+                sizeof *defs->metrics))
+    return UINT32_MAX;
+  defs->metrics[defs->metric_count] =
+      (struct otf2_metric){.instance = true, .of_class = of_class, .recorder = recorder,
+                           .scope = scope};
+  return defs->metric_count++;
+}
+
 uint32_t otf2_defs_group(struct otf2_defs *defs, const struct otf2_location_group *group) {
   if (reserve32((void **)&defs->groups, defs->group_count, &defs->group_cap, sizeof *group))
     return UINT32_MAX;
@@ -222,6 +252,27 @@ OTF2_ErrorCode otf2_defs_write(const struct otf2_defs *defs, OTF2_GlobalDefWrite
                                            r->paradigm, OTF2_REGION_FLAG_NONE,
                                            OTF2_UNDEFINED_STRING, 0, 0));
   }
+  for (uint32_t i = 0; i < defs->member_count; i++) {
+    const struct otf2_metric_member *m = &defs->members[i];
+    CHECK(OTF2_GlobalDefWriter_WriteMetricMember(w, i, m->name, m->description,
+                                                 OTF2_METRIC_TYPE_OTHER,
+                                                 OTF2_METRIC_ABSOLUTE_POINT, OTF2_TYPE_DOUBLE,
+                                                 OTF2_BASE_DECIMAL, 0, m->unit));
+  }
+  /* Every class before any instance: an instance names its class. */
+  for (uint32_t i = 0; i < defs->metric_count; i++) {
+    const struct otf2_metric *m = &defs->metrics[i];
+    OTF2_MetricMemberRef member = m->member;
+    if (!m->instance)
+      CHECK(OTF2_GlobalDefWriter_WriteMetricClass(w, i, 1, &member, OTF2_METRIC_ASYNCHRONOUS,
+                                                  OTF2_RECORDER_KIND_ABSTRACT));
+  }
+  for (uint32_t i = 0; i < defs->metric_count; i++) {
+    const struct otf2_metric *m = &defs->metrics[i];
+    if (m->instance)
+      CHECK(OTF2_GlobalDefWriter_WriteMetricInstance(w, i, m->of_class, m->recorder,
+                                                     OTF2_SCOPE_SYSTEM_TREE_NODE, m->scope));
+  }
   if (defs->world_size)
     CHECK(write_world(defs, w));
   return OTF2_SUCCESS;
@@ -246,6 +297,8 @@ void otf2_defs_free(struct otf2_defs *defs) {
   free(defs->groups);
   free(defs->locations);
   free(defs->world);
+  free(defs->members);
+  free(defs->metrics);
   key_map_free(&defs->region_keys);
   key_map_free(&defs->node_keys);
   key_map_free(&defs->attribute_keys);

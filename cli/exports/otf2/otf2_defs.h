@@ -50,6 +50,24 @@ struct otf2_location {
   uint64_t events;
 };
 
+/* Device counters (tracer --sample), as OTF2 3.0 defines metrics: a metric member per
+ * counter (its name, unit; a double, absolute at a point in time, base 10, exponent 0),
+ * a metric class of that member alone (asynchronous, recorded through instances only:
+ * recorder kind abstract), and per device and counter a metric instance of that class,
+ * recorded by the device's metric location, of scope the device's system tree node.
+ * Classes and instances share the metric id space: `metrics` lists both, by id. */
+struct otf2_metric_member {
+  uint32_t name, description, unit; /* strings */
+};
+
+struct otf2_metric {
+  bool instance;                /* else a class */
+  uint32_t member;              /* a class: its one member */
+  uint32_t of_class;            /* an instance: its class (a metric id) */
+  uint64_t recorder;            /* an instance: the recording location's id */
+  uint32_t scope;               /* an instance: its system tree node */
+};
+
 struct otf2_defs {
   struct name_table strings;
   struct otf2_region *regions;
@@ -62,6 +80,9 @@ struct otf2_defs {
   uint32_t region_cap, node_cap, attribute_cap, group_cap;
   uint64_t location_cap;
   struct key_map region_keys, node_keys, attribute_keys; /* hash -> index + 1 */
+  struct otf2_metric_member *members;
+  struct otf2_metric *metrics;
+  uint32_t member_count, member_cap, metric_count, metric_cap;
   uint64_t paradigms;           /* bit p: paradigm p was used */
   bool has_time;
   uint64_t first, last;         /* the events' least and greatest time */
@@ -76,6 +97,12 @@ uint32_t otf2_defs_string(struct otf2_defs *defs, const char *text);
 uint32_t otf2_defs_region(struct otf2_defs *defs, const struct otf2_region *region);
 uint32_t otf2_defs_node(struct otf2_defs *defs, const struct otf2_node *node);
 uint32_t otf2_defs_attribute(struct otf2_defs *defs, const struct otf2_attribute *attribute);
+/* A counter's metric class (with its member), unified by name, description and unit:
+ * returns its metric id, or UINT32_MAX when out of memory. */
+uint32_t otf2_defs_metric_class(struct otf2_defs *defs, const struct otf2_metric_member *member);
+/* An instance of a class, never unified: returns its metric id, or UINT32_MAX. */
+uint32_t otf2_defs_metric_instance(struct otf2_defs *defs, uint32_t of_class, uint64_t recorder,
+                                   uint32_t scope);
 /* Never unified: each call adds one. */
 uint32_t otf2_defs_group(struct otf2_defs *defs, const struct otf2_location_group *group);
 /* Returns the location's index in defs->locations, or UINT64_MAX when out of memory. */

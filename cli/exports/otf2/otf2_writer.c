@@ -54,6 +54,16 @@ struct queue {
   size_t waiting_len;
 };
 
+/* A counter of a device the sampler read (tracer --sample): its metric instance, and the
+ * device's metric location, which records every counter of the device. */
+struct sampled {
+  int host;
+  uint32_t device;
+  char *backend, *device_name, *counter;
+  struct location *location;
+  uint32_t metric;
+};
+
 struct otf2_export {
   struct otf2_options options;
   char tmp[PATH_MAX];
@@ -75,6 +85,8 @@ struct otf2_export {
   struct queue **queues;
   size_t queue_count, queue_cap;
   struct key_map queue_keys;        /* hash -> index + 1 */
+  struct sampled *sampled;          /* few: looked up along the list */
+  size_t sampled_count, sampled_cap;
   uint32_t **function_regions;      /* [backend][function]: region + 1 */
   uint8_t *paradigms;               /* [backend]: its OTF2_Paradigm + 1 */
   int64_t rank_pid;                 /* a rank's first process */
@@ -538,6 +550,92 @@ static int on_device(void *context, const struct trace_device *d) {
 
 /* ---- The reader's consumer ------------------------------------------------------------- */
 
+/* ---- Device counters (tracer --sample; otf2_defs.h's metrics) ------------------------ */
+
+static bool same_device(const struct sampled *a, const struct trace_sample *s) {
+  return a->host == s->from.host && a->device == s->device && strcmp(a->backend, s->backend) == 0 &&
+         strcmp(a->device_name, s->device_name) == 0;
+}
+
+/* The device's metric location: a metric-only location (OTF2's type for an external
+ * device) in a location group of its own (a process or accelerator group must hold a
+ * thread or a stream), under a system tree node for the device, below its host. */
+static struct location *device_location(struct otf2_export *x, const struct trace_sample *s,
+                                        uint32_t *device_node) {
+  for (size_t i = 0; i < x->sampled_count; i++)
+    if (same_device(&x->sampled[i], s)) {
+      *device_node = x->defs.groups[x->defs.locations[x->sampled[i].location->def].group].node;
+      return x->sampled[i].location;
+    }
+  char name[300];
+  snprintf(name, sizeof name, "%s %u: %s", s->backend, s->device, s->device_name);
+  uint32_t host = host_node(x, s->from.host, s->from.host_name);
+  *device_node = host == UINT32_MAX ? UINT32_MAX
+                                    : node(x, name, "accelerator", host,
+                                           OTF2_SYSTEM_TREE_DOMAIN_ACCELERATOR_DEVICE);
+  uint32_t group = *device_node == UINT32_MAX
+                       ? UINT32_MAX
+                       : location_group(x, name, OTF2_LOCATION_GROUP_TYPE_UNKNOWN, *device_node,
+                                        OTF2_UNDEFINED_LOCATION_GROUP);
+  return new_location(x, name, OTF2_LOCATION_TYPE_METRIC, group);
+}
+
+/* The metric instance of a reading's device and counter, defined when new; NULL when
+ * out of memory. */
+static struct sampled *sampled_counter(struct otf2_export *x, const struct trace_sample *s) {
+  for (size_t i = 0; i < x->sampled_count; i++)
+    if (same_device(&x->sampled[i], s) && strcmp(x->sampled[i].counter, s->counter) == 0)
+      return &x->sampled[i];
+  uint32_t device_node;
+  struct location *l = device_location(x, s, &device_node);
+  if (!l || grow((void **)&x->sampled, x->sampled_count, &x->sampled_cap, sizeof *x->sampled))
+    return NULL;
+  char description[300];
+  snprintf(description, sizeof description, "%s device counter", s->backend);
+  struct otf2_metric_member member = {otf2_defs_string(&x->defs, s->counter),
+                                      otf2_defs_string(&x->defs, description),
+                                      otf2_defs_string(&x->defs, s->unit)};
+  if (member.name == UINT32_MAX || member.description == UINT32_MAX || member.unit == UINT32_MAX)
+    return NULL;
+  uint32_t metric_class = otf2_defs_metric_class(&x->defs, &member);
+  uint32_t metric = metric_class == UINT32_MAX
+                        ? UINT32_MAX
+                        : otf2_defs_metric_instance(&x->defs, metric_class, l->id, device_node);
+  struct sampled *n = &x->sampled[x->sampled_count];
+  *n = (struct sampled){s->from.host, s->device, strdup(s->backend), strdup(s->device_name),
+                        strdup(s->counter), l, metric};
+  x->sampled_count++; /* counted now so that it is freed, whatever failed */
+  if (metric == UINT32_MAX || !n->backend || !n->device_name || !n->counter)
+    return NULL;
+  return n;
+}
+
+static void sampled_free(struct otf2_export *x) {
+  for (size_t i = 0; i < x->sampled_count; i++) {
+    free(x->sampled[i].backend);
+    free(x->sampled[i].device_name);
+    free(x->sampled[i].counter);
+  }
+  x->sampled_count = 0;
+}
+
+/* A reading: a metric event of its instance, at its time, on its device's location. A
+ * job's archive has none yet (its merge, otf2_merge.h, does not carry metrics). */
+static int on_sample(void *context, const struct trace_sample *s) {
+  struct otf2_export *x = context;
+  if (x->failed || s->why || x->options.rank >= 0)
+    return 0;
+  struct sampled *c = sampled_counter(x, s);
+  if (!c)
+    return fail(x, "cannot define a device counter", OTF2_SUCCESS);
+  OTF2_Type type = OTF2_TYPE_DOUBLE;
+  OTF2_MetricValue value = {.floating_point = s->value};
+  OTF2_ErrorCode rc =
+      OTF2_EvtWriter_Metric(c->location->writer, NULL, s->from.time, c->metric, 1, &type, &value);
+  otf2_defs_time(&x->defs, s->from.time);
+  return rc == OTF2_SUCCESS ? 0 : fail(x, "cannot write a device counter", rc);
+}
+
 /* The trace clock's name and frequency, from the first record's stream. */
 static void note_clock(struct otf2_export *x, const struct trace_source *from) {
   if (x->clock_name[0] || !from->event || !from->event->stream)
@@ -617,6 +715,7 @@ static void drop_archive(struct otf2_export *x) {
     free(x->queues[i]);
   }
   x->queue_count = 0;
+  sampled_free(x);
   for (size_t i = 0; tracer_backends[i]; i++) {
     free(x->function_regions[i]);
     x->function_regions[i] = NULL;
@@ -666,6 +765,7 @@ static void free_export(struct otf2_export *x) {
   free(x->locations);
   free(x->threads);
   free(x->queues);
+  free(x->sampled);
   free(x->function_regions);
   free(x->paradigms);
   key_map_free(&x->hosts);
@@ -710,6 +810,7 @@ int otf2_export_open(const struct otf2_options *options, struct otf2_export **ou
       .call = on_call,
       .device = on_device,
       .region = on_region,
+      .sample = on_sample,
       .horizon = on_horizon,
       .finish = on_finish,
   };

@@ -16,6 +16,10 @@
  *                 (call_stacks.h), and for every device command on its queue, whose enter
  *                 carries the submitting call as two attributes: its thread's location and
  *                 its start (the enter of that call); MPI records (otf2_mpi.h)
+ *   metrics       the device counters of tracer --sample (otf2_defs.h): per device a
+ *                 metric location (`nvml 0: NAME`) in a group of its own under a system
+ *                 tree node of the device, and a metric event per reading of each counter
+ *                 (its metric instance); not in a job's archive yet
  *   clock         the trace clock in ns since the epoch (the offset its CTF metadata
  *                 carries applied, so ranks of several nodes line up), resolution 1 ns,
  *                 offset and length from the first and last event; the trace clock's name

@@ -217,6 +217,7 @@ int samples_close(struct samples *s, struct samples_report *report, struct diag 
     dev->backend = strdup(s->series[i].backend);
     dev->name = strdup(s->series[i].device_name);
     dev->index = s->series[i].device;
+    dev->rank = -1;
     dev->counters = calloc(s->count, sizeof *dev->counters);
     if (!dev->backend || !dev->name || !dev->counters) {
       rc = diag_error(d, "Cannot report the device counters: out of memory");
