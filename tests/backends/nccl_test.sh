@@ -200,11 +200,17 @@ problems=$(jq -r --slurpfile job "$tmp/job.json" '
     end' "$tmp/ops.json")
 [ -z "$problems" ] || fail "the stragglers: $problems
 $(jq -c '.stragglers' "$tmp/job.json")"
-# The late AllReduce is certain: the app slept 200 ms before it on rank 1 alone.
-jq -e '[.[] | select(.comm == "world" and .name == "ncclAllReduce" and .rank == 1)][1].before
-       - [.[] | select(.comm == "world" and .name == "ncclAllReduce" and .rank == 0)][1].after
-       > 1000000' "$tmp/ops.json" >/dev/null ||
-  fail "rank 1 did not arrive late at the second AllReduce: $(jq -c '.[] | select(.name == "ncclAllReduce")' "$tmp/ops.json")"
+# The late AllReduce is certain when the ranks started together: the app slept 200 ms
+# before it on rank 1 alone. (The null NCCL does not make ranks wait for each other: on
+# a loaded machine one rank may start hundreds of ms after the other, and then the sleep
+# proves nothing; the checks above hold either way, against the app's own clocks.)
+if jq -e '([.[] | select(.rank == 0)][0].before - [.[] | select(.rank == 1)][0].before)
+          | fabs < 50000000' "$tmp/ops.json" >/dev/null; then
+  jq -e '[.[] | select(.comm == "world" and .name == "ncclAllReduce" and .rank == 1)][1].before
+         - [.[] | select(.comm == "world" and .name == "ncclAllReduce" and .rank == 0)][1].after
+         > 1000000' "$tmp/ops.json" >/dev/null ||
+    fail "rank 1 did not arrive late at the second AllReduce: $(jq -c '.[] | select(.name == "ncclAllReduce")' "$tmp/ops.json")"
+fi
 
 # ---- the text report: the table after NCCL's tables ----
 rc=0
