@@ -128,6 +128,12 @@ static int add_file(const char *path, const struct stat *st, int type, struct FT
   return 0;
 }
 
+static int add_metadata(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+  if (type == FTW_F && strcmp(path + ftw->base, "metadata") == 0)
+    walk_sum += (uint64_t)st->st_size;
+  return 0;
+}
+
 uint64_t trace_budget_folder_bytes(const char *dir) {
   return walk(dir, add_file);
 }
@@ -213,7 +219,11 @@ static long look(struct trace_budget *b, uint64_t *last_bytes, long interval_ms)
   *last_bytes = bytes;
   uint64_t per_poll = growth * TRACE_BUDGET_POLL_MS / (uint64_t)interval_ms;
   uint64_t reserve = clamp(b->plan.bound / RESERVE_SHARE, RESERVE_MIN, RESERVE_MAX);
-  uint64_t coming = b->plan.buffer_bytes + 2 * per_poll + reserve;
+  /* The metadata (every preloaded backend's events, some 400 KiB) stays in its channel's
+   * sub-buffer until the switch timer or the end: until it is on disk, a sub-buffer of
+   * it is still to come. */
+  uint64_t metadata = walk(b->trace_dir, add_metadata) ? 0 : SESSION_METADATA_SUBBUF_SIZE;
+  uint64_t coming = b->plan.buffer_bytes + metadata + 2 * per_poll + reserve;
   uint64_t room = b->plan.bound < free_bytes ? b->plan.bound : free_bytes;
   uint64_t second = per_poll * (1000 / TRACE_BUDGET_POLL_MS);
   bool far = room > bytes && room - bytes > coming + FAR_BYTES + second;
