@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "tracer_limit.h"
 #include "tracer_runtime.h"
 #include "tracer_tracepoints.h"
 
@@ -34,24 +37,59 @@ void tracer_recording_resume(void) {
 /* A pause still on when the process ends lasted until then. */
 __attribute__((destructor)) static void tracer_recording_fini(void) { tracer_recording_resume(); }
 
-/* Maps the tracer's limit word (tracer_recording.h). Shared, so the tracer's write is
- * seen at once by every process, forked children included; a process that cannot map it
- * records on, and the tracer stops the session when the trace reaches the bound. */
+/* The limit file's page, writable: NULL when unmapped or mapped read-only (the process
+ * then spends no budget; the tracer's watch still bounds the trace). */
+static struct tracer_limit_file *limit_page;
+
+/* Maps the tracer's limit file (tracer_limit.h). Shared, so the tracer's write is seen at
+ * once by every process, forked children included; a process that cannot map it records
+ * on, and the tracer stops the session when the trace reaches the bound. */
 static void map_limit(void) {
   const char *path = getenv("TRACER_LIMIT_FILE");
   if (!path || !*path)
     return;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  bool writable = true;
+  int fd = open(path, O_RDWR | O_CLOEXEC);
+  if (fd < 0) {
+    writable = false;
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+  }
   if (fd < 0) {
     tracer_debug("cannot open the limit file %s", path);
     return;
   }
-  void *word = mmap(NULL, sizeof(int), PROT_READ, MAP_SHARED, fd, 0);
+  struct stat st;
+  void *page = MAP_FAILED;
+  if (fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof(struct tracer_limit_file))
+    page = mmap(NULL, sizeof(struct tracer_limit_file), PROT_READ | (writable ? PROT_WRITE : 0),
+                MAP_SHARED, fd, 0);
   close(fd);
-  if (word == MAP_FAILED)
+  if (page == MAP_FAILED) {
     tracer_debug("cannot map the limit file %s", path);
-  else
-    __atomic_store_n(&tracer_limit, (const volatile int *)word, __ATOMIC_RELEASE);
+    return;
+  }
+  if (writable)
+    limit_page = page;
+  __atomic_store_n(&tracer_limit, (const volatile int *)&((struct tracer_limit_file *)page)->limited,
+                   __ATOMIC_RELEASE);
+}
+
+void tracer_limit_spend(unsigned calls) {
+  struct tracer_limit_file *page = limit_page;
+  if (!page || !page->call_budget || __atomic_load_n(&page->limited, __ATOMIC_RELAXED))
+    return;
+  uint64_t spent = __atomic_add_fetch(&page->calls_spent, calls, __ATOMIC_RELAXED);
+  if (spent < page->call_budget)
+    return;
+  /* The first to get past the budget writes the time, then the word the wrappers read. */
+  int32_t none = TRACER_NOT_LIMITED;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  uint64_t at = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+  if (__atomic_compare_exchange_n(&page->limited_at_ns, &(uint64_t){0}, at, false,
+                                  __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    __atomic_compare_exchange_n(&page->limited, &none, TRACER_LIMITED_BY_CALLS, false,
+                                __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 
 __attribute__((constructor)) static void tracer_recording_init(void) {

@@ -14,6 +14,7 @@
 
 #include "tracer_call_batch.h"
 #include "tracer_device.h"
+#include "tracer_limit.h"
 #include "tracer_record.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -182,6 +183,7 @@ struct tracer_thread_calls {
   int tid;
   struct tracer_thread_calls *next; /* in the process-wide list; never removed */
   volatile int alive;
+  unsigned unspent; /* recorded calls not yet added to the trace's call budget */
 };
 struct tracer_thread_calls *tracer_thread_calls_register(void);
 extern __thread struct tracer_thread_calls *tracer_thread_calls
@@ -204,10 +206,22 @@ static inline unsigned tracer_inflight_push(const char *backend, uint16_t functi
   return d;
 }
 
+/* Adds calls to the trace's call budget (tracer_limit.h); the last to spend it makes
+ * every process count from then on. */
+void tracer_limit_spend(unsigned calls);
+
+/* A call to be recorded has started: its start is kept, and the call goes to the budget,
+ * a batch at a time. */
 static inline void tracer_inflight_started(unsigned depth, uint64_t start) {
   struct tracer_thread_calls *t = tracer_thread_calls;
-  if (t && depth < TRACER_INFLIGHT_DEPTH)
+  if (!t)
+    return;
+  if (depth < TRACER_INFLIGHT_DEPTH)
     t->calls[depth].start = start;
+  if (++t->unspent >= TRACER_LIMIT_SPEND_BATCH) {
+    t->unspent = 0;
+    tracer_limit_spend(TRACER_LIMIT_SPEND_BATCH);
+  }
 }
 
 static inline void tracer_inflight_pop(void) {
@@ -366,6 +380,9 @@ static inline void tracer_count_poll(const char *backend, uint16_t function, int
                                      uint64_t ns, uint64_t *folded) {
   if (folded)
     ++*folded;
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (t && t->unspent) /* a poll writes no event: it spends none of the budget */
+    t->unspent--;
   tracer_count_on_trace_clock(backend, function, status, ns);
 }
 static inline uint64_t tracer_polls_take(uint64_t *folded) {

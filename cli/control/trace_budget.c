@@ -2,6 +2,7 @@
 #include "trace_budget.h"
 
 #include "session.h"
+#include "tracer_limit.h"
 
 #include <lttng/lttng.h>
 
@@ -80,6 +81,7 @@ int trace_budget_plan(const char *trace_dir, uint64_t max_size, unsigned bytes_p
   memset(plan, 0, sizeof *plan);
   if (free_space(trace_dir, &plan->free_bytes) != 0)
     return -1;
+  plan->bytes_per_call = bytes_per_call;
   plan->short_run_bytes = (uint64_t)bytes_per_call * TRACE_SHORT_RUN_CALLS;
   /* The free space less the margin (half of it when not even the margin is free) bounds
    * every run; --max-size may bound it further. */
@@ -199,10 +201,39 @@ static uint64_t elapsed_ns(const struct timespec *start) {
          (uint64_t)start->tv_nsec;
 }
 
-/* Tells every traced process to count from now on (runtime/tracer_recording.h). */
+/* Tells every traced process to count from now on (runtime/tracer_limit.h). */
 static void tell_count_only(struct trace_budget *b) {
-  int one = 1;
-  b->result.counting = pwrite(b->limit_fd, &one, sizeof one, 0) == (ssize_t)sizeof one;
+  int32_t by_watch = TRACER_LIMITED_BY_WATCH;
+  b->result.counting = pwrite(b->limit_fd, &by_watch, sizeof by_watch, 0) ==
+                       (ssize_t)sizeof by_watch;
+}
+
+static uint64_t reserve_of(const struct trace_budget_plan *plan) {
+  return clamp(plan->bound / RESERVE_SHARE, RESERVE_MIN, RESERVE_MAX);
+}
+
+/* The recorded calls the processes may make before they count on their own: what the
+ * bound leaves once the buffers, the metadata's sub-buffer and the reserve are kept
+ * aside, at the mode's bytes per call. 0 (no budget) without a bytes-per-call figure. */
+static uint64_t call_budget_of(const struct trace_budget_plan *plan) {
+  if (!plan->bytes_per_call)
+    return 0;
+  uint64_t aside = plan->buffer_bytes + SESSION_METADATA_SUBBUF_SIZE + reserve_of(plan);
+  uint64_t room = plan->bound > aside ? plan->bound - aside : 0;
+  uint64_t calls = room / plan->bytes_per_call;
+  return calls ? calls : 1;
+}
+
+/* Whether a process spent the call budget: then the bound is reached, at the time the
+ * process wrote. */
+static bool spent_by_processes(struct trace_budget *b, uint64_t *at_ns) {
+  struct tracer_limit_file page;
+  if (pread(b->limit_fd, &page, sizeof page, 0) != (ssize_t)sizeof page ||
+      page.limited != TRACER_LIMITED_BY_CALLS)
+    return false;
+  uint64_t start = (uint64_t)b->start.tv_sec * 1000000000u + (uint64_t)b->start.tv_nsec;
+  *at_ns = page.limited_at_ns > start ? page.limited_at_ns - start : 0;
+  return true;
 }
 
 /* One look: the folder's size and the file system's free space against what may still
@@ -218,7 +249,7 @@ static long look(struct trace_budget *b, uint64_t *last_bytes, long interval_ms)
   uint64_t growth = bytes > *last_bytes ? bytes - *last_bytes : 0;
   *last_bytes = bytes;
   uint64_t per_poll = growth * TRACE_BUDGET_POLL_MS / (uint64_t)interval_ms;
-  uint64_t reserve = clamp(b->plan.bound / RESERVE_SHARE, RESERVE_MIN, RESERVE_MAX);
+  uint64_t reserve = reserve_of(&b->plan);
   /* The metadata (every preloaded backend's events, some 400 KiB) stays in its channel's
    * sub-buffer until the switch timer or the end: until it is on disk, a sub-buffer of
    * it is still to come. */
@@ -229,15 +260,20 @@ static long look(struct trace_budget *b, uint64_t *last_bytes, long interval_ms)
   bool far = room > bytes && room - bytes > coming + FAR_BYTES + second;
   long next = far ? LONG_POLL_MS : TRACE_BUDGET_POLL_MS;
   if (b->result.reason == TRACE_BUDGET_NOT_REACHED) {
-    bool over_bound = bytes + coming >= b->plan.bound;
+    uint64_t spent_at = 0;
+    bool spent = spent_by_processes(b, &spent_at);
+    bool over_bound = spent || bytes + coming >= b->plan.bound;
     bool over_free = free_bytes <= coming;
     if (!over_bound && !over_free)
       return next;
     b->result.reason = over_bound && b->plan.bound_given ? TRACE_BUDGET_MAX_SIZE
                                                          : TRACE_BUDGET_DISK_FULL;
-    b->result.at_ns = elapsed_ns(&b->start);
+    b->result.at_ns = spent ? spent_at : elapsed_ns(&b->start);
     b->result.bytes_at = bytes;
-    tell_count_only(b);
+    if (spent)
+      b->result.counting = true;
+    else
+      tell_count_only(b);
     return TRACE_BUDGET_POLL_MS;
   }
   /* Told already: the trace should grow by what the buffers held, and then by little.
@@ -288,10 +324,10 @@ struct trace_budget *trace_budget_start(const struct trace_budget_plan *plan,
     b->limit_file = NULL;
     goto fail;
   }
-  /* Readable by the app (the same user); a word of zeros until the bound is reached. */
+  /* Mapped by the app's processes (the same user): not limited, with the call budget. */
   b->limit_fd = open(b->limit_file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  int zero = 0;
-  if (b->limit_fd < 0 || pwrite(b->limit_fd, &zero, sizeof zero, 0) != (ssize_t)sizeof zero)
+  struct tracer_limit_file page = {.call_budget = call_budget_of(plan)};
+  if (b->limit_fd < 0 || pwrite(b->limit_fd, &page, sizeof page, 0) != (ssize_t)sizeof page)
     goto fail;
   pthread_condattr_t attr;
   pthread_condattr_init(&attr);

@@ -47,6 +47,7 @@ struct trace_budget_plan {
   /* Sub-buffers that fit the bound: 0 when the defaults fit (the session's own). */
   uint64_t subbuf_size, subbuf_count;
   uint64_t buffer_bytes; /* what all the buffers hold at most (per-CPU, all CPUs) */
+  unsigned bytes_per_call;  /* of the mode: the processes' call budget is the bound's */
   uint64_t short_run_bytes; /* what TRACE_SHORT_RUN_CALLS calls take in the mode */
 };
 
