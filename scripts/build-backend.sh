@@ -4,11 +4,15 @@
 #   model.yaml and the generated sources (apigen), the model's exactness check (run),
 #   libtracer_<b>.so (the interposer, built with -Wall -Wextra -Werror) and
 #   libtracer_<b>_events.so (the event descriptions the tracer reads, data only).
-# Usage: build-backend.sh SPEC OUTDIR [BUILD]
+# Usage: build-backend.sh [--check] SPEC OUTDIR [BUILD]
+#   --check: generate and check the model, and compile the sources with every warning an
+#   error, without building the libraries (a fifth of the time: for a spec's CI check).
 #   BUILD: the build folder holding bin/apigen and lib/libtracer_runtime.so (default:
 #   build/ of this tree). The spec needs a `trace` section and no hooks file.
 set -eu
-[ $# -ge 2 ] || { echo "usage: $0 SPEC OUTDIR [BUILD]" >&2; exit 2; }
+check_only=false
+[ "${1:-}" = --check ] && { check_only=true; shift; }
+[ $# -ge 2 ] || { echo "usage: $0 [--check] SPEC OUTDIR [BUILD]" >&2; exit 2; }
 spec=$1 out=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${3:-$root/build}" && pwd)
@@ -37,6 +41,13 @@ grep -q 'checked: exact$' "$out/model-check.txt" ||
 # 3. The interposer and the event descriptions, as generated/CMakeLists.txt builds them
 #    (TRACER_BACKEND_OPT replaces its -O2 -g: the corpus tests build with -O0, 3x faster).
 flags="${TRACER_BACKEND_OPT:--O2 -g} -DNDEBUG -fPIC -Wall -Wextra -Werror -D_GNU_SOURCE"
+if $check_only; then
+  for source in "${backend}_interposer.c" "${backend}_tracepoints.c" "${backend}_events.c"; do
+    $cc -fsyntax-only $flags $cflags -I"$out" -I"$root/runtime" "$out/$source"
+  done
+  echo "$backend: $(sed -n 's/^counts: //p' "$out/model.yaml"); $(cat "$out/model-check.txt"); sources compile without a warning"
+  exit 0
+fi
 # shellcheck disable=SC2086
 $cc $flags $cflags -I"$out" -I"$root/runtime" -shared -o "$out/libtracer_$backend.so.tmp" \
   "$out/${backend}_interposer.c" "$out/${backend}_tracepoints.c" \

@@ -7,8 +7,9 @@
 #   concurrency_test.sh SCENARIO USER TRACER LOOP_APP
 #
 # SCENARIO
-#   rounds         30 rounds of two jobs, the second started 0.3 to 1.2 s after the first,
-#                  the daemons removed between rounds
+#   rounds         12 rounds of two jobs (CONCURRENCY_ROUNDS: more, for a long soak), the
+#                  second started 0.3 to 1.2 s after the first, the daemons removed
+#                  between rounds
 #   staggered      24 jobs started 0 to 0.4 s apart
 #   daemon_killed  the daemon and its consumers SIGKILLed during a job: a clear message
 #                  naming the daemon and the lost events, exit 3, no "trace saved"; the
@@ -118,10 +119,10 @@ check_left() { # what
 calls=2000
 case "$scenario" in
 rounds)
-  rounds=30 exact=0 round=1
+  rounds=${CONCURRENCY_ROUNDS:-12} exact=0 round=1
   while [ $round -le $rounds ]; do
     # The second job starts 0.3 to 1.2 s after the first, spread over the rounds.
-    offset=$(awk -v r=$round 'BEGIN { printf "%.2f", 0.3 + 0.9 * ((r * 7) % 30) / 29 }')
+    offset=$(awk -v r=$round -v n=$rounds 'BEGIN { printf "%.2f", 0.3 + 0.9 * ((r * 7) % n) / (n > 1 ? n - 1 : 1) }')
     job "r$round-a" $calls 250 &
     first=$!
     sleep "$offset"
