@@ -73,6 +73,11 @@ jq -s 'def addmaps: reduce .[] as $m ({}; reduce ($m | to_entries[]) as $e (.; .
                        + [.[1:][] | .calls] | addmaps),
                kernels: ([.[0].kernels] + [.[1:][] | .kernels] | addmaps)}' \
   "$tmp/app.json" "$tmp/app.0.nccl" "$tmp/app.1.nccl" >"$tmp/cuda.expected"
+# The stand-in CUPTI records kernels only: no copies on the device then.
+if [ "$timing" = cupti ]; then
+  jq '. + {bytes: {}, transfers: {}}' "$tmp/cuda.expected" >"$tmp/cuda.kernels" &&
+    mv "$tmp/cuda.kernels" "$tmp/cuda.expected"
+fi
 E2E_BACKEND=nccl compare_tally "$tmp/job.json" "$tmp/nccl.expected"
 E2E_BACKEND=cuda compare_tally "$tmp/job.json" "$tmp/cuda.expected"
 
@@ -149,7 +154,7 @@ jq -e --slurpfile names "$tmp/nccl_kernels.json" '
 # so every NCCL kernel counted on its row was tied by CUPTI's correlation id.
 if [ "$timing" = cupti ]; then
   jq -e '[.backends[] | select(.name == "cuda") | .device[] | select(.kind == "kernel" or .kind == null)
-          | .min_ns == 7000 and .max_ns == 7000] | length > 0 and all' "$tmp/job.json" >/dev/null ||
+          | .min_ns >= 6900 and .max_ns <= 7100] | length > 0 and all' "$tmp/job.json" >/dev/null ||
     fail "the kernels were not timed by the stand-in CUPTI (7 us each): $(jq -c \
       '[.backends[] | select(.name == "cuda") | .device[]]' "$tmp/job.json")"
   for rank in 0 1; do
