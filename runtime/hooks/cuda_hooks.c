@@ -402,6 +402,7 @@ struct held_record {
 static struct held_record *held;
 static size_t held_count, held_capacity;
 static struct origin_map held_at; /* correlation id -> index in held (as call.start) */
+static uint64_t joins;            /* external correlation records joined to their launch */
 
 /* Room for one more held record, within HELD_MAX. Called with origins_lock held. */
 static bool held_room(void) {
@@ -438,11 +439,13 @@ static enum tracer_memory cupti_memory(uint8_t kind) {
   }
 }
 
+static void held_release(void);
+
 /* A command record with its call where known; held for it where it may yet come. */
 static void command_record(struct held_record *r) {
   struct tracer_call_id call = {0, 0};
   bool known = false;
-  if (cupti_correlates && r->correlation) {
+  if (__atomic_load_n(&cupti_correlates, __ATOMIC_ACQUIRE) && r->correlation) {
     pthread_mutex_lock(&origins_lock);
     known = origin_take(&by_correlation, r->correlation, &call);
     if (!known && held_room() &&
@@ -451,7 +454,14 @@ static void command_record(struct held_record *r) {
       pthread_mutex_unlock(&origins_lock);
       return;
     }
+    /* HELD_MAX records waited and no join ever came: this CUPTI writes no external
+     * correlation records for the launches. Stop waiting; the readers match by order. */
+    bool never = !known && !joins;
     pthread_mutex_unlock(&origins_lock);
+    if (never) {
+      __atomic_store_n(&cupti_correlates, false, __ATOMIC_RELEASE);
+      held_release();
+    }
   }
   emit_command(r, known ? &call : NULL);
 }
@@ -461,6 +471,7 @@ static void command_record(struct held_record *r) {
  * origins_lock held. */
 static bool joined(uint32_t correlation, struct tracer_call_id call, struct held_record *out) {
   struct tracer_call_id at;
+  joins++;
   if (origin_take(&held_at, correlation, &at)) {
     size_t i = (size_t)at.start;
     *out = held[i], held[i] = held[--held_count];
@@ -729,7 +740,8 @@ static __thread struct {
  * (CUSTOM2; PyTorch's profiler, Kineto, pushes CUSTOM0 and CUSTOM1) pushed around the real call. */
 static void cupti_command_begin(void) {
 #ifdef CUDA_HOOKS_CUPTI
-  if (!cupti_correlates || __atomic_load_n(&app_has_cupti, __ATOMIC_ACQUIRE))
+  if (!__atomic_load_n(&cupti_correlates, __ATOMIC_ACQUIRE) ||
+      __atomic_load_n(&app_has_cupti, __ATOMIC_ACQUIRE))
     return;
   uint64_t id = __atomic_add_fetch(&external_sequence, 1, __ATOMIC_RELAXED);
   if (cupti.push_external(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, id) == CUPTI_SUCCESS)
