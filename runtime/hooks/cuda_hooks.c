@@ -314,7 +314,112 @@ static struct {
   CUptiResult (*next_record)(uint8_t *, size_t, CUpti_Activity **);
   CUptiResult (*flush_all)(uint32_t);
   CUptiResult (*register_timestamp)(CUpti_TimestampCallbackFunc);
+  /* Optional: without them, commands carry no submitting call (docs/cuda.md). */
+  CUptiResult (*push_external)(CUpti_ExternalCorrelationKind, uint64_t);
+  CUptiResult (*pop_external)(CUpti_ExternalCorrelationKind, uint64_t *);
 } cupti;
+static bool cupti_correlates; /* external correlation records enabled */
+
+/* ---- each CUPTI record's submitting call ----
+ *
+ * A launch timed by CUPTI pushes an external correlation id of its own (a sequence
+ * number) around the real call; CUPTI then writes an external correlation record joining
+ * it to its correlation id, which the command's record carries. Two maps, kept under
+ * origins_lock: external id -> the call (made at the launch), then correlation id -> the
+ * call (made when the external correlation record is read). A command record read before
+ * its external correlation record waits (held) until it comes, or until the last flush:
+ * at most HELD_MAX wait, and a graph's kernels after its first (one correlation id for
+ * the graph's launch) wait until then and name no call. */
+struct origin_entry {
+  uint64_t key; /* 0: free */
+  struct tracer_call_id call;
+};
+struct origin_map {
+  struct origin_entry *slots;
+  size_t capacity, used; /* capacity: a power of two */
+};
+enum { ORIGIN_MAP_MAX = 1 << 22, HELD_MAX = 1 << 16 };
+static struct origin_map by_external, by_correlation;
+static pthread_mutex_t origins_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t external_sequence;
+
+static size_t origin_slot(const struct origin_map *m, uint64_t key) {
+  size_t i = (size_t)(key * 0x9E3779B97F4A7C15ull) & (m->capacity - 1);
+  while (m->slots[i].key && m->slots[i].key != key)
+    i = (i + 1) & (m->capacity - 1);
+  return i;
+}
+
+/* false when the map is full at its bound (that command then carries no call). */
+static bool origin_put(struct origin_map *m, uint64_t key, struct tracer_call_id call) {
+  if (2 * (m->used + 1) > m->capacity) {
+    size_t capacity = m->capacity ? 2 * m->capacity : 1024;
+    if (capacity > ORIGIN_MAP_MAX)
+      return false;
+    struct origin_entry *slots = calloc(capacity, sizeof *slots);
+    if (!slots)
+      return false;
+    struct origin_map grown = {slots, capacity, 0};
+    for (size_t i = 0; i < m->capacity; i++)
+      if (m->slots[i].key)
+        grown.slots[origin_slot(&grown, m->slots[i].key)] = m->slots[i], grown.used++;
+    free(m->slots);
+    *m = grown;
+  }
+  size_t i = origin_slot(m, key);
+  m->used += !m->slots[i].key;
+  m->slots[i] = (struct origin_entry){key, call};
+  return true;
+}
+
+/* Takes the key's call out of the map (linear probing: the run after it moves back). */
+static bool origin_take(struct origin_map *m, uint64_t key, struct tracer_call_id *call) {
+  if (!m->capacity)
+    return false;
+  size_t i = origin_slot(m, key);
+  if (!m->slots[i].key)
+    return false;
+  *call = m->slots[i].call;
+  m->slots[i].key = 0, m->used--;
+  for (size_t j = (i + 1) & (m->capacity - 1); m->slots[j].key; j = (j + 1) & (m->capacity - 1)) {
+    struct origin_entry e = m->slots[j];
+    m->slots[j].key = 0;
+    m->slots[origin_slot(m, e.key)] = e;
+  }
+  return true;
+}
+
+/* A command record waiting for its external correlation record. */
+struct held_record {
+  uint32_t correlation;
+  int32_t device;
+  enum tracer_command_kind kind;
+  char name[160];
+  uint64_t bytes;
+  uint32_t stream;
+  uint64_t start, end; /* trace clock */
+};
+static struct held_record *held;
+static size_t held_count, held_capacity;
+static struct origin_map held_at; /* correlation id -> index in held (as call.start) */
+static uint64_t joins;            /* external correlation records joined to their launch */
+
+/* Room for one more held record, within HELD_MAX. Called with origins_lock held. */
+static bool held_room(void) {
+  if (held_count < held_capacity)
+    return true;
+  size_t capacity = held_capacity ? 2 * held_capacity : 64;
+  struct held_record *grown = capacity <= HELD_MAX ? realloc(held, capacity * sizeof *held) : NULL;
+  if (!grown)
+    return false;
+  held = grown, held_capacity = capacity;
+  return true;
+}
+
+static void emit_command(const struct held_record *r, const struct tracer_call_id *call) {
+  tracer_device_command_on(call, "cuda", r->device, r->kind, r->name, r->bytes, r->stream,
+                           r->start, r->end);
+}
 
 enum { CUPTI_BUFFER = 1 << 20 };
 
@@ -334,31 +439,115 @@ static enum tracer_memory cupti_memory(uint8_t kind) {
   }
 }
 
+static void held_release(void);
+
+/* A command record with its call where known; held for it where it may yet come. */
+static void command_record(struct held_record *r) {
+  struct tracer_call_id call = {0, 0};
+  bool known = false;
+  if (__atomic_load_n(&cupti_correlates, __ATOMIC_ACQUIRE) && r->correlation) {
+    pthread_mutex_lock(&origins_lock);
+    known = origin_take(&by_correlation, r->correlation, &call);
+    if (!known && held_room() &&
+        origin_put(&held_at, r->correlation, (struct tracer_call_id){0, held_count})) {
+      held[held_count++] = *r;
+      pthread_mutex_unlock(&origins_lock);
+      return;
+    }
+    /* HELD_MAX records waited and no join ever came: this CUPTI writes no external
+     * correlation records for the launches. Stop waiting; the readers match by order. */
+    bool never = !known && !joins;
+    pthread_mutex_unlock(&origins_lock);
+    if (never) {
+      __atomic_store_n(&cupti_correlates, false, __ATOMIC_RELEASE);
+      held_release();
+    }
+  }
+  emit_command(r, known ? &call : NULL);
+}
+
+/* A launch's call joined to its correlation id: the command held for it, if any, is
+ * handed back to be recorded (true), else the call waits for it. Called with
+ * origins_lock held. */
+static bool joined(uint32_t correlation, struct tracer_call_id call, struct held_record *out) {
+  struct tracer_call_id at;
+  joins++;
+  if (origin_take(&held_at, correlation, &at)) {
+    size_t i = (size_t)at.start;
+    *out = held[i], held[i] = held[--held_count];
+    if (i < held_count) /* the last record moved to i */
+      origin_put(&held_at, held[i].correlation, (struct tracer_call_id){0, i});
+    return true;
+  }
+  origin_put(&by_correlation, correlation, call);
+  return false;
+}
+
+/* A join read before its launch returned (CUPTI may complete a buffer on its own thread
+ * meanwhile) waits in by_external as this marker: no thread has tid -1. */
+enum { JOIN_FIRST = -1 };
+
+/* An external correlation record: the launch's call, now by correlation id. */
+static void correlation_record(const CUpti_ActivityExternalCorrelation *c) {
+  if (c->externalKind != CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2)
+    return;
+  struct tracer_call_id call;
+  struct held_record r;
+  bool release = false;
+  pthread_mutex_lock(&origins_lock);
+  if (origin_take(&by_external, c->externalId, &call))
+    release = joined(c->correlationId, call, &r);
+  else
+    origin_put(&by_external, c->externalId, (struct tracer_call_id){JOIN_FIRST, c->correlationId});
+  pthread_mutex_unlock(&origins_lock);
+  if (release)
+    emit_command(&r, &call);
+}
+
+/* The commands still held at the last flush: their calls never came. */
+static void held_release(void) {
+  pthread_mutex_lock(&origins_lock);
+  struct held_record *records = held;
+  size_t count = held_count;
+  held = NULL, held_count = held_capacity = 0;
+  free(held_at.slots);
+  held_at = (struct origin_map){0};
+  pthread_mutex_unlock(&origins_lock);
+  for (size_t i = 0; i < count; i++)
+    emit_command(&records[i], NULL);
+  free(records);
+}
+
 static void cupti_record(const CUpti_Activity *record) {
   static const struct tracer_copy_names names = {'H', 'H', 'D', 'M', true};
-  char name[160], kind[32];
+  char kind[32];
+  struct held_record r = {0};
   if (record->kind == CUPTI_ACTIVITY_KIND_KERNEL ||
       record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
     const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)record;
-    tracer_demangle(k->name ? k->name : "kernel", name, sizeof name);
-    tracer_device_command_on(
-        NULL, "cuda", cuda_device_named((CUdevice)k->deviceId), TRACER_COMMAND_KERNEL, name, 0,
-        k->streamId, tracer_clock_raw_to_trace(k->start), tracer_clock_raw_to_trace(k->end));
+    r = (struct held_record){k->correlationId, cuda_device_named((CUdevice)k->deviceId),
+                             TRACER_COMMAND_KERNEL, "", 0, k->streamId,
+                             tracer_clock_raw_to_trace(k->start), tracer_clock_raw_to_trace(k->end)};
+    tracer_demangle(k->name ? k->name : "kernel", r.name, sizeof r.name);
   } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
     const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)record;
+    r = (struct held_record){m->correlationId, cuda_device_named((CUdevice)m->deviceId),
+                             TRACER_COMMAND_TRANSFER, "", m->bytes, m->streamId,
+                             tracer_clock_raw_to_trace(m->start), tracer_clock_raw_to_trace(m->end)};
     tracer_copy_kind(&names, cupti_memory(m->srcKind), cupti_memory(m->dstKind), kind, sizeof kind);
-    snprintf(name, sizeof name, "memcpy(%s)", kind);
-    tracer_device_command_on(NULL, "cuda", cuda_device_named((CUdevice)m->deviceId),
-                             TRACER_COMMAND_TRANSFER, name, m->bytes, m->streamId,
-                             tracer_clock_raw_to_trace(m->start),
-                             tracer_clock_raw_to_trace(m->end));
+    snprintf(r.name, sizeof r.name, "memcpy(%s)", kind);
   } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
     const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)record;
-    tracer_device_command_on(NULL, "cuda", cuda_device_named((CUdevice)m->deviceId),
+    r = (struct held_record){m->correlationId, cuda_device_named((CUdevice)m->deviceId),
                              TRACER_COMMAND_TRANSFER, "memset", m->bytes, m->streamId,
-                             tracer_clock_raw_to_trace(m->start),
-                             tracer_clock_raw_to_trace(m->end));
+                             tracer_clock_raw_to_trace(m->start), tracer_clock_raw_to_trace(m->end)};
+  } else if (record->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
+    correlation_record((const CUpti_ActivityExternalCorrelation *)record);
+    return;
+  } else {
+    return;
   }
+  command_record(&r);
 }
 
 static void CUPTIAPI cupti_buffer_completed(CUcontext context, uint32_t stream, uint8_t *buffer,
@@ -398,12 +587,18 @@ static bool cupti_start(void) {
   for (size_t i = 0; i < sizeof slots / sizeof *slots; i++)
     if (!(*slots[i] = tracer_real_dlsym(library, names[i])))
       return false;
-  return cupti.register_timestamp(cupti_timestamp) == CUPTI_SUCCESS &&
-         cupti.register_callbacks(cupti_buffer_requested, cupti_buffer_completed) ==
-             CUPTI_SUCCESS &&
-         cupti.enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) == CUPTI_SUCCESS &&
-         cupti.enable(CUPTI_ACTIVITY_KIND_MEMCPY) == CUPTI_SUCCESS &&
-         cupti.enable(CUPTI_ACTIVITY_KIND_MEMSET) == CUPTI_SUCCESS;
+  cupti.push_external = tracer_real_dlsym(library, "cuptiActivityPushExternalCorrelationId");
+  cupti.pop_external = tracer_real_dlsym(library, "cuptiActivityPopExternalCorrelationId");
+  bool started = cupti.register_timestamp(cupti_timestamp) == CUPTI_SUCCESS &&
+                 cupti.register_callbacks(cupti_buffer_requested, cupti_buffer_completed) ==
+                     CUPTI_SUCCESS &&
+                 cupti.enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) == CUPTI_SUCCESS &&
+                 cupti.enable(CUPTI_ACTIVITY_KIND_MEMCPY) == CUPTI_SUCCESS &&
+                 cupti.enable(CUPTI_ACTIVITY_KIND_MEMSET) == CUPTI_SUCCESS;
+  /* The submitting calls, where this CUPTI correlates external ids. */
+  cupti_correlates = started && cupti.push_external && cupti.pop_external &&
+                     cupti.enable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) == CUPTI_SUCCESS;
+  return started;
 }
 
 /* CUPTI's last records at exit: an atexit handler, registered once timing starts, so
@@ -413,6 +608,7 @@ static bool app_has_cupti;
 static void cupti_stop(void) {
   if (!__atomic_load_n(&app_has_cupti, __ATOMIC_ACQUIRE))
     cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  held_release();
 }
 
 /* ---- the app's own CUPTI client (torch.profiler, Nsight's injection, ...) ----
@@ -450,6 +646,9 @@ static void cupti_hand_over(void) {
       cupti.disable(CUPTI_ACTIVITY_KIND_MEMCPY);
       cupti.disable(CUPTI_ACTIVITY_KIND_MEMSET);
       cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+      if (cupti_correlates)
+        cupti.disable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
+      held_release();
       cupti.register_timestamp(cupti_default_timestamp);
     }
     if (had || would_have)
@@ -534,13 +733,53 @@ static bool cupti_wanted(void) {
 static __thread struct {
   CUcontext context;
   CUevent start, end;
+  uint64_t external; /* the external correlation id pushed around the call; 0: none */
 } recording;
+
+/* CUPTI's records name the call through an external correlation id of its own kind
+ * (CUSTOM2; PyTorch's profiler, Kineto, pushes CUSTOM0 and CUSTOM1) pushed around the real call. */
+static void cupti_command_begin(void) {
+#ifdef CUDA_HOOKS_CUPTI
+  if (!__atomic_load_n(&cupti_correlates, __ATOMIC_ACQUIRE) ||
+      __atomic_load_n(&app_has_cupti, __ATOMIC_ACQUIRE))
+    return;
+  uint64_t id = __atomic_add_fetch(&external_sequence, 1, __ATOMIC_RELAXED);
+  if (cupti.push_external(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, id) == CUPTI_SUCCESS)
+    recording.external = id;
+#endif
+}
+
+static void cupti_command_end(int64_t status) {
+#ifdef CUDA_HOOKS_CUPTI
+  uint64_t id = recording.external;
+  recording.external = 0;
+  cupti.pop_external(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, NULL);
+  if (status != CUDA_SUCCESS)
+    return;
+  struct tracer_call_id call = tracer_call_returned(), early;
+  struct held_record r;
+  bool release = false;
+  pthread_mutex_lock(&origins_lock);
+  if (origin_take(&by_external, id, &early) && early.tid == JOIN_FIRST)
+    release = joined((uint32_t)early.start, call, &r);
+  else
+    origin_put(&by_external, id, call);
+  pthread_mutex_unlock(&origins_lock);
+  if (release)
+    emit_command(&r, &call);
+#else
+  (void)status;
+#endif
+}
 
 void cuda_command_begin(struct tracer_command *command) {
   recording.start = recording.end = NULL;
+  recording.external = 0;
   /* CUPTI or no device times: nothing to record around the command, and no lock to take
    * at every launch (timing, once chosen, never changes). */
   enum timing chosen = __atomic_load_n(&timing, __ATOMIC_ACQUIRE);
+  if (chosen == TIMING_CUPTI)
+    cupti_command_begin();
   if (chosen == TIMING_CUPTI || chosen == TIMING_NONE)
     return;
   pthread_mutex_lock(&cuda_lock);
@@ -560,6 +799,8 @@ void cuda_command_begin(struct tracer_command *command) {
 }
 
 void cuda_command_end(struct tracer_command *command, int64_t status) {
+  if (recording.external)
+    cupti_command_end(status);
   if (!recording.start)
     return;
   struct cuda_pending p = {

@@ -7,7 +7,14 @@
  *   CUpti_ActivityKernel10 record of STANDIN_KERNEL_NS, stamped by the timestamp callback
  *   (else CLOCK_REALTIME, CUPTI's own clock on Linux); the null driver tells of launches
  *   (null_cuda_observe_launches in cuda_null_behaviour.c). Other kinds record nothing.
- * - Records lie packed in the client's buffers; cuptiActivityGetNextRecord walks them.
+ * - Each launch has a correlation id, which its kernel record carries. While
+ *   CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION is enabled, a launch made with external ids
+ *   pushed on its thread (cuptiActivityPushExternalCorrelationId) also gets one
+ *   CUpti_ActivityExternalCorrelation record per kind pushed, joining the innermost id of
+ *   that kind to its correlation id. As CUPTI may, the kernel's record comes first: it
+ *   is written before them, so a client cannot rely on their order.
+ * - Records lie in slots of one size in the client's buffers; cuptiActivityGetNextRecord
+ *   walks them.
  */
 #define _GNU_SOURCE
 #include <cupti_activity.h>
@@ -28,6 +35,15 @@ static CUpti_TimestampCallbackFunc stamp;
 static uint64_t enabled; /* bit per kind below 64 */
 static uint8_t *buffer;  /* the buffer being filled, asked of whoever was registered */
 static size_t buffer_size, buffer_used;
+static uint32_t correlations; /* the last launch's correlation id */
+
+/* External ids pushed on this thread, per kind: a stack of a few. */
+enum { EXTERNAL_KINDS = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2 + 1, EXTERNAL_DEPTH = 8 };
+static __thread uint64_t pushed[EXTERNAL_KINDS][EXTERNAL_DEPTH];
+static __thread unsigned pushed_depth[EXTERNAL_KINDS];
+
+/* Every record takes one slot, of the largest record's size. */
+enum { SLOT = sizeof(CUpti_ActivityKernel10) };
 
 static uint64_t now(void) {
   if (stamp)
@@ -56,28 +72,70 @@ static void complete_buffer(bool forced) {
   pthread_mutex_lock(&lock);
 }
 
+/* A slot of the buffer being filled, asked of the client when needed; NULL when none
+ * can be had. Called with lock held. */
+static void *next_slot(void) {
+  if (buffer && buffer_size - buffer_used < SLOT)
+    complete_buffer(false);
+  if (!buffer) {
+    size_t max = 0;
+    requested(&buffer, &buffer_size, &max);
+    buffer_used = 0;
+  }
+  if (!buffer || buffer_size - buffer_used < SLOT)
+    return NULL;
+  void *slot = buffer + buffer_used;
+  memset(slot, 0, SLOT);
+  buffer_used += SLOT;
+  return slot;
+}
+
 static void launched(const char *name, uintptr_t stream) {
   pthread_mutex_lock(&lock);
+  uint32_t correlation = ++correlations;
   if (kernels_enabled() && requested) {
-    if (buffer && buffer_size - buffer_used < sizeof(CUpti_ActivityKernel10))
-      complete_buffer(false);
-    if (!buffer) {
-      size_t max = 0;
-      requested(&buffer, &buffer_size, &max);
-      buffer_used = 0;
-    }
-    if (buffer && buffer_size >= sizeof(CUpti_ActivityKernel10)) {
-      CUpti_ActivityKernel10 *k = (CUpti_ActivityKernel10 *)(buffer + buffer_used);
-      memset(k, 0, sizeof *k);
+    CUpti_ActivityKernel10 *k = next_slot();
+    if (k) {
       k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
       k->start = now();
       k->end = k->start + STANDIN_KERNEL_NS;
       k->streamId = (uint32_t)stream;
+      k->correlationId = correlation;
       k->name = name; /* the null driver's names live as long as the process */
-      buffer_used += sizeof *k;
     }
   }
+  if ((enabled & (1ull << CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)) && requested)
+    for (unsigned kind = 0; kind < EXTERNAL_KINDS; kind++) {
+      CUpti_ActivityExternalCorrelation *c = pushed_depth[kind] ? next_slot() : NULL;
+      if (c) {
+        c->kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
+        c->externalKind = (CUpti_ExternalCorrelationKind)kind;
+        c->externalId = pushed[kind][pushed_depth[kind] - 1];
+        c->correlationId = correlation;
+      }
+    }
   pthread_mutex_unlock(&lock);
+}
+
+CUptiResult CUPTIAPI cuptiActivityPushExternalCorrelationId(CUpti_ExternalCorrelationKind kind,
+                                                             uint64_t id) {
+  if ((unsigned)kind >= EXTERNAL_KINDS || kind == CUPTI_EXTERNAL_CORRELATION_KIND_INVALID ||
+      pushed_depth[kind] == EXTERNAL_DEPTH)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  pushed[kind][pushed_depth[kind]++] = id;
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityPopExternalCorrelationId(CUpti_ExternalCorrelationKind kind,
+                                                            uint64_t *last) {
+  if ((unsigned)kind >= EXTERNAL_KINDS || kind == CUPTI_EXTERNAL_CORRELATION_KIND_INVALID)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  if (!pushed_depth[kind])
+    return CUPTI_ERROR_QUEUE_EMPTY;
+  uint64_t id = pushed[kind][--pushed_depth[kind]];
+  if (last)
+    *last = id;
+  return CUPTI_SUCCESS;
 }
 
 __attribute__((constructor)) static void standin_start(void) {
@@ -133,8 +191,8 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag) {
 
 CUptiResult CUPTIAPI cuptiActivityGetNextRecord(uint8_t *buffer_, size_t valid,
                                                 CUpti_Activity **record) {
-  uint8_t *next = *record ? (uint8_t *)*record + sizeof(CUpti_ActivityKernel10) : buffer_;
-  if (!buffer_ || next + sizeof(CUpti_ActivityKernel10) > buffer_ + valid)
+  uint8_t *next = *record ? (uint8_t *)*record + SLOT : buffer_;
+  if (!buffer_ || next + SLOT > buffer_ + valid)
     return CUPTI_ERROR_MAX_LIMIT_REACHED;
   *record = (CUpti_Activity *)next;
   return CUPTI_SUCCESS;

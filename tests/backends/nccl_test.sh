@@ -16,18 +16,28 @@
 #  - the stragglers: every collective of both communicators, each with the rank that
 #    arrived last and its lag within what the app's own clock readings around its calls
 #    allow; rank 1 arrives 200 ms late at one AllReduce (APP_SLOW_RANK).
-# Usage: nccl_test.sh TRACER APP
+# TIMING (events, the default, or cupti) is how the tracer times the device work: cupti
+# takes the stand-in CUPTI (cupti_standin.c), whose kernel records name no call but carry
+# CUPTI's correlation id; then every kernel's device command must also name the launch
+# that submitted it (the tracer's external correlation ids), as under events.
+# Usage: nccl_test.sh TRACER APP [TIMING]
 set -eu
 # shellcheck source=../e2e/lib.sh
 . "$(dirname "$0")/../e2e/lib.sh"
 e2e_dir=$(cd "$(dirname "$0")/../e2e" && pwd) # compare.jq lives there
-[ $# -eq 2 ] || { echo "usage: $0 TRACER APP" >&2; exit 2; }
+[ $# -ge 2 ] && [ $# -le 3 ] || { echo "usage: $0 TRACER APP [events|cupti]" >&2; exit 2; }
+timing=${3:-events}
 tracer=$(abspath "$1")
 app=$(abspath "$2")
 e2e_setup
 need_tracer "$tracer"
 need_app "$app"
-export NCCL_NULL_CALL_US=100 TRACER_CUDA_TIMING=events
+export NCCL_NULL_CALL_US=100
+case $timing in
+events) export TRACER_CUDA_TIMING=events ;;
+cupti) unset TRACER_CUDA_TIMING ;;
+*) echo "$0: timing $timing: events or cupti" >&2; exit 2 ;;
+esac
 size=2
 
 # ---- the job: 2 ranks, as torchrun starts them ----
@@ -63,6 +73,11 @@ jq -s 'def addmaps: reduce .[] as $m ({}; reduce ($m | to_entries[]) as $e (.; .
                        + [.[1:][] | .calls] | addmaps),
                kernels: ([.[0].kernels] + [.[1:][] | .kernels] | addmaps)}' \
   "$tmp/app.json" "$tmp/app.0.nccl" "$tmp/app.1.nccl" >"$tmp/cuda.expected"
+# The stand-in CUPTI records kernels only: no copies on the device then.
+if [ "$timing" = cupti ]; then
+  jq '. + {bytes: {}, transfers: {}}' "$tmp/cuda.expected" >"$tmp/cuda.kernels" &&
+    mv "$tmp/cuda.kernels" "$tmp/cuda.expected"
+fi
 E2E_BACKEND=nccl compare_tally "$tmp/job.json" "$tmp/nccl.expected"
 E2E_BACKEND=cuda compare_tally "$tmp/job.json" "$tmp/cuda.expected"
 
@@ -133,6 +148,26 @@ jq -e --slurpfile names "$tmp/nccl_kernels.json" '
   | $tied == $nccl and $nccl > 0' "$tmp/job.json" >/dev/null ||
   fail "the collectives' device time is not that of NCCL's kernels: $(jq -c \
     '{tied: ([.collectives[].device_ns] | add), kernels: [.backends[] | select(.name == "cuda") | .device[] | {name, time_ns}]}' "$tmp/job.json")"
+# Under CUPTI: the kernels were timed by the stand-in (7 us each), and each kernel's
+# device command names its launch (call_tid, call_start), one launch per kernel: the ties
+# above then went by those names alone (a named launch that is not found ties nothing),
+# so every NCCL kernel counted on its row was tied by CUPTI's correlation id.
+if [ "$timing" = cupti ]; then
+  jq -e '[.backends[] | select(.name == "cuda") | .device[] | select(.kind == "kernel" or .kind == null)
+          | .min_ns >= 6900 and .max_ns <= 7100] | length > 0 and all' "$tmp/job.json" >/dev/null ||
+    fail "the kernels were not timed by the stand-in CUPTI (7 us each): $(jq -c \
+      '[.backends[] | select(.name == "cuda") | .device[]]' "$tmp/job.json")"
+  for rank in 0 1; do
+    babeltrace2 "$tmp/job/rank-$rank" 2>/dev/null |
+      awk '/lttng_ust_tracer:device_command:/ && /kind = 0,/' >"$tmp/kernels.$rank"
+    commands=$(wc -l <"$tmp/kernels.$rank")
+    named=$(sed -n 's/.*call_tid = \([0-9-]*\), call_start = \([0-9]*\).*/\1 \2/p' \
+      "$tmp/kernels.$rank" | awk '$1 > 0 && $2 > 0' | sort -u | wc -l)
+    [ "$commands" -gt 0 ] && [ "$named" -eq "$commands" ] ||
+      fail "rank $rank: $named of $commands kernel commands name their launch (one each)
+$(head -3 "$tmp/kernels.$rank")"
+  done
+fi
 # A group's one kernel, shared by size: equal halves for a send and a receive of the same
 # size (the last operation taking the odd ns), 1:3 for broadcasts of 1000 and 3000 bytes.
 groups_of() { jq --arg f "$1" --argjson s "$2" \
