@@ -16,11 +16,14 @@ CUPTI_DIR=${CUPTI_DIR:+$(dirname "$CUPTI_DIR")}
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   timeout 120 nvcc -O2 -std=c++17 -gencode arch=compute_90,code=sm_90 -o /tmp/cupti_correlation \
     bench/gpu/cupti_correlation.cu ${CUPTI_DIR:+-L"$CUPTI_DIR"} -lcupti -lcuda &&
-    LD_LIBRARY_PATH=${CUPTI_DIR:+$CUPTI_DIR:}${LD_LIBRARY_PATH:-} timeout 60 /tmp/cupti_correlation
-  echo "cupti_correlation rc=$?"
+    for mode in none kernel driver launch_api none kernel driver launch_api; do
+      LD_LIBRARY_PATH=${CUPTI_DIR:+$CUPTI_DIR:}${LD_LIBRARY_PATH:-} timeout 60 /tmp/cupti_correlation 20000 $mode
+      echo "cupti_correlation $mode rc=$?"
+    done
 } >"$OUT/cupti_correlation.txt" 2>&1
 cat "$OUT/cupti_correlation.txt"
-bash bench/gpu/run_ddp.sh "$OUT/ddp" plain nopython launcher profiler
+[ -n "${SKIP_DDP:-}" ] || bash bench/gpu/run_ddp.sh "$OUT/ddp" plain nopython launcher profiler
+mkdir -p /tmp/ov
 timeout -k 10 $((BUDGET + 30)) python3 bench/gpu/ddp_overhead.py --out /tmp/ov --rounds 8 \
   --budget "$BUDGET" >"$OUT/ddp_overhead.log" 2>&1
 cp /tmp/ov/ddp_overhead.txt "$OUT/" 2>/dev/null
