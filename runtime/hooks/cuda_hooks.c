@@ -37,6 +37,7 @@
 
 #if __has_include(<cupti_activity.h>)
 #include <cupti_activity.h>
+#include <cupti_driver_cbid.h>
 #define CUDA_HOOKS_CUPTI 1
 #endif
 
@@ -317,7 +318,27 @@ static struct {
   /* Optional: without them, commands carry no submitting call (docs/cuda.md). */
   CUptiResult (*push_external)(CUpti_ExternalCorrelationKind, uint64_t);
   CUptiResult (*pop_external)(CUpti_ExternalCorrelationKind, uint64_t *);
+  CUptiResult (*enable_driver_api)(CUpti_CallbackId, uint8_t);
 } cupti;
+
+/* The launch APIs whose activity records CUPTI writes for the tracer: an external
+ * correlation record comes only before an API's own record (seen on H200 with CUPTI 13:
+ * none at all with the kernel kinds alone, bench/gpu-runs/run7), and only these, not
+ * every driver call, are worth a record each. */
+static const CUpti_CallbackId cupti_launch_apis[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,           CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+};
+
+/* Turns the launch APIs' records on or off; true when every one took the setting. */
+static bool cupti_launch_records(bool on) {
+  bool all = cupti.enable_driver_api != NULL;
+  for (size_t i = 0; all && i < sizeof cupti_launch_apis / sizeof *cupti_launch_apis; i++)
+    all = cupti.enable_driver_api(cupti_launch_apis[i], on) == CUPTI_SUCCESS;
+  return all;
+}
 static bool cupti_correlates; /* external correlation records enabled */
 
 /* ---- each CUPTI record's submitting call ----
@@ -589,6 +610,7 @@ static bool cupti_start(void) {
       return false;
   cupti.push_external = tracer_real_dlsym(library, "cuptiActivityPushExternalCorrelationId");
   cupti.pop_external = tracer_real_dlsym(library, "cuptiActivityPopExternalCorrelationId");
+  cupti.enable_driver_api = tracer_real_dlsym(library, "cuptiActivityEnableDriverApi");
   bool started = cupti.register_timestamp(cupti_timestamp) == CUPTI_SUCCESS &&
                  cupti.register_callbacks(cupti_buffer_requested, cupti_buffer_completed) ==
                      CUPTI_SUCCESS &&
@@ -597,6 +619,7 @@ static bool cupti_start(void) {
                  cupti.enable(CUPTI_ACTIVITY_KIND_MEMSET) == CUPTI_SUCCESS;
   /* The submitting calls, where this CUPTI correlates external ids. */
   cupti_correlates = started && cupti.push_external && cupti.pop_external &&
+                     cupti_launch_records(true) &&
                      cupti.enable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) == CUPTI_SUCCESS;
   return started;
 }
@@ -646,8 +669,10 @@ static void cupti_hand_over(void) {
       cupti.disable(CUPTI_ACTIVITY_KIND_MEMCPY);
       cupti.disable(CUPTI_ACTIVITY_KIND_MEMSET);
       cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-      if (cupti_correlates)
+      if (cupti_correlates) {
         cupti.disable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
+        cupti_launch_records(false);
+      }
       held_release();
       cupti.register_timestamp(cupti_default_timestamp);
     }
@@ -738,9 +763,12 @@ static __thread struct {
 
 /* CUPTI's records name the call through an external correlation id of its own kind
  * (CUSTOM2; PyTorch's profiler, Kineto, pushes CUSTOM0 and CUSTOM1) pushed around the real call. */
-static void cupti_command_begin(void) {
+static void cupti_command_begin(const struct tracer_command *command) {
+  (void)command;
 #ifdef CUDA_HOOKS_CUPTI
-  if (!__atomic_load_n(&cupti_correlates, __ATOMIC_ACQUIRE) ||
+  /* Launches only: no other API writes the record an external id needs (cupti_launch_apis). */
+  if (command->kind != TRACER_COMMAND_KERNEL ||
+      !__atomic_load_n(&cupti_correlates, __ATOMIC_ACQUIRE) ||
       __atomic_load_n(&app_has_cupti, __ATOMIC_ACQUIRE))
     return;
   uint64_t id = __atomic_add_fetch(&external_sequence, 1, __ATOMIC_RELAXED);
@@ -779,7 +807,7 @@ void cuda_command_begin(struct tracer_command *command) {
    * at every launch (timing, once chosen, never changes). */
   enum timing chosen = __atomic_load_n(&timing, __ATOMIC_ACQUIRE);
   if (chosen == TIMING_CUPTI)
-    cupti_command_begin();
+    cupti_command_begin(command);
   if (chosen == TIMING_CUPTI || chosen == TIMING_NONE)
     return;
   pthread_mutex_lock(&cuda_lock);

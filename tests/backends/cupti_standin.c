@@ -8,16 +8,20 @@
  *   (else CLOCK_REALTIME, CUPTI's own clock on Linux); the null driver tells of launches
  *   (null_cuda_observe_launches in cuda_null_behaviour.c). Other kinds record nothing.
  * - Each launch has a correlation id, which its kernel record carries. While
- *   CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION is enabled, a launch made with external ids
- *   pushed on its thread (cuptiActivityPushExternalCorrelationId) also gets one
- *   CUpti_ActivityExternalCorrelation record per kind pushed, joining the innermost id of
- *   that kind to its correlation id. As CUPTI may, the kernel's record comes first: it
- *   is written before them, so a client cannot rely on their order.
+ *   CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION is enabled and so are the launch API's own
+ *   records (CUPTI_ACTIVITY_KIND_DRIVER, or cuptiActivityEnableDriverApi for
+ *   cuLaunchKernel or cuLaunchKernelEx: real CUPTI writes an external correlation record
+ *   only before an API record, and none with the kernel kinds alone), a launch made with
+ *   external ids pushed on its thread (cuptiActivityPushExternalCorrelationId) also gets
+ *   one CUpti_ActivityExternalCorrelation record per kind pushed, joining the innermost id
+ *   of that kind to its correlation id. As CUPTI may, the kernel's record comes first: it
+ *   is written before them, so a client cannot rely on their order. The API records
+ *   themselves are not written (a client skips kinds it does not read).
  * - Records lie in slots of one size in the client's buffers; cuptiActivityGetNextRecord
  *   walks them.
  */
 #define _GNU_SOURCE
-#include <cupti_activity.h>
+#include <cupti.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -36,6 +40,7 @@ static uint64_t enabled; /* bit per kind below 64 */
 static uint8_t *buffer;  /* the buffer being filled, asked of whoever was registered */
 static size_t buffer_size, buffer_used;
 static uint32_t correlations; /* the last launch's correlation id */
+static bool launch_api_records; /* cuptiActivityEnableDriverApi turned a launch API's on */
 
 /* External ids pushed on this thread, per kind: a stack of a few. */
 enum { EXTERNAL_KINDS = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2 + 1, EXTERNAL_DEPTH = 8 };
@@ -104,7 +109,8 @@ static void launched(const char *name, uintptr_t stream) {
       k->name = name; /* the null driver's names live as long as the process */
     }
   }
-  if ((enabled & (1ull << CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)) && requested)
+  bool api_record = launch_api_records || (enabled & (1ull << CUPTI_ACTIVITY_KIND_DRIVER));
+  if ((enabled & (1ull << CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)) && api_record && requested)
     for (unsigned kind = 0; kind < EXTERNAL_KINDS; kind++) {
       CUpti_ActivityExternalCorrelation *c = pushed_depth[kind] ? next_slot() : NULL;
       if (c) {
@@ -115,6 +121,16 @@ static void launched(const char *name, uintptr_t stream) {
       }
     }
   pthread_mutex_unlock(&lock);
+}
+
+CUptiResult CUPTIAPI cuptiActivityEnableDriverApi(CUpti_CallbackId cbid, uint8_t enable) {
+  if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
+      cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx) {
+    pthread_mutex_lock(&lock);
+    launch_api_records = enable != 0;
+    pthread_mutex_unlock(&lock);
+  }
+  return CUPTI_SUCCESS;
 }
 
 CUptiResult CUPTIAPI cuptiActivityPushExternalCorrelationId(CUpti_ExternalCorrelationKind kind,
