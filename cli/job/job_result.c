@@ -270,13 +270,18 @@ int job_result_host(struct job_result *r, const char *hostname) {
   return (int)t->host_count++;
 }
 
-/* A device row of b by kind and name; from the position it has in the result merged
- * from first, since results list the same rows in much the same order. */
+static bool same_device(const char *a, const char *b) {
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* A device row of b by kind, name and device (device_label: "GPU 0: NVIDIA H100 on
+ * node7", NULL for none); from the position it has in the result merged from first, since
+ * results list the same rows in much the same order. */
 static struct tally_device *device_row(struct tally_backend *b, const struct tally_device *src,
-                                       size_t hint) {
+                                       const char *device, size_t hint) {
   for (size_t k = 0; k < b->device_count; k++) {
     struct tally_device *d = &b->device[(hint + k) % b->device_count];
-    if (d->kind == src->kind && strcmp(d->name, src->name) == 0)
+    if (d->kind == src->kind && strcmp(d->name, src->name) == 0 && same_device(d->device, device))
       return d;
   }
   struct tally_device *grown = grow(b->device, &b->device_cap, b->device_count + 1, sizeof *grown);
@@ -285,11 +290,28 @@ static struct tally_device *device_row(struct tally_backend *b, const struct tal
   b->device = grown;
   struct tally_device *d = &b->device[b->device_count];
   memset(d, 0, sizeof *d);
-  if (!(d->name = strdup(src->name)))
+  if (!(d->name = strdup(src->name)) || (device && !(d->device = strdup(device)))) {
+    free(d->name);
     return NULL;
+  }
   d->kind = src->kind;
   b->device_count++;
   return d;
+}
+
+/* A rank's device as the job names it: with the rank's host (GPU 0 of two nodes are two
+ * devices), unless the label has it already (a node's merged result). Into label. */
+static const char *job_device(const char *device, const struct tally *from, char *label,
+                              size_t size) {
+  if (!device || from->host_count != 1)
+    return device;
+  const char *host = from->hostnames[0];
+  size_t length = strlen(device), host_length = strlen(host);
+  if (length > host_length + 4 && strcmp(device + length - host_length, host) == 0 &&
+      strncmp(device + length - host_length - 4, " on ", 4) == 0)
+    return device;
+  snprintf(label, size, "%s on %s", device, host);
+  return label;
 }
 
 static int merge_tally(struct job_result *into, const struct tally *from) {
@@ -353,7 +375,9 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
     }
     for (size_t d = 0; d < b->device_count && rc == 0; d++) {
       const struct tally_device *src = &b->device[d];
-      struct tally_device *dst = device_row(a, src, d);
+      char label[256];
+      struct tally_device *dst =
+          device_row(a, src, job_device(src->device, from, label, sizeof label), d);
       if (!dst) {
         rc = -1;
         break;

@@ -92,6 +92,14 @@ static void actor_order_free(struct actor_order *o) {
   free(o->row);
 }
 
+static bool same_label(const char *a, const char *b) {
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static void write_device_label(FILE *f, const char *device) {
+  fprintf(f, "dd %s\n", device ? device : "-");
+}
+
 static void write_backend(FILE *f, const struct job_result *r, size_t b,
                           const struct actor_order *order) {
   const struct tally_backend *tb = &r->tally.backends[b];
@@ -122,8 +130,13 @@ static void write_backend(FILE *f, const struct job_result *r, size_t b,
     write_spread(f, &r->function_ns[b][i]);
     fprintf(f, " %s\n", tb->desc->functions[i].name);
   }
+  const char *last_device = NULL;
   for (size_t i = 0; i < tb->device_count; i++) {
     const struct tally_device *d = &tb->device[i];
+    /* `dd DEVICE`: the device of the `d` lines that follow (version 5), "-" for none. */
+    if (i == 0 || !same_label(d->device, last_device))
+      write_device_label(f, d->device);
+    last_device = d->device;
     fprintf(f, "d %d %llu %llu %llu %llu %llu %llu %llu %llu %s\n", d->kind, (ull)d->time.calls,
             (ull)d->time.errors, (ull)d->time.total, (ull)d->time.min, (ull)d->time.max,
             (ull)d->bytes, (ull)d->min_bytes, (ull)d->max_bytes, d->name);
@@ -361,6 +374,7 @@ struct reader {
   int backend; /* of the last `backend` line; -1 before one, or for one this tracer lacks */
   bool unknown_backend;
   size_t device_rows; /* `d` lines of the backend read so far */
+  char *device;       /* the device of the `d` lines that follow (`dd`); NULL: none */
 };
 
 static bool read_line(struct reader *rd, char *line) {
@@ -516,6 +530,8 @@ static bool read_line(struct reader *rd, char *line) {
     rd->backend = tok ? backend_index(tok) : -1;
     rd->unknown_backend = rd->backend < 0;
     rd->device_rows = 0;
+    free(rd->device);
+    rd->device = NULL;
     if (rd->backend < 0) /* a backend this tracer was built without: skipped */
       return tok != NULL;
     struct tally_backend *b = &t->backends[rd->backend];
@@ -629,18 +645,25 @@ static bool read_line(struct reader *rd, char *line) {
     job_spread_merge(&r->function_ns[bi][f], &s);
     return true;
   }
+  if (strcmp(word, "dd") == 0) {
+    const char *label = rest(p);
+    free(rd->device);
+    rd->device = NULL;
+    return strcmp(label, "-") == 0 || (rd->device = strdup(label)) != NULL;
+  }
   if (strcmp(word, "d") == 0) {
     long kind;
     if (!longs(&p, &kind, 1) || !numbers(&p, v, 8))
       return false;
     struct tally_device src = {rest(p), (int)kind, {v[0], v[1], v[2], v[3], v[4]}, v[5], v[6],
-                               v[7], NULL};
+                               v[7], rd->device};
     /* Results list much the same rows in the same order: looked for from the row's own
      * position in this file first. */
     size_t k = b->device_count, hint = rd->device_rows++;
     for (size_t i = 0; i < b->device_count; i++) {
       size_t at = (hint + i) % b->device_count;
-      if (b->device[at].kind == src.kind && strcmp(b->device[at].name, src.name) == 0) {
+      if (b->device[at].kind == src.kind && strcmp(b->device[at].name, src.name) == 0 &&
+          same_label(b->device[at].device, src.device)) {
         k = at;
         break;
       }
@@ -652,7 +675,8 @@ static bool read_line(struct reader *rd, char *line) {
       b->device = grown;
       b->device_cap = b->device_count + 1;
       memset(&b->device[k], 0, sizeof b->device[k]);
-      if (!(b->device[k].name = strdup(src.name)))
+      if (!(b->device[k].name = strdup(src.name)) ||
+          (src.device && !(b->device[k].device = strdup(src.device))))
         return false;
       b->device[k].kind = src.kind;
       b->device_count++;
@@ -726,7 +750,7 @@ int result_file_read(const char *path, struct job_result *r, char *error, size_t
   long number = 0;
   int version = 0;
   bool ended = false;
-  struct reader rd = {r, NULL, 0, -1, false, 0};
+  struct reader rd = {r, NULL, 0, -1, false, 0, NULL};
   int rc = 0;
   while (getline(&line, &cap, f) > 0) {
     number++;
@@ -757,6 +781,7 @@ int result_file_read(const char *path, struct job_result *r, char *error, size_t
   }
   free(line);
   free(rd.actors);
+  free(rd.device);
   fclose(f);
   return rc;
 }

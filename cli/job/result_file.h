@@ -20,9 +20,10 @@
 
 /* 2: the actors (`a`, `af`, `ad` lines); 3: the collectives table (`c` lines) and the
  * arrivals at each collective (`g`, `gt` lines); 4: the device counters (`sd`, `sc`, `sn`
- * lines, tracer --sample). Files of versions 2 and 3 are read too (they have no
- * collectives, no device counters). */
-#define RESULT_FILE_VERSION 4
+ * lines, tracer --sample); 5: the device of the device rows (`dd` lines: per-GPU tables
+ * in a job). Files of versions 2 to 4 are read too (they have no collectives, no device
+ * counters, device rows of no device). */
+#define RESULT_FILE_VERSION 5
 #define RESULT_FILE_OLDEST 2
 #define RESULT_FILE_RANK "tracer-result.txt" /* a rank's, in its folder */
 

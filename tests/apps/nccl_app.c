@@ -17,6 +17,7 @@
 #include <cuda.h>
 #include <nccl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "manifest.h"
@@ -87,8 +88,12 @@ int main(void) {
   }
 
   CU(cuInit, 0);
+  /* One GPU per local rank, as DDP jobs place their ranks. */
+  const char *local_rank = getenv("LOCAL_RANK");
+  int devices = 1;
+  CU(cuDeviceGetCount, &devices);
   CUdevice device;
-  CU(cuDeviceGet, &device, 0);
+  CU(cuDeviceGet, &device, local_rank && devices > 0 ? atoi(local_rank) % devices : 0);
   CUcontext context;
   CU(cuDevicePrimaryCtxRetain, &context, device);
   CU(cuCtxSetCurrent, context);

@@ -319,18 +319,22 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEn
 
 /* ---- launches, seen by a stand-in CUPTI (tests/backends/cupti_standin.c) ---- */
 
-static void (*launch_observer)(const char *name, uintptr_t stream);
+static void (*launch_observer)(const char *name, uintptr_t stream, int device);
 
 /* The stand-in CUPTI asks to hear of every kernel launch, as CUPTI hears of them from the
- * driver. */
-void null_cuda_observe_launches(void (*observer)(const char *name, uintptr_t stream)) {
+ * driver: the kernel's name, its stream and the device of the thread's context. */
+void null_cuda_observe_launches(void (*observer)(const char *name, uintptr_t stream,
+                                                 int device)) {
   launch_observer = observer;
 }
 
 static void launched(CUfunction f, CUstream stream) {
   struct named *n = named_of(f);
+  const char *c = current ? (const char *)current : &primary_contexts[0];
+  int device = c >= primary_contexts && c < primary_contexts + DEVICES ? (int)(c - primary_contexts)
+                                                                       : 0;
   if (launch_observer)
-    launch_observer(n ? n->name : "kernel", (uintptr_t)stream);
+    launch_observer(n ? n->name : "kernel", (uintptr_t)stream, device);
 }
 
 CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,

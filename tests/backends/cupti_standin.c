@@ -4,7 +4,8 @@
  *   second registration replaces the first, and a buffer asked of the first client is
  *   completed to the second (the clash of two clients, docs/cuda.md).
  * - A kernel launched while CUPTI_ACTIVITY_KIND_(CONCURRENT_)KERNEL is enabled becomes a
- *   CUpti_ActivityKernel10 record of STANDIN_KERNEL_NS, stamped by the timestamp callback
+ *   CUpti_ActivityKernel10 record of STANDIN_KERNEL_NS on the device of the launching
+ *   thread's context, stamped by the timestamp callback
  *   (else CLOCK_REALTIME, CUPTI's own clock on Linux); the null driver tells of launches
  *   (null_cuda_observe_launches in cuda_null_behaviour.c). Other kinds record nothing.
  * - Each launch has a correlation id, which its kernel record carries. While
@@ -30,7 +31,8 @@
 
 enum { STANDIN_KERNEL_NS = 7000 };
 
-void null_cuda_observe_launches(void (*observer)(const char *name, uintptr_t stream));
+void null_cuda_observe_launches(void (*observer)(const char *name, uintptr_t stream,
+                                                 int device));
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static CUpti_BuffersCallbackRequestFunc requested;
@@ -95,7 +97,7 @@ static void *next_slot(void) {
   return slot;
 }
 
-static void launched(const char *name, uintptr_t stream) {
+static void launched(const char *name, uintptr_t stream, int device) {
   pthread_mutex_lock(&lock);
   uint32_t correlation = ++correlations;
   if (kernels_enabled() && requested) {
@@ -105,6 +107,7 @@ static void launched(const char *name, uintptr_t stream) {
       k->start = now();
       k->end = k->start + STANDIN_KERNEL_NS;
       k->streamId = (uint32_t)stream;
+      k->deviceId = (uint32_t)device;
       k->correlationId = correlation;
       k->name = name; /* the null driver's names live as long as the process */
     }

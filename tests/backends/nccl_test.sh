@@ -275,6 +275,25 @@ jq -r '.stragglers[] | select(.backend == "nccl") | .ranks[] | "\(.rank)|\(.last
 $(diff "$tmp/want_straggler_rows" "$tmp/straggler_rows")
 $(cat "$tmp/job.txt")"
 
+# Every GPU its own device in the job's report (each rank on the GPU of its LOCAL_RANK):
+# the device table of GPU r, named with the host, holds what rank r's own report holds
+# for its GPU.
+device_rows() { # FILE HEADER_PREFIX: Name|Calls of that device table
+  awk -F ' *[|] *' -v h="$2" 'index($0, h) == 1 {on = 1; next} on && NF < 3 && rows {exit}
+       on && NF >= 3 && $1 != "Name" && $1 != "Total" {print $1 "|" $4; rows++}' "$1" | sort
+}
+host=$(hostname)
+for r in 0 1; do
+  "$tracer" -r "$tmp/job/rank-$r" >"$tmp/rank$r.txt" 2>/dev/null
+  device_rows "$tmp/rank$r.txt" "Device profiling (CUDA) | GPU $r: " >"$tmp/rank$r.devices"
+  device_rows "$tmp/job.txt" "Device profiling (CUDA) | GPU $r: Null GPU $r on $host |" \
+    >"$tmp/job$r.devices"
+  [ -s "$tmp/rank$r.devices" ] && cmp -s "$tmp/rank$r.devices" "$tmp/job$r.devices" ||
+    fail "the job's device table of GPU $r (on $host) is not rank $r's:
+$(diff "$tmp/rank$r.devices" "$tmp/job$r.devices")
+$(grep '^Device profiling' "$tmp/job.txt")"
+done
+
 # ---- one rank's trace alone: the same table, of its operations ----
 rc=0
 "$tracer" -r "$tmp/job/rank-1" -j -o "$tmp/rank1.json" >/dev/null 2>"$tmp/rank1_replay.err" || rc=$?

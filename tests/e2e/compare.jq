@@ -1,6 +1,12 @@
 # Compares a tracer tally (-j, the input) with an app's own count ($manifest[0], see
 # tests/apps/cl_count.h). Prints one line per difference; nothing when they agree.
 def by_name: map({key: .name, value: .}) | from_entries;
+# Device rows by name, summed over the devices (a row per device and name; the app counts
+# per process).
+def summed_by_name: group_by(.name)
+  | map({key: .[0].name, value: (.[0] + {calls: (map(.calls // 0) | add),
+                                         bytes: (map(.bytes // 0) | add)})})
+  | from_entries;
 def show: if . == null then "absent" else tostring end;
 
 $manifest[0] as $m
@@ -13,9 +19,9 @@ $manifest[0] as $m
     | ($b.device // []) as $devices
     | ($b.traffic // []) as $traffic_list
     | ($hosts | by_name) as $host
-    | ([$devices[] | select(.kind == "kernel")] | by_name) as $kernel
-    | ([$devices[] | select(.kind == "transfer")] | by_name) as $transfer
-    | ($traffic_list | by_name) as $traffic
+    | ([$devices[] | select(.kind == "kernel")] | summed_by_name) as $kernel
+    | ([$devices[] | select(.kind == "transfer")] | summed_by_name) as $transfer
+    | ($traffic_list | summed_by_name) as $traffic
     | ([$hosts[] | .errors // 0] | add // 0) as $errors
     | (
         # Host API calls: exactly the app's functions, with the app's counts.

@@ -31,7 +31,8 @@ struct tally_device {
   struct tally_stat time;
   uint64_t bytes, min_bytes, max_bytes;
   /* The device (device_label.h: "GPU 0: NVIDIA H100 80GB HBM3"), owned; NULL when the
-   * trace names none (one device per backend) or in a job's merged tally. */
+   * trace names none (one device per backend); in a job, with the rank's host ("GPU 0:
+   * NVIDIA H100 on node7": result_file.h, version 5). */
   char *device;
 };
 
