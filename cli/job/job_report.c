@@ -188,6 +188,8 @@ int job_report_print(const struct job_report_request *req, FILE *out,
       struct tally_addition room[3];
       struct tally_additions more = additions_of(&r, room);
       tally_print_text(&r.tally, NULL, req->extended, &more, out);
+      hta_sort(&r.hta);
+      hta_print_text(&r.hta, out);
       samples_print_text(&r.samples, out);
       fputc('\n', out);
       print_sizes(&r, out);

@@ -117,6 +117,7 @@ void job_result_free(struct job_result *r) {
   free(r->matrix);
   collectives_free(&r->collectives);
   samples_free(&r->samples);
+  hta_free(&r->hta);
   stragglers_free(&r->stragglers);
   comm_peers_free(&r->peers);
   if (r->index) {
@@ -426,7 +427,8 @@ int job_result_merge(struct job_result *into, const struct job_result *from) {
   }
   if (stragglers_merge(&into->stragglers, &from->stragglers) ||
       comm_peers_merge(&into->peers, &from->peers) ||
-      samples_append(&into->samples, &from->samples, -1))
+      samples_append(&into->samples, &from->samples, -1) ||
+      hta_append(&into->hta, from->hta.gpus, from->hta.gpu_count, -1))
     return -1;
   into->untraced_peer_bytes += from->untraced_peer_bytes;
   into->untraced_peer_messages += from->untraced_peer_messages;
@@ -653,13 +655,24 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     trace_reader_close(reader);
     return -1;
   }
+  /* Each GPU's time as HTA defines it (hta.h). */
+  struct hta *hta;
+  struct trace_consumer hta_consumer;
+  if (hta_open(&hta, &hta_consumer, d)) {
+    struct samples_report unread;
+    samples_close(samples, &unread, d);
+    samples_free(&unread);
+    tally_free(&tally);
+    trace_reader_close(reader);
+    return -1;
+  }
   const struct trace_consumer *consumers[] = {&tally_consumer, &messages_consumer,
-                                              &samples_consumer};
+                                              &samples_consumer, &hta_consumer};
   struct trace_read_options options = {.threads = threads};
   /* A stream that could not be read is in the tally's error; only a failed read fails. */
   struct diag read;
   diag_init(&read);
-  if (trace_read(reader, consumers, 3, &options, &read) == TRACE_READ_FAILED) {
+  if (trace_read(reader, consumers, 4, &options, &read) == TRACE_READ_FAILED) {
     char chain[1024];
     diag_error(d, "%s", diag_join(&read, chain, sizeof chain));
   } else {
@@ -698,6 +711,11 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
       rc = -1;
     samples = NULL;
     samples_free(&sampled);
+    struct hta_report gpus;
+    if (hta_close(hta, &gpus, d) || hta_append(&r->hta, gpus.gpus, gpus.gpu_count, rank))
+      rc = -1;
+    hta = NULL;
+    hta_free(&gpus);
     for (size_t b = 0; rc == 0 && b < tally.backend_count; b++) {
       const struct tally_backend *tb = &tally.backends[b];
       uint64_t host_ns = 0, device_ns = 0;
@@ -721,6 +739,11 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     struct samples_report unread;
     samples_close(samples, &unread, d);
     samples_free(&unread);
+  }
+  if (hta) {
+    struct hta_report unread;
+    hta_close(hta, &unread, d);
+    hta_free(&unread);
   }
   if (rc == 0 && collectives_in_tally(&tally))
     rc = reduce_collectives(reader, rank, threads, r, d);

@@ -31,6 +31,7 @@
 #include "comm_peers.h"
 #include "stragglers.h"
 #include "diag.h"
+#include "hta.h"
 #include "samples.h"
 #include "tally.h"
 
@@ -79,6 +80,7 @@ struct job_result {
   struct collectives collectives; /* owned */
   struct stragglers stragglers;   /* owned */
   struct samples_report samples;  /* the sampling ranks' devices and reasons; owned */
+  struct hta_report hta;          /* each rank's GPUs as HTA defines their time; owned */
   /* Sends whose peers are ranks of communicators with an id (comm_peers.h), until
    * job_result_resolve_peers(); then the bytes and messages of those whose peer no
    * traced rank holds, which the matrix leaves out. */

@@ -201,6 +201,23 @@ static void write_samples(FILE *f, const struct samples_report *s) {
     fprintf(f, "sn %.*s\n", (int)strcspn(s->unavailable[i], "\n"), s->unavailable[i]);
 }
 
+/* Each rank's GPUs as HTA defines their time (version 5): `h RANK PID SPAN COMPUTE COMM
+ * COPIES IDLE OVERLAP HOST_WAIT KERNELS COMMANDS LAUNCHED OUTLIERS MEDIAN MEAN MAX HOST`,
+ * then the short label and the label, after a tab each (labels hold spaces). */
+static void write_hta(FILE *f, const struct hta_report *h) {
+  for (size_t i = 0; i < h->gpu_count; i++) {
+    const struct hta_gpu *g = &h->gpus[i];
+    fprintf(f,
+            "h %ld %lld %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %lld %lld %lld "
+            "%s\t%s\t%s\n",
+            g->rank, (long long)g->pid, (ull)g->span, (ull)g->compute, (ull)g->communication,
+            (ull)g->copies, (ull)g->idle, (ull)g->comm_overlap, (ull)g->host_wait,
+            (ull)g->kernels, (ull)g->commands, (ull)g->launched, (ull)g->delay_outliers,
+            (long long)g->delay_median, (long long)g->delay_mean, (long long)g->delay_max,
+            g->host[0] ? g->host : "-", g->short_label, g->label);
+  }
+}
+
 static bool backend_present(const struct job_result *r, size_t b) {
   const struct tally_backend *tb = &r->tally.backends[b];
   if (tb->events || tb->device_count || r->host_share[b].count)
@@ -273,6 +290,7 @@ int result_file_write(const char *path, const struct job_result *r) {
             (ull)s->messages);
   }
   write_samples(f, &r->samples);
+  write_hta(f, &r->hta);
   if (r->stragglers.truncated)
     fputs("gt\n", f);
   fputs("end\n", f);
@@ -601,6 +619,27 @@ static bool read_line(struct reader *rd, char *line) {
   }
   if (strcmp(word, "sn") == 0)
     return samples_add_unavailable(&r->samples, rest(p)) == 0;
+  if (strcmp(word, "h") == 0) {
+    long ids[2], delays[3];
+    uint64_t n[11];
+    struct hta_gpu g = {0};
+    if (!longs(&p, ids, 2) || !numbers(&p, n, 11) || !longs(&p, delays, 3))
+      return false;
+    char *text = rest(p), *short_label = strchr(text, '\t');
+    char *label = short_label ? strchr(short_label + 1, '\t') : NULL;
+    if (!label)
+      return false;
+    *short_label++ = '\0', *label++ = '\0';
+    g.rank = ids[0], g.pid = ids[1];
+    g.span = n[0], g.compute = n[1], g.communication = n[2], g.copies = n[3], g.idle = n[4];
+    g.comm_overlap = n[5], g.host_wait = n[6], g.kernels = n[7], g.commands = n[8];
+    g.launched = n[9], g.delay_outliers = n[10];
+    g.delay_median = delays[0], g.delay_mean = delays[1], g.delay_max = delays[2];
+    snprintf(g.host, sizeof g.host, "%s", text);
+    snprintf(g.short_label, sizeof g.short_label, "%s", short_label);
+    snprintf(g.label, sizeof g.label, "%s", label);
+    return hta_append(&r->hta, &g, 1, -1) == 0;
+  }
   if (strcmp(word, "gt") == 0) { /* the arrivals were truncated */
     r->stragglers.truncated = true;
     return true;

@@ -21,7 +21,7 @@
 /* 2: the actors (`a`, `af`, `ad` lines); 3: the collectives table (`c` lines) and the
  * arrivals at each collective (`g`, `gt` lines); 4: the device counters (`sd`, `sc`, `sn`
  * lines, tracer --sample); 5: the device of the device rows (`dd` lines: per-GPU tables
- * in a job). Files of versions 2 to 4 are read too (they have no collectives, no device
+ * in a job) and each rank's GPUs as HTA defines their time (`h` lines). Files of versions 2 to 4 are read too (they have no collectives, no device
  * counters, device rows of no device). */
 #define RESULT_FILE_VERSION 5
 #define RESULT_FILE_OLDEST 2

@@ -276,8 +276,8 @@ $(diff "$tmp/want_straggler_rows" "$tmp/straggler_rows")
 $(cat "$tmp/job.txt")"
 
 # Every GPU its own device in the job's report (each rank on the GPU of its LOCAL_RANK):
-# the device table of GPU r, named with the host, holds what rank r's own report holds
-# for its GPU.
+# the device table of GPU r, named with the host, and the HTA rows of rank r hold what
+# rank r's own report holds for its GPU.
 device_rows() { # FILE HEADER_PREFIX: Name|Calls of that device table
   awk -F ' *[|] *' -v h="$2" 'index($0, h) == 1 {on = 1; next} on && NF < 3 && rows {exit}
        on && NF >= 3 && $1 != "Name" && $1 != "Total" {print $1 "|" $4; rows++}' "$1" | sort
@@ -292,6 +292,14 @@ for r in 0 1; do
     fail "the job's device table of GPU $r (on $host) is not rank $r's:
 $(diff "$tmp/rank$r.devices" "$tmp/job$r.devices")
 $(grep '^Device profiling' "$tmp/job.txt")"
+  # And HTA's breakdown and launch delay of that GPU: the rows rank r's report has.
+  grep "^rank $r GPU $r " "$tmp/rank$r.txt" >"$tmp/rank$r.hta"
+  grep "^rank $r GPU $r " "$tmp/job.txt" >"$tmp/job$r.hta"
+  [ "$(wc -l <"$tmp/rank$r.hta")" -eq 2 ] && cmp -s "$tmp/rank$r.hta" "$tmp/job$r.hta" ||
+    fail "the job's HTA rows of rank $r are not its own report's:
+$(cat "$tmp/rank$r.hta")
+---
+$(cat "$tmp/job$r.hta")"
 done
 
 # ---- one rank's trace alone: the same table, of its operations ----

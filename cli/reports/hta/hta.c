@@ -349,9 +349,35 @@ static int by_host_pid_device(const void *x, const void *y) {
   int host = strcmp(a->host, b->host);
   if (host)
     return host;
+  if (a->rank != b->rank && a->rank >= 0 && b->rank >= 0)
+    return a->rank < b->rank ? -1 : 1;
   if (a->pid != b->pid)
     return a->pid < b->pid ? -1 : 1;
   return strcmp(a->label, b->label);
+}
+
+void hta_sort(struct hta_report *report) {
+  if (report->gpu_count) /* qsort takes no NULL, even for nothing */
+    qsort(report->gpus, report->gpu_count, sizeof *report->gpus, by_host_pid_device);
+  report->host_count = 0;
+  for (size_t i = 0; i < report->gpu_count; i++)
+    report->host_count += i == 0 || strcmp(report->gpus[i].host, report->gpus[i - 1].host);
+}
+
+int hta_append(struct hta_report *into, const struct hta_gpu *gpus, size_t count, long rank) {
+  if (!count)
+    return 0;
+  struct hta_gpu *grown = realloc(into->gpus, (into->gpu_count + count) * sizeof *grown);
+  if (!grown)
+    return -1;
+  into->gpus = grown;
+  for (size_t i = 0; i < count; i++) {
+    grown[into->gpu_count] = gpus[i];
+    if (rank >= 0)
+      grown[into->gpu_count].rank = rank;
+    into->gpu_count++;
+  }
+  return 0;
 }
 
 int hta_close(struct hta *a, struct hta_report *report, struct diag *d) {
@@ -382,9 +408,7 @@ int hta_close(struct hta *a, struct hta_report *report, struct diag *d) {
       analyse_gpu(&a->commands[i], end - i, room, delays, out);
       i = end;
     }
-    qsort(report->gpus, report->gpu_count, sizeof *report->gpus, by_host_pid_device);
-    for (size_t i = 0; i < report->gpu_count; i++)
-      report->host_count += i == 0 || strcmp(report->gpus[i].host, report->gpus[i - 1].host);
+    hta_sort(report);
   }
   free(room);
   free(delays);

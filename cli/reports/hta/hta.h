@@ -60,6 +60,11 @@ int hta_open(struct hta **hta, struct trace_consumer *consumer, struct diag *d);
  * cause in d when out of memory. */
 int hta_close(struct hta *hta, struct hta_report *report, struct diag *d);
 void hta_print_text(const struct hta_report *report, FILE *out);
+/* Adds count GPUs' rows to into (a job's, from its ranks), their rank set to rank unless
+ * it is -1. Returns 0, or -1 when out of memory. */
+int hta_append(struct hta_report *into, const struct hta_gpu *gpus, size_t count, long rank);
+/* Orders the rows by host, process and device, and counts the hosts. */
+void hta_sort(struct hta_report *report);
 void hta_free(struct hta_report *report);
 
 /* Whether a kernel's name marks it as communication (NCCL's, RCCL's). */
