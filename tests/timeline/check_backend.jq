@@ -89,7 +89,8 @@ def thread_of($by): # a thread track's tid, or that of the thread whose lane it 
          ([$regions[] | select(.own)] | length) as $own
           | if $own * 2 < ($regions | length) then "only \($own) of \($regions | length) regions on their thread's own track" else empty end,
          ($regions[] | select(.own) | . as $r
-          | if [$calls[] | select(.track == $r.track and .start == $r.start and (.end <= $r.end or $r.end == $r.start))] | length == 0
+          # drawn from 1 ns before its opening call (a mark: 1 ns long)
+          | if [$calls[] | select(.track == $r.track and .start == $r.start + 1 and (.end <= $r.end or $r.end == $r.start + 1))] | length == 0
             then "region \($r.name) at \($r.start): no call that opened it nested inside" else empty end)
        else empty end)
     ] | .[]

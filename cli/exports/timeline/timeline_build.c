@@ -436,9 +436,13 @@ static int on_region(void *context, const struct trace_region *r) {
       {.name = "backend", .kind = TRACE_ARG_STRING, .v.s = r->backend},
       {.name = "depth", .kind = TRACE_ARG_UINT, .v.u = r->depth},
   };
-  struct timeline_slice s = {.track = thread, .start = r->start, .end = r->end,
-                             .name = r->name, .category = "region", .args = args,
-                             .arg_count = 2};
+  /* Drawn from 1 ns before its start: a region opened by a call starts when the call
+   * does, and where that call's slice was already written (before its function was known
+   * to open regions, or with no room left to hold it) Perfetto would put the region
+   * inside it (it keeps equal times in written order). */
+  struct timeline_slice s = {.track = thread, .start = r->start ? r->start - 1 : 0,
+                             .end = r->end, .name = r->name, .category = "region",
+                             .args = args, .arg_count = 2};
   if (timeline_slice(b->tl, &s))
     return -1;
   return opener ? write_held(b, opener) : 0;
