@@ -12,7 +12,12 @@
 #include "device_label.h"
 #include "tracer_runtime.h"
 
-enum { MAX_PENDING = 4096, MAX_ALLOCATIONS = 1 << 20, RECENT_THREADS = 64 };
+/* Calls and device commands waiting for their other end. CUPTI hands its records over
+ * when a buffer fills, after tens of thousands of launches (the CUDA hooks hold as many,
+ * runtime/hooks/cuda_hooks.c): fewer places dropped calls whose kernels came later, and
+ * their flows had one end (a third of them on two GPUs, bench/gpu-runs/run7). Both ends
+ * are mostly at the queue's head, so the scans stay short. */
+enum { MAX_PENDING = 65536, MAX_ALLOCATIONS = 1 << 20, RECENT_THREADS = 64 };
 enum { MAX_OPENERS = 64, MAX_HELD = 64, HELD_ARGS = 32, HELD_TEXT = 1024, RECENT_CALLS = 64 };
 
 /* A call or a device command waiting for its other end of a flow. */
