@@ -111,6 +111,10 @@ def busbw(device, world_size):
     results = []
     for mib in (64, 256):
         tensor = torch.ones(mib << 18, device=device)  # float32: 4 bytes
+        # The ranks start together, as nccl-tests starts them: NCCL's kernel spins on the
+        # device until every rank arrives, so a rank that came first would time the wait.
+        torch.cuda.synchronize()
+        dist.barrier()
         for _ in range(3):
             dist.all_reduce(tensor)
         torch.cuda.synchronize()
