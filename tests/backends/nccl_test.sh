@@ -297,8 +297,9 @@ $(grep '^Device profiling' "$tmp/job.txt")"
   # takes the clock read's cost off the call ends of the streams read after the process's
   # clock_read event only, so a call's end may differ by that cost, ~20 ns, between reads
   # on different numbers of threads: noted on issue 34.)
-  grep "^rank $r GPU $r " "$tmp/rank$r.txt" | cut -d'|' -f1-3 >"$tmp/rank$r.hta"
-  grep "^rank $r GPU $r " "$tmp/job.txt" | cut -d'|' -f1-3 >"$tmp/job$r.hta"
+  hta_rows() { grep "^rank $r GPU $r " "$1" | awk -F'|' 'NR == 1 {print; next} {print $1 "|" $2}'; }
+  hta_rows "$tmp/rank$r.txt" >"$tmp/rank$r.hta"
+  hta_rows "$tmp/job.txt" >"$tmp/job$r.hta"
   [ "$(wc -l <"$tmp/rank$r.hta")" -eq 2 ] && cmp -s "$tmp/rank$r.hta" "$tmp/job$r.hta" ||
     fail "the job's HTA rows of rank $r are not its own report's:
 $(cat "$tmp/rank$r.hta")
