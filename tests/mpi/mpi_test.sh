@@ -172,13 +172,16 @@ if [ "${MPI_TEST_ABORT:-0}" = 1 ]; then
     --trace-output "$tmp/abort.trace" "$app" >"$tmp/abort.out" 2>"$tmp/abort.err" || rc=$?
   [ "$rc" -ne 0 ] || fail "abort: the job exited with status 0"
   # The launcher may return before every killed tracer is gone, and a session is flushed
-  # once its tracer is: the replay is tried again for a few seconds.
+  # once its tracer is (under load, a second or more later): the replay is tried again
+  # for a few seconds, until it reads and counts both ranks' MPI_Init.
   tries=0
-  until "$tracer" -r "$tmp/abort.trace" >"$tmp/abort.txt" 2>"$tmp/abort.replay.err"; do
+  until "$tracer" -r "$tmp/abort.trace" >"$tmp/abort.txt" 2>"$tmp/abort.replay.err" &&
+    grep -Eq "^MPI_Init +\|.*\| +2 \|" "$tmp/abort.txt"; do
     tries=$((tries + 1))
-    [ "$tries" -lt 10 ] || fail "abort: no report from the job folder: $(cat "$tmp/abort.replay.err")"
+    [ "$tries" -lt 10 ] || break
     sleep 1
   done
+  [ -s "$tmp/abort.txt" ] || fail "abort: no report from the job folder: $(cat "$tmp/abort.replay.err")"
   grep -q "^Rank 1: the app" "$tmp/abort.txt" ||
     fail "abort: the report does not name rank 1: $(head -5 "$tmp/abort.txt")"
   grep -Eq "^MPI_Init +\|.*\| +2 \|" "$tmp/abort.txt" ||
