@@ -7,6 +7,8 @@
  * counted from then on, not recorded):
  * - the tracer's watch sees the trace folder near the bound and writes `limited`
  *   (cli/control/trace_budget.c);
+ * The file also gathers, for the run record, the least clock read cost of the processes.
+ *
  * - the processes spend a budget of recorded calls that the tracer set at the start,
  *   from the bound and the mode's bytes per call; the process that spends the last of it
  *   writes `limited` and the time. This one needs no scheduling of the tracer's watch: a
@@ -30,6 +32,10 @@ struct tracer_limit_file {
   uint64_t call_budget;    /* recorded calls of all processes before they count (0: none) */
   uint64_t calls_spent;    /* added to by the processes, TRACER_LIMIT_SPEND_BATCH at a time */
   uint64_t limited_at_ns;  /* CLOCK_MONOTONIC when a process spent the budget */
+  /* The least clock read cost (trace clock units) the processes measured, 0 until one
+   * did: the readers take it off every call's end from the first call on, whatever order
+   * they read the streams in (the clock_read events lie in one stream each). */
+  uint64_t clock_read_least;
 };
 
 /* A thread adds its recorded calls to calls_spent this many at a time: one atomic add on

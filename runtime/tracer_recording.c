@@ -74,6 +74,20 @@ static void map_limit(void) {
                    __ATOMIC_RELEASE);
 }
 
+static pthread_once_t limit_mapped = PTHREAD_ONCE_INIT;
+
+void tracer_limit_note_clock_read(uint64_t cost) {
+  pthread_once(&limit_mapped, map_limit); /* the runtime's constructor may run first */
+  struct tracer_limit_file *page = limit_page;
+  if (!page || !cost)
+    return;
+  uint64_t least = __atomic_load_n(&page->clock_read_least, __ATOMIC_RELAXED);
+  while ((!least || cost < least) &&
+         !__atomic_compare_exchange_n(&page->clock_read_least, &least, cost, true,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+}
+
 void tracer_limit_spend(unsigned calls) {
   struct tracer_limit_file *page = limit_page;
   if (!page || !page->call_budget || __atomic_load_n(&page->limited, __ATOMIC_RELAXED))
@@ -93,7 +107,7 @@ void tracer_limit_spend(unsigned calls) {
 }
 
 __attribute__((constructor)) static void tracer_recording_init(void) {
-  map_limit();
+  pthread_once(&limit_mapped, map_limit);
   const char *start_paused = getenv("TRACER_START_PAUSED");
   if (start_paused && strcmp(start_paused, "1") == 0)
     tracer_recording_pause();

@@ -398,6 +398,7 @@ __attribute__((constructor)) static void tracer_runtime_init(void) {
   }
   uint64_t read_cost = tracer_clock_read_cost();
   tracer_counted_init(read_cost);
+  tracer_limit_note_clock_read(read_cost);
   /* After notify_fork_child: only then does the session record this process. */
   lttng_ust_tracepoint(lttng_ust_tracer, clock_read, tracer_pid(), tracer_tid(), read_cost,
                        tracer_counted_call_ps());

@@ -209,6 +209,8 @@ static inline unsigned tracer_inflight_push(const char *backend, uint16_t functi
 /* Adds calls to the trace's call budget (tracer_limit.h); the last to spend it makes
  * every process count from then on. */
 void tracer_limit_spend(unsigned calls);
+/* Adds this process's clock read cost to the limit file's least (tracer_limit.h). */
+void tracer_limit_note_clock_read(uint64_t cost);
 
 /* A call to be recorded has started: its start is kept, and the call goes to the budget,
  * a batch at a time. */

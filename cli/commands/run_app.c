@@ -605,6 +605,7 @@ int command_run_app(const struct tracer_options *o) {
                            .byte_ps = cost.byte_ps,
                            .call_ps = cost.call_ps};
   launch_describe_status(status, run.status, sizeof run.status);
+  run.clock_read_least = limit.clock_read_least;
   report_budget(&limit, trace_dir, &run);
   if (o->job_member) { /* the job's size, for the ranks of its messages (job_result.h) */
     struct rank_env job;

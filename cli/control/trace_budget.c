@@ -375,6 +375,9 @@ void trace_budget_finish(struct trace_budget *b, struct trace_budget_result *res
   pthread_cond_signal(&b->wake);
   pthread_mutex_unlock(&b->lock);
   pthread_join(b->thread, NULL);
+  struct tracer_limit_file page;
+  if (pread(b->limit_fd, &page, sizeof page, 0) == (ssize_t)sizeof page)
+    b->result.clock_read_least = page.clock_read_least;
   close(b->limit_fd);
   unlink(b->limit_file);
   *result = b->result;

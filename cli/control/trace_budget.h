@@ -67,6 +67,7 @@ struct trace_budget_result {
   bool session_stopped; /* the trace still grew to the bound: the session was stopped */
   bool disk_full;       /* the file system had no free space left at some look */
   bool full_at_end;     /* and still none at the end: the counted events may be lost too */
+  uint64_t clock_read_least; /* the processes' least clock read cost (tracer_limit.h), 0: none */
 };
 
 /* Plans a run whose trace goes to trace_dir (or the nearest parent that exists):

@@ -25,6 +25,8 @@ int run_record_write(const char *trace_dir, const struct run_record *r) {
             r->partial_counting ? 1 : 0);
   if (r->job_ranks > 0)
     fprintf(f, "job_ranks: %ld\n", r->job_ranks);
+  if (r->clock_read_least)
+    fprintf(f, "clock_read_least: %" PRIu64 "\n", r->clock_read_least);
   if (r->daemon_home[0])
     fprintf(f, "daemon_home: %s\ndaemon_host: %s\ntracer_pid: %ld\n", r->daemon_home,
             r->daemon_host, r->tracer_pid);
@@ -90,6 +92,8 @@ void run_record_read(const char *trace_dir, struct run_record *r) {
       r->partial_counting = atoi(value) != 0;
     else if (strcmp(line, "job_ranks") == 0)
       r->job_ranks = strtol(value, NULL, 10);
+    else if (strcmp(line, "clock_read_least") == 0)
+      r->clock_read_least = strtoull(value, NULL, 10);
     else if (strcmp(line, "tracer_pid") == 0)
       r->tracer_pid = strtol(value, NULL, 10);
   }

@@ -18,6 +18,9 @@ struct run_record {
   /* What recording costs on the machine that ran it (tracing_cost.h); 0 if unknown. */
   uint64_t event_ps, byte_ps, call_ps;
   long job_ranks;       /* a rank of a job: the ranks its launcher started; 0 otherwise */
+  /* The least clock read cost of the app's processes, in trace clock units (0: unknown):
+   * the readers take it off every call's end (trace_reader.h). */
+  uint64_t clock_read_least;
   /* While the app runs: the LTTNG_HOME of the session daemon private to this run (a
    * normal user's), and its host; empty for root's shared daemon. A killed tracer leaves
    * them for `tracer -r` to flush (daemon_orphans.h), with its own pid. */

@@ -19,6 +19,8 @@ int decoder_init(struct decoder *d, const struct trace_reader *reader,
                  const struct reader_target *targets, size_t count) {
   memset(d, 0, sizeof *d);
   d->reader = reader;
+  d->has_clock_read = reader->has_clock_read_least;
+  d->clock_read_ns = reader->clock_read_least_ns;
   d->targets = targets;
   d->target_count = count;
   for (size_t i = 0; i < count; i++)

@@ -30,6 +30,12 @@ struct trace_reader {
   int *stream_host;               /* host index by stream index; owned */
   uint64_t bytes;                 /* the streams' sizes, summed */
   bool has_batches;               /* minimal mode's batch events are in the trace */
+  /* The processes' least clock read cost in ns, from the run record (run_record.h), which
+   * every decoder takes off call ends from the start: the clock_read events lie in one
+   * stream each, and a read stream by stream would otherwise correct only the calls of
+   * the streams read after them. has_clock_read_least: the record had it. */
+  uint64_t clock_read_least_ns;
+  bool has_clock_read_least;
 };
 
 struct reader_target {

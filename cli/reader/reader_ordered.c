@@ -647,9 +647,9 @@ static void merge(struct ordered_read *o) {
       heap[at] = heap[(at - 1) / 2];
     heap[at] = g;
   }
-  uint64_t clock_read_ns = 0;
+  uint64_t clock_read_ns = r->clock_read_least_ns;
   struct reader_progress progress = {0, 0};
-  bool has_clock_read = false;
+  bool has_clock_read = r->has_clock_read_least;
   while (count && !st->failed) {
     struct group *g = heap[0];
     struct item *it = g->head;

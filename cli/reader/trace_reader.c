@@ -11,9 +11,25 @@
 #include <unistd.h>
 
 #include "reader_internal.h"
+#include "run_record.h"
 
 enum { PROGRESS_EVERY = 1 << 16, MAX_PASSES = 4 };
 #define PROGRESS_NS 200000000ull /* five times a second */
+
+/* The run record's least clock read cost, in ns of the trace clock (as the decoder turns
+ * a clock_read event's cost into ns). */
+static void clock_read_least(struct trace_reader *r, const char *dir) {
+  struct run_record run;
+  run_record_read(dir, &run);
+  if (!run.present || !run.clock_read_least || !ctf_trace_event_class_count(r->trace))
+    return;
+  const struct ctf_clock_class *clock = ctf_trace_event_class(r->trace, 0)->stream_class->clock;
+  r->clock_read_least_ns =
+      clock && clock->frequency && clock->frequency != 1000000000u
+          ? (uint64_t)((double)run.clock_read_least * 1e9 / (double)clock->frequency + 0.5)
+          : run.clock_read_least;
+  r->has_clock_read_least = true;
+}
 
 int trace_reader_open(const char *dir, struct trace_reader **out, struct diag *d) {
   *out = NULL;
@@ -61,6 +77,7 @@ int trace_reader_open(const char *dir, struct trace_reader **out, struct diag *d
     r->stream_host[i] = (int)h;
     r->bytes += s->file_size;
   }
+  clock_read_least(r, dir);
   *out = r;
   return 0;
 }
