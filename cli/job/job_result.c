@@ -271,18 +271,13 @@ int job_result_host(struct job_result *r, const char *hostname) {
   return (int)t->host_count++;
 }
 
-static bool same_device(const char *a, const char *b) {
-  return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-/* A device row of b by kind, name and device (device_label: "GPU 0: NVIDIA H100 on
- * node7", NULL for none); from the position it has in the result merged from first, since
- * results list the same rows in much the same order. */
-static struct tally_device *device_row(struct tally_backend *b, const struct tally_device *src,
-                                       const char *device, size_t hint) {
+struct tally_device *job_result_device_row(struct tally_backend *b,
+                                          const struct tally_device *src, const char *device,
+                                          size_t hint) {
   for (size_t k = 0; k < b->device_count; k++) {
     struct tally_device *d = &b->device[(hint + k) % b->device_count];
-    if (d->kind == src->kind && strcmp(d->name, src->name) == 0 && same_device(d->device, device))
+    if (d->kind == src->kind && strcmp(d->name, src->name) == 0 &&
+        tally_same_device(d->device, device))
       return d;
   }
   struct tally_device *grown = grow(b->device, &b->device_cap, b->device_count + 1, sizeof *grown);
@@ -378,7 +373,7 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
       const struct tally_device *src = &b->device[d];
       char label[256];
       struct tally_device *dst =
-          device_row(a, src, job_device(src->device, from, label, sizeof label), d);
+          job_result_device_row(a, src, job_device(src->device, from, label, sizeof label), d);
       if (!dst) {
         rc = -1;
         break;

@@ -93,6 +93,14 @@ struct job_result {
   bool want_actors;
 };
 
+/* The row of b for src's kernel or transfer on device (device_label: "GPU 0: NVIDIA H100
+ * on node7", NULL for none), added empty when b has none; looked for from position hint
+ * first, since results list much the same rows in the same order. NULL when out of
+ * memory. */
+struct tally_device *job_result_device_row(struct tally_backend *b,
+                                          const struct tally_device *src, const char *device,
+                                          size_t hint);
+
 /* An empty result. Returns 0, or -1 when out of memory. */
 int job_result_init(struct job_result *r);
 void job_result_free(struct job_result *r);

@@ -92,10 +92,6 @@ static void actor_order_free(struct actor_order *o) {
   free(o->row);
 }
 
-static bool same_label(const char *a, const char *b) {
-  return a == b || (a && b && strcmp(a, b) == 0);
-}
-
 static void write_device_label(FILE *f, const char *device) {
   fprintf(f, "dd %s\n", device ? device : "-");
 }
@@ -134,7 +130,7 @@ static void write_backend(FILE *f, const struct job_result *r, size_t b,
   for (size_t i = 0; i < tb->device_count; i++) {
     const struct tally_device *d = &tb->device[i];
     /* `dd DEVICE`: the device of the `d` lines that follow (version 5), "-" for none. */
-    if (i == 0 || !same_label(d->device, last_device))
+    if (i == 0 || !tally_same_device(d->device, last_device))
       write_device_label(f, d->device);
     last_device = d->device;
     fprintf(f, "d %d %llu %llu %llu %llu %llu %llu %llu %llu %s\n", d->kind, (ull)d->time.calls,
@@ -696,45 +692,10 @@ static bool read_line(struct reader *rd, char *line) {
       return false;
     struct tally_device src = {rest(p), (int)kind, {v[0], v[1], v[2], v[3], v[4]}, v[5], v[6],
                                v[7], rd->device};
-    /* Results list much the same rows in the same order: looked for from the row's own
-     * position in this file first. */
-    size_t k = b->device_count, hint = rd->device_rows++;
-    for (size_t i = 0; i < b->device_count; i++) {
-      size_t at = (hint + i) % b->device_count;
-      if (b->device[at].kind == src.kind && strcmp(b->device[at].name, src.name) == 0 &&
-          same_label(b->device[at].device, src.device)) {
-        k = at;
-        break;
-      }
-    }
-    if (k == b->device_count) {
-      struct tally_device *grown = realloc(b->device, (b->device_count + 1) * sizeof *grown);
-      if (!grown)
-        return false;
-      b->device = grown;
-      b->device_cap = b->device_count + 1;
-      memset(&b->device[k], 0, sizeof b->device[k]);
-      if (!(b->device[k].name = strdup(src.name)) ||
-          (src.device && !(b->device[k].device = strdup(src.device))))
-        return false;
-      b->device[k].kind = src.kind;
-      b->device_count++;
-    }
-    struct tally_device *d = &b->device[k];
-    if (src.time.calls && (!d->time.calls || src.min_bytes < d->min_bytes))
-      d->min_bytes = src.min_bytes;
-    if (src.max_bytes > d->max_bytes)
-      d->max_bytes = src.max_bytes;
-    if (src.time.calls) {
-      if (!d->time.calls || src.time.min < d->time.min)
-        d->time.min = src.time.min;
-      if (src.time.max > d->time.max)
-        d->time.max = src.time.max;
-      d->time.calls += src.time.calls;
-      d->time.errors += src.time.errors;
-      d->time.total += src.time.total;
-    }
-    d->bytes += src.bytes;
+    struct tally_device *d = job_result_device_row(b, &src, src.device, rd->device_rows++);
+    if (!d)
+      return false;
+    tally_device_merge(d, &src);
     return true;
   }
   if (strcmp(word, "s") == 0) {

@@ -18,7 +18,6 @@
  * their flows had one end (a third of them on two GPUs, bench/gpu-runs/run7). Both ends
  * are mostly at the queue's head, so the scans stay short. */
 enum { MAX_PENDING = 65536, MAX_ALLOCATIONS = 1 << 20, RECENT_THREADS = 64 };
-enum { MAX_OPENERS = 64, MAX_HELD = 64, HELD_ARGS = 32, HELD_TEXT = 1024, RECENT_CALLS = 64 };
 
 /* A call or a device command waiting for its other end of a flow. */
 struct pending {
@@ -31,18 +30,6 @@ struct pending {
    * calls always; device commands when call_tid != 0. */
   int64_t tid;
   uint64_t call_start;
-};
-
-/* A call whose slice waits for the region it opened: a region starts when its opening
- * call does, and Perfetto orders equal times as written, so the region must be written
- * first for the call to nest inside it. */
-struct held_call {
-  bool used;
-  const char *host;
-  int64_t pid, tid;
-  struct timeline_slice slice;
-  struct trace_arg args[HELD_ARGS];
-  char text[HELD_TEXT];
 };
 
 struct fifo {
@@ -76,21 +63,6 @@ struct timeline_builder {
     int64_t bytes;
   } *memory;
   size_t memory_count;
-  /* Functions that open regions, learned from the trace: a closed region whose start is
-   * the start of a call of its thread seen shortly before. */
-  struct opener {
-    const struct tracer_backend_desc *desc;
-    int function;
-  } openers[MAX_OPENERS];
-  size_t opener_count;
-  struct recent_call {
-    int64_t pid, tid;
-    uint64_t start;
-    const struct tracer_backend_desc *desc;
-    int function;
-  } recent_calls[RECENT_CALLS];
-  size_t recent_next;
-  struct held_call held[MAX_HELD];
   int64_t rank_pid; /* a rank's first process */
   /* The ranks of a launcher's processes (`tracer torchrun ...`: lttng_ust_tracer:rank),
    * by pid, to name their tracks. */
@@ -338,48 +310,6 @@ static timeline_track thread_track(struct timeline_builder *b, const struct trac
   return thread;
 }
 
-static bool is_opener(const struct timeline_builder *b, const struct trace_call *c) {
-  for (size_t i = 0; i < b->opener_count; i++)
-    if (b->openers[i].desc == c->desc && b->openers[i].function == c->function)
-      return true;
-  return false;
-}
-
-/* Keeps the slice of a call that opens a region until the region closes; false when
- * no place is left (the slice is then written at once, and the region goes on a lane). */
-static bool hold(struct timeline_builder *b, const struct trace_call *c,
-                 const struct timeline_slice *s) {
-  struct held_call *h = NULL;
-  for (size_t i = 0; i < MAX_HELD && !h; i++)
-    if (!b->held[i].used)
-      h = &b->held[i];
-  if (!h)
-    return false;
-  *h = (struct held_call){.used = true, .host = c->from.host_name, .pid = c->pid, .tid = c->tid,
-                          .slice = *s};
-  size_t n = s->arg_count < HELD_ARGS ? s->arg_count : HELD_ARGS, used = 0;
-  for (size_t i = 0; i < n; i++) {
-    h->args[i] = s->args[i];
-    if (s->args[i].kind != TRACE_ARG_STRING)
-      continue;
-    size_t len = strlen(s->args[i].v.s);
-    if (used + len + 1 > HELD_TEXT)
-      len = used + 1 < HELD_TEXT ? HELD_TEXT - used - 1 : 0;
-    memcpy(h->text + used, s->args[i].v.s, len);
-    h->text[used + len] = 0;
-    h->args[i].v.s = h->text + used;
-    used += len + 1;
-  }
-  h->slice.args = h->args;
-  h->slice.arg_count = n;
-  return true;
-}
-
-static int write_held(struct timeline_builder *b, struct held_call *h) {
-  h->used = false;
-  return timeline_slice(b->tl, &h->slice);
-}
-
 static int on_call(void *context, const struct trace_call *c) {
   struct timeline_builder *b = context;
   const struct tracer_function_desc *fn = &c->desc->functions[c->function];
@@ -401,15 +331,12 @@ static int on_call(void *context, const struct trace_call *c) {
                                       c->start});
     }
   }
-  b->recent_calls[b->recent_next++ % RECENT_CALLS] =
-      (struct recent_call){c->pid, c->tid, c->start, c->desc, c->function};
-  if (!(is_opener(b, c) && hold(b, c, &s)) && timeline_slice(b->tl, &s))
+  if (timeline_slice(b->tl, &s))
     return -1;
   return track_memory(b, c, fn);
 }
 
-/* A region: a slice on its thread's track, around the calls made inside it; then the
- * call that opened it, if held. */
+/* A region: a slice on its thread's track, around the calls made inside it. */
 static int on_region(void *context, const struct trace_region *r) {
   struct timeline_builder *b = context;
   if (!r->has_ids)
@@ -419,38 +346,18 @@ static int on_region(void *context, const struct trace_region *r) {
   timeline_track thread = thread_track(b, &as_call);
   if (!thread)
     return -1;
-  struct held_call *opener = NULL;
-  for (size_t i = 0; i < MAX_HELD && !opener; i++) {
-    struct held_call *h = &b->held[i];
-    if (h->used && h->tid == r->tid && h->pid == r->pid && h->slice.start == r->start &&
-        strcmp(h->host, r->from.host_name) == 0)
-      opener = h;
-  }
-  if (!opener) { /* learn which function opened it, for the next ones */
-    for (size_t i = 0; i < RECENT_CALLS; i++) {
-      const struct recent_call *rc = &b->recent_calls[i];
-      if (!rc->desc || rc->tid != r->tid || rc->pid != r->pid || rc->start != r->start)
-        continue;
-      struct trace_call probe = {.desc = rc->desc, .function = rc->function};
-      if (!is_opener(b, &probe) && b->opener_count < MAX_OPENERS)
-        b->openers[b->opener_count++] = (struct opener){rc->desc, rc->function};
-      break;
-    }
-  }
   struct trace_arg args[2] = {
       {.name = "backend", .kind = TRACE_ARG_STRING, .v.s = r->backend},
       {.name = "depth", .kind = TRACE_ARG_UINT, .v.u = r->depth},
   };
   /* Drawn from 1 ns before its start: a region opened by a call starts when the call
-   * does, and where that call's slice was already written (before its function was known
-   * to open regions, or with no room left to hold it) Perfetto would put the region
-   * inside it (it keeps equal times in written order). */
+   * does, and that call's slice was written first (when it returned), so at equal times
+   * Perfetto, which keeps them in written order, would put the region inside its own
+   * opening call. */
   struct timeline_slice s = {.track = thread, .start = r->start ? r->start - 1 : 0,
                              .end = r->end, .name = r->name, .category = "region",
                              .args = args, .arg_count = 2};
-  if (timeline_slice(b->tl, &s))
-    return -1;
-  return opener ? write_held(b, opener) : 0;
+  return timeline_slice(b->tl, &s);
 }
 
 static int on_device(void *context, const struct trace_device *d) {
@@ -558,17 +465,6 @@ static bool use_pipe(unsigned threads, size_t streams) {
   return usable > 1 && usable > readers + 1;
 }
 
-/* After the last record: the calls that still wait for a region that never closed. */
-static int on_finish(void *context, const struct trace_summary *summary) {
-  (void)summary;
-  struct timeline_builder *b = context;
-  int rc = 0;
-  for (size_t i = 0; i < MAX_HELD; i++)
-    if (b->held[i].used && write_held(b, &b->held[i]))
-      rc = -1;
-  return rc;
-}
-
 int timeline_builder_open(struct timeline *tl, const struct timeline_build_options *options,
                           struct timeline_builder **out, struct trace_consumer *consumer,
                           struct diag *d) {
@@ -588,7 +484,6 @@ int timeline_builder_open(struct timeline *tl, const struct timeline_build_optio
       .region = on_region,
       .rank = on_rank,
       .sample = on_sample,
-      .finish = on_finish,
   };
   /* Reading the trace on this thread, the timeline's encoding and writing on another
    * (when that pays); both here when no thread can start. */

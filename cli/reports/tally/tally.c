@@ -42,7 +42,7 @@ static struct tally_device *device_row(struct tally_backend *b, const char *name
   for (size_t i = 0; i < b->device_count; i++) {
     struct tally_device *d = &b->device[i];
     if (d->kind == kind && strlen(d->name) == len && strncmp(d->name, name, len) == 0 &&
-        (d->device && device ? strcmp(d->device, device) == 0 : d->device == device))
+        tally_same_device(d->device, device))
       return d;
   }
   if (b->device_count == b->device_cap) {

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "actors.h"
 #include "diag.h"
@@ -35,6 +36,11 @@ struct tally_device {
    * NVIDIA H100 on node7": result_file.h, version 5). */
   char *device;
 };
+
+/* Whether two rows' devices are the same (NULL: the trace names none). */
+static inline bool tally_same_device(const char *a, const char *b) {
+  return a && b ? strcmp(a, b) == 0 : a == b;
+}
 
 /* Adds a row of the same kernel or transfer from another tally (a worker's, a rank's). */
 static inline void tally_device_merge(struct tally_device *into, const struct tally_device *from) {

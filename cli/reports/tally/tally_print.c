@@ -107,10 +107,6 @@ done:
   free(names);
 }
 
-static bool same_device(const char *a, const char *b) {
-  return a && b ? strcmp(a, b) == 0 : a == b;
-}
-
 /* The rows of kind (-1: every kind) sorted for printing, those of one device only unless
  * every_device. */
 static void device_rows(const struct tally_backend *b, int kind, const char *device,
@@ -118,7 +114,7 @@ static void device_rows(const struct tally_backend *b, int kind, const char *dev
   tally_sorted_device(b, kind, order, n);
   size_t kept = 0;
   for (size_t i = 0; i < *n; i++)
-    if (every_device || same_device(b->device[order[i]].device, device))
+    if (every_device || tally_same_device(b->device[order[i]].device, device))
       order[kept++] = order[i];
   *n = kept;
 }
@@ -210,7 +206,7 @@ static void print_device(const struct tally_backend *b, const char *actor, FILE 
   size_t count = 0;
   for (size_t i = 0; devices && i < b->device_count; i++) {
     size_t k = 0;
-    while (k < count && !same_device(devices[k], b->device[i].device))
+    while (k < count && !tally_same_device(devices[k], b->device[i].device))
       k++;
     if (k == count)
       devices[count++] = b->device[i].device;
