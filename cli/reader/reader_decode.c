@@ -118,25 +118,40 @@ static bool is_length(const char *name) {
   return len > 7 && strcmp(name + len - 7, "_length") == 0;
 }
 
-static const struct reader_slot_formats *formats_of(struct decoder *d,
-                                                    const struct tracer_function_desc *fd) {
+static struct reader_slot_formats *formats_of(struct decoder *d,
+                                              const struct tracer_function_desc *fd) {
   struct reader_slot_formats *c =
       &d->formats[((uintptr_t)fd / sizeof *fd) % READER_FORMAT_CACHE];
   if (c->fd != fd) {
     c->fd = fd;
-    for (uint32_t k = 0; k < fd->slot_count && k < READER_MAX_ARGS; k++)
+    for (uint32_t k = 0; k < fd->slot_count && k < READER_MAX_ARGS; k++) {
       c->format[k] = fd->slots[k].name ? backends_field_format(fd, fd->slots[k].name,
                                                                strlen(fd->slots[k].name))
                                        : NULL;
+      c->named[k] = false;
+    }
   }
   return c;
+}
+
+/* The name the spec gives slot k's value, if any (formats->named_*: the last one kept). */
+static const char *value_name(struct reader_slot_formats *formats, uint32_t k, int64_t value) {
+  const struct tracer_field_format *format = formats->format[k];
+  if (!format || !format->names)
+    return NULL;
+  if (!formats->named[k] || formats->named_value[k] != value) {
+    formats->named[k] = true;
+    formats->named_value[k] = value;
+    formats->named_label[k] = backends_value_name(format->names, value);
+  }
+  return formats->named_label[k];
 }
 
 /* The record's named slots as arguments: the arguments as passed, then the result, the
  * status and the out values (absent where their pointer was NULL). */
 static void add_slots(struct decoder *d, struct trace_call *c,
                       const struct tracer_function_desc *fd) {
-  const struct reader_slot_formats *formats = formats_of(d, fd);
+  struct reader_slot_formats *formats = formats_of(d, fd);
   const uint64_t *slots = c->slots;
   size_t n = c->slot_count;
   for (uint32_t k = 0; k < fd->slot_count && k < READER_MAX_ARGS && c->arg_count < READER_MAX_ARGS;
@@ -148,8 +163,7 @@ static void add_slots(struct decoder *d, struct trace_call *c,
     struct trace_arg *a = &d->args[c->arg_count++];
     a->name = slot->name;
     int64_t value = event_map_slot_value(slot, slots[slot->index]);
-    const struct tracer_field_format *format = formats->format[k];
-    const char *label = backends_value_name(format ? format->names : NULL, value);
+    const char *label = value_name(formats, k, value);
     if (label) {
       a->kind = TRACE_ARG_STRING;
       a->v.s = label;

@@ -55,6 +55,11 @@ enum { READER_FORMAT_CACHE = 512 };
 struct reader_slot_formats {
   const struct tracer_function_desc *fd;
   const struct tracer_field_format *format[READER_MAX_ARGS];
+  /* The last value of each named slot and its name (NULL: none): most calls return the
+   * status of the one before, and the look-up is a search of the spec's names. */
+  bool named[READER_MAX_ARGS];
+  int64_t named_value[READER_MAX_ARGS];
+  const char *named_label[READER_MAX_ARGS];
 };
 
 struct decoder {
