@@ -19,7 +19,8 @@
  *   is written before them, so a client cannot rely on their order. The API records
  *   themselves are not written (a client skips kinds it does not read).
  * - Records lie in slots of one size in the client's buffers; cuptiActivityGetNextRecord
- *   walks them.
+ *   walks them. A buffer is handed back when full, flushed, or every
+ *   STANDIN_LAUNCHES_PER_BUFFER launches, on a thread of the stand-in's own.
  */
 #define _GNU_SOURCE
 #include <cupti.h>
@@ -65,17 +66,34 @@ static bool kernels_enabled(void) {
          ((1ull << CUPTI_ACTIVITY_KIND_KERNEL) | (1ull << CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
 }
 
-/* Hands the buffer being filled to the client registered now. Called with lock held;
- * returns with it held. */
+enum { STANDIN_LAUNCHES_PER_BUFFER = 4 };
+
+struct hand_over {
+  CUpti_BuffersCallbackCompleteFunc to;
+  uint8_t *buffer;
+  size_t size, used;
+};
+
+static void *hand_over(void *arg) {
+  struct hand_over *h = arg;
+  h->to(NULL, 0, h->buffer, h->size, h->used);
+  return NULL;
+}
+
+/* Hands the buffer being filled to the client registered now, on a thread of its own, as
+ * CUPTI does from its worker thread: what the client writes there is not the launching
+ * thread's. Called with lock held; returns with it held. */
 static void complete_buffer(bool forced) {
   if (!buffer || (!buffer_used && !forced) || !completed)
     return;
-  uint8_t *full = buffer;
-  size_t size = buffer_size, used = buffer_used;
-  CUpti_BuffersCallbackCompleteFunc to = completed;
+  struct hand_over h = {completed, buffer, buffer_size, buffer_used};
   buffer = NULL, buffer_size = buffer_used = 0;
   pthread_mutex_unlock(&lock);
-  to(NULL, 0, full, size, used);
+  pthread_t worker;
+  if (pthread_create(&worker, NULL, hand_over, &h) == 0)
+    pthread_join(worker, NULL);
+  else
+    hand_over(&h);
   pthread_mutex_lock(&lock);
 }
 
@@ -99,6 +117,12 @@ static void *next_slot(void) {
 
 static void launched(const char *name, uintptr_t stream, int device) {
   pthread_mutex_lock(&lock);
+  /* The buffer goes back every few launches, not only when full or flushed (CUPTI's
+   * worker hands buffers over when it likes), here with the records of launches that
+   * have returned. CUPTI may also hand one over while a launch is still in its call;
+   * that case is not made here (with it, some NCCL kernels lost their tie: to look at). */
+  if (correlations % STANDIN_LAUNCHES_PER_BUFFER == 0)
+    complete_buffer(false);
   uint32_t correlation = ++correlations;
   if (kernels_enabled() && requested) {
     CUpti_ActivityKernel10 *k = next_slot();

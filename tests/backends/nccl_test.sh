@@ -166,6 +166,14 @@ if [ "$timing" = cupti ]; then
     [ "$commands" -gt 0 ] && [ "$named" -eq "$commands" ] ||
       fail "rank $rank: $named of $commands kernel commands name their launch (one each)
 $(head -3 "$tmp/kernels.$rank")"
+    # The stand-in hands its records over on threads of its own, as CUPTI does: the
+    # device table's threads are those that launched the kernels, among the CUDA calls'.
+    "$tracer" -r "$tmp/job/rank-$rank" -o "$tmp/rank$rank.tally.txt" 2>/dev/null
+    host_threads=$(sed -n 's/^BACKEND_CUDA |.*| \([0-9]*\) Threads |$/\1/p' "$tmp/rank$rank.tally.txt")
+    device_threads=$(sed -n 's/^Device profiling (CUDA) |.*| \([0-9]*\) Threads |$/\1/p' "$tmp/rank$rank.tally.txt" | sort -n | tail -1)
+    [ -n "$host_threads" ] && [ -n "$device_threads" ] && [ "$device_threads" -ge 1 ] &&
+      [ "$device_threads" -le "$host_threads" ] ||
+      fail "rank $rank: the device table counts ${device_threads:-no} threads, the CUDA calls ${host_threads:-no}: $(grep -e '^BACKEND_CUDA' -e '^Device profiling (CUDA)' "$tmp/rank$rank.tally.txt")"
   done
 fi
 # A group's one kernel, shared by size: equal halves for a send and a receive of the same

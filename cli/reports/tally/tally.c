@@ -171,7 +171,10 @@ static int on_device(void *context, const struct trace_device *c) {
   if (c->bytes > d->max_bytes)
     d->max_bytes = c->bytes;
   d->bytes += c->bytes;
-  long actor = note_actor(t, b, c->from.host, c->pid, c->tid, true);
+  /* The command's thread is the one that submitted it, where known: CUPTI hands its
+   * records over on a thread of its own, whose id the event carries. */
+  int64_t tid = c->call_tid > 0 ? c->call_tid : c->tid;
+  long actor = note_actor(t, b, c->from.host, c->pid, tid, true);
   struct actor_row *row =
       actor >= 0 ? actors_row(&t->actors, (uint32_t)actor, (uint32_t)c->backend, -1, c->kind,
                               c->name, c->name_len)
