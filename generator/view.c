@@ -359,11 +359,16 @@ static struct tree *build_function(struct view *v, const struct model_function *
   free((char *)extra.bytes);
   free((char *)extra.world_name);
   free((char *)extra.world);
+  free((char *)extra.recv_bytes);
+  free((char *)extra.recv_world_name);
+  free((char *)extra.recv_world);
   free((char *)extra.polls);
   free((char *)extra.comm_rank);
   free((char *)extra.comm_size);
   free((char *)extra.comm_id);
   view_message_describe(msg, fn);
+  if (view_group_call(v->s, v->prefix, f, fn, v->d))
+    v->status = -1;
   tree_set_string(fn, "status_field", slot ? "status" : status_is_result ? "result" : "");
   bool before = matches(&v->s->trace.before, f->name);
   bool after = matches(&v->s->trace.after, f->name);

@@ -127,6 +127,9 @@ struct tracer_message {
   uint8_t kind; /* enum tracer_message_kind */
   int16_t bytes, peer, tag, comm, request;
   int16_t op, root, comm_rank, comm_size, comm_id;
+  /* A send that also receives (MPI_Sendrecv): its receive's bytes, peer and tag slots;
+   * -1 when it does not. */
+  int16_t recv_bytes, recv_peer, recv_tag;
   struct tracer_rank_factor size_factor, bus_factor;
 };
 
