@@ -19,7 +19,8 @@ Checks, each against the tally, never against fixed numbers:
   - MPI records per function, by the tally's message kind of that function: a send's
     calls each have one MpiSend or MpiIsend and their lengths add up to its bytes; a
     receive's one MpiRecv or MpiIrecvRequest; a blocking collective's one
-    MpiCollectiveBegin and End whose sizes add up to its bytes; each MpiIsendComplete
+    MpiCollectiveBegin and End whose sizes add up to its bytes; a send that also receives
+    (MPI_Sendrecv) one MpiRecv a call; each MpiIsendComplete
     and MpiIrecv completes a request its location started; every record inside a call;
   - each device command's enter names its submitting call: an enter of an API function
     of its backend on that location at that very time;
@@ -60,6 +61,7 @@ def main():
     spent = Counter()           # (where, description, name) -> ns between enter and leave
     mpi = defaultdict(Counter)  # function -> record kind -> count
     mpi_bytes = Counter()       # function -> bytes of its sends, receives, collectives
+    recv_bytes = Counter()      # function -> bytes of its MpiRecv records
     requests = {}               # (location, request) -> the function that started it
     device_submitters = []      # (location ref, time, backend) of each device enter
     call_enters = {}            # (location ref, time) -> (backend description, name)
@@ -122,8 +124,10 @@ def main():
                 problems.append("%s: %s outside any call" % (location.name, kind))
                 continue
             mpi[function][kind] += 1
-            if kind in ("MpiSend", "MpiIsend", "MpiRecv"):
+            if kind in ("MpiSend", "MpiIsend"):
                 mpi_bytes[function] += event.msg_length
+            if kind == "MpiRecv":  # a receive's, or the receive half of MPI_Sendrecv
+                recv_bytes[function] += event.msg_length
             if kind == "MpiCollectiveEnd":
                 mpi_bytes[function] += event.size_sent
             if kind in ("MpiIsend", "MpiIrecvRequest", "NonBlockingCollectiveRequest"):
@@ -191,10 +195,15 @@ def main():
                 continue
             if n != calls:
                 problems.append("%s (%s): %d MPI records, the tally counts %d calls" % (f, kind, n, calls))
+            # A send that also receives (MPI_Sendrecv): one MpiRecv a call too.
+            if kind == "send" and got["MpiRecv"] and got["MpiRecv"] != calls:
+                problems.append("%s (send and receive): %d MpiRecv records, %d calls"
+                                % (f, got["MpiRecv"], calls))
             if kind != "collective" or not got["NonBlockingCollectiveRequest"]:
-                if mpi_bytes[f] != row.get("bytes", 0):
+                have = mpi_bytes[f] + (recv_bytes[f] if kind == "recv" else 0)
+                if have != row.get("bytes", 0):
                     problems.append("%s (%s): %d bytes in its records, the tally counts %d"
-                                    % (f, kind, mpi_bytes[f], row.get("bytes", 0)))
+                                    % (f, kind, have, row.get("bytes", 0)))
     if requests:
         problems.append("%d requests started and never completed: %s"
                         % (len(requests), sorted(set(requests.values()))))
