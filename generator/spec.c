@@ -15,7 +15,7 @@
 static const char *const spec_keys[] = {
     "backend",  "description", "library", "collector", "headers", "include_dirs", "include_dirs_after", "defines", "std",
     "missing_hint", "select", "exclude", "handles", "params", "trace", "sample", NULL};
-static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
+static const char *const trace_keys[] = {"hooks", "runtime_parts", "before", "after", "exclude", "status",
                                          "commands", "calls", "device_times", "kernel_names", "directions", "copy_kinds",
                                          "command_lists",
                                          "dispatch_tables", "templates", "exports", "environment",
@@ -377,6 +377,8 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   }
   rc |= spec_read_list(y, yamldoc_get(y, n, "templates"), "templates", false, &t->templates, d);
   rc |= spec_read_list(y, yamldoc_get(y, n, "exports"), "exports", false, &t->exports, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "runtime_parts"), "runtime_parts", false,
+                       &t->runtime_parts, d);
   rc |= spec_read_list(y, yamldoc_get(y, n, "environment"), "environment", false, &t->environment,
                   d);
   for (size_t i = 0; i < t->environment.len; i++) {
@@ -622,6 +624,7 @@ void spec_free(struct spec *s) {
   free_patterns(&s->trace.fortran.exclude);
   free_strings(&s->trace.templates);
   free_strings(&s->trace.exports);
+  free_strings(&s->trace.runtime_parts);
   free_strings(&s->trace.environment);
   free_strings(&s->trace.launcher_variables);
   free_strings(&s->trace.runtime_callers);

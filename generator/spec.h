@@ -316,6 +316,9 @@ struct spec_trace {
    * interposer) and extra symbols it exports (a tool's entry point). */
   struct ptrvec templates;    /* struct spec_string*: template names, "collector.c" */
   struct ptrvec exports;      /* struct spec_string* */
+  /* Folders of runtime/ compiled into the backend's library with its hooks (the build
+   * reads them; listed here so that the spec is checked). */
+  struct ptrvec runtime_parts; /* struct spec_string* */
   /* NAME=VALUE entries the tracer sets for the app when it traces this backend (unless
    * the user set NAME): what the API's own library needs to load or use the backend's. */
   struct ptrvec environment;  /* struct spec_string* */

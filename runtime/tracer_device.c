@@ -180,6 +180,7 @@ enum tracer_memory tracer_allocation_memory(const char *backend, const void *poi
 
 enum { DEVICES_NAMED = 64 };
 static tracer_device_of_fn *device_finders[TRACER_BACKENDS];
+static tracer_device_find_fn *handle_finders[TRACER_BACKENDS];
 static struct device_names {
   bool named[DEVICES_NAMED];
   char name[DEVICES_NAMED][TRACER_DEVICE_NAME];
@@ -191,10 +192,13 @@ static struct device_names {
 } * device_names[TRACER_BACKENDS]; /* made when first needed */
 static pthread_mutex_t devices_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void tracer_device_of_register(const char *backend, tracer_device_of_fn *device_of) {
+void tracer_device_of_register(const char *backend, tracer_device_of_fn *device_of,
+                               tracer_device_find_fn *find) {
   int index = tracer_backend_index(backend);
-  if (index >= 0)
-    __atomic_store_n(&device_finders[index], device_of, __ATOMIC_RELEASE);
+  if (index < 0)
+    return;
+  __atomic_store_n(&handle_finders[index], find, __ATOMIC_RELEASE);
+  __atomic_store_n(&device_finders[index], device_of, __ATOMIC_RELEASE);
 }
 
 int32_t tracer_command_device(const struct tracer_command *command) {
@@ -237,10 +241,14 @@ bool tracer_device_name_of(const char *backend, int32_t ordinal, char *name, siz
   return found;
 }
 
-int32_t tracer_device_ordinal_of(const char *backend, uintptr_t handle) {
+/* The ordinal kept for a handle, or, kept when found, the one find gives; the driver is
+ * asked without the lock held. */
+int32_t tracer_device_ordinal(const char *backend, uintptr_t handle) {
   int index = tracer_backend_index(backend);
+  tracer_device_find_fn *find =
+      index < 0 ? NULL : __atomic_load_n(&handle_finders[index], __ATOMIC_ACQUIRE);
   int32_t ordinal = TRACER_DEVICE_UNKNOWN;
-  if (index < 0)
+  if (!find)
     return ordinal;
   pthread_mutex_lock(&devices_lock);
   const struct device_names *names = device_names[index];
@@ -248,20 +256,18 @@ int32_t tracer_device_ordinal_of(const char *backend, uintptr_t handle) {
     if (names->handles[i].handle == handle)
       ordinal = names->handles[i].ordinal;
   pthread_mutex_unlock(&devices_lock);
-  return ordinal;
-}
-
-void tracer_device_ordinal_keep(const char *backend, uintptr_t handle, int32_t ordinal) {
-  int index = tracer_backend_index(backend);
-  if (index < 0 || ordinal < 0)
-    return;
+  char name[TRACER_DEVICE_NAME] = "";
+  if (ordinal >= 0 || (ordinal = find(handle, name, sizeof name)) < 0)
+    return ordinal < 0 ? TRACER_DEVICE_UNKNOWN : ordinal;
+  tracer_device_named(backend, ordinal, name);
   pthread_mutex_lock(&devices_lock);
-  struct device_names *names = names_of(index);
-  if (names && names->handle_count < DEVICES_NAMED) {
-    names->handles[names->handle_count].handle = handle;
-    names->handles[names->handle_count++].ordinal = ordinal;
+  struct device_names *kept = names_of(index);
+  if (kept && kept->handle_count < DEVICES_NAMED) {
+    kept->handles[kept->handle_count].handle = handle;
+    kept->handles[kept->handle_count++].ordinal = ordinal;
   }
   pthread_mutex_unlock(&devices_lock);
+  return ordinal;
 }
 
 /* ---- names of commands ---- */

@@ -158,27 +158,30 @@ struct tracer_call_id {
  * Every command names its device (docs/trace-format.md: device, device_name): its ordinal
  * in the backend's own numbering (CUDA's and HIP's device ordinal, the index of a Level
  * Zero or OpenCL device in its driver's or platform's list) and its name as the driver
- * gives it. A backend's hooks register how to find a command's device; the runtime keeps
- * the names, looked up once per device. */
+ * gives it. A backend's hooks register how to find a command's device and how to find and
+ * name a device handle; the runtime keeps the names, looked up once per handle. */
 enum { TRACER_DEVICE_UNKNOWN = -1, TRACER_DEVICE_NAME = 64 };
 
 /* The ordinal of the device a command is submitted to, looked up by the hooks when it is
- * submitted; TRACER_DEVICE_UNKNOWN when they cannot tell. A device seen first is named
- * with tracer_device_named. */
+ * submitted (usually through tracer_device_ordinal); TRACER_DEVICE_UNKNOWN when they
+ * cannot tell. */
 typedef int32_t tracer_device_of_fn(const struct tracer_command *command);
-void tracer_device_of_register(const char *backend, tracer_device_of_fn *device_of);
+/* The ordinal of a backend's device handle (CUDA's and HIP's handle is the ordinal itself,
+ * a Level Zero or OpenCL device is found among its driver's), with its name as the driver
+ * gives it ("" when it cannot); TRACER_DEVICE_UNKNOWN when not found. */
+typedef int32_t tracer_device_find_fn(uintptr_t handle, char *name, size_t size);
+void tracer_device_of_register(const char *backend, tracer_device_of_fn *device_of,
+                               tracer_device_find_fn *find);
 /* The device of a command, through the backend's registered function. */
 int32_t tracer_command_device(const struct tracer_command *command);
+/* The ordinal of a backend's device handle, found and named once through the backend's
+ * registered find; TRACER_DEVICE_UNKNOWN when it has none or finds none. */
+int32_t tracer_device_ordinal(const char *backend, uintptr_t handle);
 
 /* The name of a backend's device by ordinal, kept for every command on it. */
 void tracer_device_named(const char *backend, int32_t ordinal, const char *name);
-/* false when the device has no name kept (the hooks look it up then). */
+/* false when the device has no name kept. */
 bool tracer_device_name_of(const char *backend, int32_t ordinal, char *name, size_t size);
-
-/* The ordinal kept for a backend's device handle (a Level Zero or OpenCL device), so that
- * the hooks look each handle up once; TRACER_DEVICE_UNKNOWN when none is kept. */
-int32_t tracer_device_ordinal_of(const char *backend, uintptr_t handle);
-void tracer_device_ordinal_keep(const char *backend, uintptr_t handle, int32_t ordinal);
 
 /* Where a device_command event's command came from: its call, and the device it ran on. */
 struct tracer_command_origin {

@@ -5,60 +5,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracer_map.h"
 #include "tracer_recording.h"
 #include "tracer_runtime.h"
 #include "tracer_tracepoints.h"
 
-static struct {
-  uint64_t request;
-  uint64_t bytes;
-  bool used;
-} requests[TRACER_REQUESTS];
+static struct tracer_map requests = TRACER_MAP_INIT(uint64_t, TRACER_REQUESTS); /* bytes */
 static pthread_mutex_t requests_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static size_t home_of(uint64_t request) {
-  return (size_t)((request * 0x9e3779b97f4a7c15u) >> 52) % TRACER_REQUESTS;
-}
 
 uint64_t tracer_request_started(bool started, uint64_t request, uint64_t bytes) {
   if (!started || !request)
     return bytes;
   pthread_mutex_lock(&requests_lock);
-  size_t i = home_of(request);
-  for (size_t n = 0; n < TRACER_REQUESTS; n++, i = (i + 1) % TRACER_REQUESTS)
-    if (!requests[i].used || requests[i].request == request) {
-      requests[i].request = request;
-      requests[i].bytes = bytes;
-      requests[i].used = true;
-      break;
-    }
+  tracer_map_put(&requests, request, &bytes);
   pthread_mutex_unlock(&requests_lock);
   return bytes;
 }
 
 uint64_t tracer_request_completed(uint64_t request) {
   uint64_t bytes = 0;
-  if (!request)
-    return 0;
   pthread_mutex_lock(&requests_lock);
-  size_t i = home_of(request);
-  for (size_t n = 0; n < TRACER_REQUESTS && requests[i].used; n++, i = (i + 1) % TRACER_REQUESTS) {
-    if (requests[i].request != request)
-      continue;
-    bytes = requests[i].bytes;
-    requests[i].used = false;
-    /* Entries after the hole move back into it unless their home lies in (i, j], so that
-     * lookups never stop at a hole. */
-    for (size_t j = (i + 1) % TRACER_REQUESTS; requests[j].used; j = (j + 1) % TRACER_REQUESTS) {
-      size_t home = home_of(requests[j].request);
-      if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
-        requests[i] = requests[j];
-        requests[j].used = false;
-        i = j;
-      }
-    }
-    break;
-  }
+  tracer_map_take(&requests, request, &bytes);
   pthread_mutex_unlock(&requests_lock);
   return bytes;
 }

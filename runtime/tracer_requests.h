@@ -3,7 +3,7 @@
  * that the completing call's record says what it completed (trace.messages). The
  * generated code calls these with the requests' values as their records hold them.
  *
- * A process keeps at most TRACER_REQUESTS requests in flight (open addressing, one lock);
+ * A process keeps at most TRACER_REQUESTS requests in flight (tracer_map.h, one lock);
  * past that, the bytes of new requests are not kept and their completions count 0 bytes.
  * A persistent request counts its bytes at its first completion only.
  *

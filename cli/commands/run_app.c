@@ -64,8 +64,11 @@ static char **event_patterns(const struct tracer_options *o, char **backends, si
       break;
     }
   }
-  if (p)
-    p[k++] = strdup("lttng_ust_tracer:*");
+  if (p) {
+    /* The runtime's own events, the counted entries in their own channel (session.h). */
+    p[k++] = strdup("lttng_ust_tracer:*!" SESSION_COUNTED_EVENT);
+    p[k++] = strdup(SESSION_COUNTED_EVENT);
+  }
   if (p && o->sample_ms)
     p[k++] = strdup("lttng_ust_sampler:*");
   if (p && o->events) {

@@ -187,7 +187,56 @@ static enum session_status create_session(struct session *session, struct sessio
   return SESSION_OK;
 }
 
-/* The metadata's channel: LTTng's default (2 sub-buffers of 4 KiB) moves the metadata
+/* One channel of the session: its name, its ring buffers, and whether an app waits for
+ * room in them (blocking) instead of discarding the event. */
+struct channel_shape {
+  const char *name;
+  uint64_t subbuf_size;
+  uint64_t subbuf_count;
+  bool blocking;
+};
+
+static enum session_status add_channel(struct session *session, const struct channel_shape *shape,
+                                       struct session_error *error)
+{
+  struct lttng_channel *channel = lttng_channel_create(&session->domain);
+  if (channel == NULL) {
+    return session_fail(error, SESSION_ERR_SYSTEM,
+                        "Cannot create channel: session=%s, out of memory", session->name);
+  }
+  snprintf(channel->name, sizeof channel->name, "%s", shape->name);
+  channel->attr.overwrite = 0; /* discard new events when full: never lose old ones */
+  channel->attr.subbuf_size = shape->subbuf_size;
+  channel->attr.num_subbuf = shape->subbuf_count;
+  channel->attr.output = LTTNG_EVENT_MMAP; /* the only output UST supports */
+  /* Sub-buffers are switched and written out every second even when not full, so a job
+   * killed outright (a batch time limit's SIGKILL to the tracer too) leaves on disk all
+   * but its last second. */
+  channel->attr.switch_timer_interval = SESSION_SWITCH_TIMER_US;
+  channel->attr.read_timer_interval = 0;
+  int rc = 0;
+  if (shape->blocking) {
+    /* -1: an app waits as long as it takes for space in the buffer. */
+    rc = lttng_channel_set_blocking_timeout(channel, -1);
+  }
+  if (rc == 0) {
+    rc = lttng_enable_channel(session->handle, channel);
+  }
+  lttng_channel_destroy(channel);
+  if (rc < 0) {
+    session->last_lttng_error = rc;
+    return session_fail(error, SESSION_ERR_LTTNG,
+                        "Cannot create channel: session=%s, channel=%s, subbuf_size=%llu, "
+                        "subbuf_count=%llu, blocking=%s: %s",
+                        session->name, shape->name, (unsigned long long)shape->subbuf_size,
+                        (unsigned long long)shape->subbuf_count, shape->blocking ? "yes" : "no",
+                        lttng_strerror(rc));
+  }
+  return SESSION_OK;
+}
+
+/* The session's three channels: the metadata's, the events', the counted entries'
+ * (session.h). The metadata's: LTTng's default (2 sub-buffers of 4 KiB) moves the metadata
  * of every preloaded backend's events (about 370 KiB) to disk in some 90 turns of the
  * consumer, and the consumer's command thread sleeps 200 ms at a time while it waits
  * for that (lttng-consumerd's DEFAULT_METADATA_AVAILABILITY_WAIT_TIME), holding up the
@@ -195,80 +244,25 @@ static enum session_status create_session(struct session *session, struct sessio
  * The channel is written out every second too (the switch timer): by default its last
  * sub-buffer waits for the session's end, and a file system that fills up before then
  * leaves a trace without a full metadata, which nothing can read. */
-static enum session_status enable_metadata_channel(struct session *session,
-                                                   struct session_error *error)
+static enum session_status enable_channels(struct session *session,
+                                           const struct session_options *options,
+                                           struct session_error *error)
 {
-  struct lttng_channel *channel = lttng_channel_create(&session->domain);
-  if (channel == NULL) {
-    return session_fail(error, SESSION_ERR_SYSTEM,
-                        "Cannot create channel: session=%s, out of memory", session->name);
-  }
-  snprintf(channel->name, sizeof channel->name, "%s", "metadata");
-  channel->attr.overwrite = 0;
-  channel->attr.subbuf_size = SESSION_METADATA_SUBBUF_SIZE;
-  channel->attr.num_subbuf = SESSION_METADATA_SUBBUF_COUNT;
-  channel->attr.switch_timer_interval = SESSION_SWITCH_TIMER_US;
-  channel->attr.read_timer_interval = 0;
-  channel->attr.output = LTTNG_EVENT_MMAP;
-  int rc = lttng_enable_channel(session->handle, channel);
-  lttng_channel_destroy(channel);
-  if (rc < 0) {
-    session->last_lttng_error = rc;
-    return session_fail(error, SESSION_ERR_LTTNG,
-                        "Cannot create channel: session=%s, channel=metadata, subbuf_size=%u, "
-                        "subbuf_count=%u: %s",
-                        session->name, SESSION_METADATA_SUBBUF_SIZE,
-                        SESSION_METADATA_SUBBUF_COUNT, lttng_strerror(rc));
+  uint64_t size = options->subbuf_size != 0 ? options->subbuf_size : SESSION_DEFAULT_SUBBUF_SIZE;
+  const struct channel_shape shapes[] = {
+      {"metadata", SESSION_METADATA_SUBBUF_SIZE, SESSION_METADATA_SUBBUF_COUNT, false},
+      {SESSION_CHANNEL_NAME, size,
+       options->subbuf_count != 0 ? options->subbuf_count : session_default_subbuf_count(size),
+       options->blocking},
+      {SESSION_COUNTS_CHANNEL_NAME, SESSION_COUNTS_SUBBUF_SIZE, SESSION_COUNTS_SUBBUF_COUNT, false},
+  };
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    enum session_status status = add_channel(session, &shapes[i], error);
+    if (status != SESSION_OK) {
+      return status;
+    }
   }
   return SESSION_OK;
-}
-
-static enum session_status enable_channel(struct session *session,
-                                          const struct session_options *options,
-                                          struct session_error *error)
-{
-  enum session_status metadata = enable_metadata_channel(session, error);
-  if (metadata != SESSION_OK) {
-    return metadata;
-  }
-  struct lttng_channel *channel = lttng_channel_create(&session->domain);
-  if (channel == NULL) {
-    return session_fail(error, SESSION_ERR_SYSTEM,
-                "Cannot create channel: session=%s, out of memory", session->name);
-  }
-  snprintf(channel->name, sizeof channel->name, "%s", SESSION_CHANNEL_NAME);
-  channel->attr.overwrite = 0; /* discard new events when full: never lose old ones */
-  channel->attr.subbuf_size =
-      options->subbuf_size != 0 ? options->subbuf_size : SESSION_DEFAULT_SUBBUF_SIZE;
-  channel->attr.num_subbuf = options->subbuf_count != 0
-                                 ? options->subbuf_count
-                                 : session_default_subbuf_count(channel->attr.subbuf_size);
-  channel->attr.output = LTTNG_EVENT_MMAP; /* the only output UST supports */
-  /* Sub-buffers are switched and written out every second even when not full, so a job
-   * killed outright (a batch time limit's SIGKILL to the tracer too) leaves on disk all
-   * but its last second. */
-  channel->attr.switch_timer_interval = SESSION_SWITCH_TIMER_US;
-  int rc = 0;
-  if (options->blocking) {
-    /* -1: an app waits as long as it takes for space in the buffer. */
-    rc = lttng_channel_set_blocking_timeout(channel, -1);
-  }
-  if (rc == 0) {
-    rc = lttng_enable_channel(session->handle, channel);
-  }
-  enum session_status status = SESSION_OK;
-  if (rc < 0) {
-    session->last_lttng_error = rc;
-    status = session_fail(error, SESSION_ERR_LTTNG,
-                  "Cannot create channel: session=%s, channel=%s, subbuf_size=%llu, "
-                  "subbuf_count=%llu, blocking=%s: %s",
-                  session->name, SESSION_CHANNEL_NAME,
-                  (unsigned long long)channel->attr.subbuf_size,
-                  (unsigned long long)channel->attr.num_subbuf,
-                  options->blocking ? "yes" : "no", lttng_strerror(rc));
-  }
-  lttng_channel_destroy(channel);
-  return status;
 }
 
 static enum session_status add_contexts(struct session *session, struct session_error *error)
@@ -352,7 +346,10 @@ static enum session_status enable_events(struct session *session,
     int excluded = split_exclusions(patterns[i], &event, &exclusions[0][0], MAX_EXCLUSIONS);
     for (int k = 0; k < excluded; k++)
       exclusion_names[k] = exclusions[k];
-    int rc = lttng_enable_event_with_exclusions(session->handle, &event, SESSION_CHANNEL_NAME,
+    const char *channel = strcmp(event.name, SESSION_COUNTED_EVENT) == 0
+                              ? SESSION_COUNTS_CHANNEL_NAME
+                              : SESSION_CHANNEL_NAME;
+    int rc = lttng_enable_event_with_exclusions(session->handle, &event, channel,
                                                 NULL, excluded,
                                                 excluded ? exclusion_names : NULL);
     /* A pattern given twice is already enabled: that is what was asked. */
@@ -360,7 +357,7 @@ static enum session_status enable_events(struct session *session,
       session->last_lttng_error = rc;
       return session_fail(error, SESSION_ERR_LTTNG,
                   "Cannot enable event: session=%s, channel=%s, pattern=%s: %s", session->name,
-                  SESSION_CHANNEL_NAME, patterns[i], lttng_strerror(rc));
+                  channel, patterns[i], lttng_strerror(rc));
     }
   }
   return SESSION_OK;
@@ -519,11 +516,7 @@ static enum session_status establish_session(struct session *session,
     return session_fail(error, SESSION_ERR_SYSTEM, "Cannot create session: name=%s, out of memory",
                 session->name);
   }
-  status = enable_metadata_channel(session, error);
-  if (status != SESSION_OK) {
-    return status;
-  }
-  status = enable_channel(session, options, error);
+  status = enable_channels(session, options, error);
   if (status != SESSION_OK) {
     return status;
   }
@@ -692,24 +685,24 @@ enum session_status session_track_process(struct session *session, pid_t pid,
   return SESSION_OK;
 }
 
-/* Sums the loss counters of the session's channel. Per-UID buffers keep them after the
- * apps are gone, and after the stop they are final. */
-static enum session_status read_loss(struct session *session,
-                                     struct session_end_report *report,
+/* Sums the loss counters of the session's event channels, the events' and the counted
+ * entries'. Per-UID buffers keep them after the apps are gone, and after the stop they
+ * are final. */
+static enum session_status read_loss(struct session *session, struct session_end_report *report,
                                      struct session_error *error)
 {
   struct lttng_channel *channels = NULL;
   int count = lttng_list_channels(session->handle, &channels);
   if (count < 0) {
     return session_fail(error, SESSION_ERR_LTTNG, "Cannot read loss counts: session=%s: %s",
-                session->name, lttng_strerror(count));
+                        session->name, lttng_strerror(count));
   }
-  enum session_status status =
-      session_fail(error, SESSION_ERR_LTTNG, "Cannot read loss counts: session=%s, channel=%s, not "
-                                     "found",
-           session->name, SESSION_CHANNEL_NAME);
-  for (int i = 0; i < count; i++) {
-    if (strcmp(channels[i].name, SESSION_CHANNEL_NAME) != 0) {
+  bool found = false;
+  uint64_t discarded_sum = 0, lost_sum = 0;
+  enum session_status status = SESSION_OK;
+  for (int i = 0; i < count && status == SESSION_OK; i++) {
+    if (strcmp(channels[i].name, SESSION_CHANNEL_NAME) != 0 &&
+        strcmp(channels[i].name, SESSION_COUNTS_CHANNEL_NAME) != 0) {
       continue;
     }
     uint64_t discarded = 0, lost = 0;
@@ -719,20 +712,27 @@ static enum session_status read_loss(struct session *session,
     }
     if (rc < 0) {
       status = session_fail(error, SESSION_ERR_LTTNG,
-                    "Cannot read loss counts: session=%s, channel=%s: %s", session->name,
-                    SESSION_CHANNEL_NAME, lttng_strerror(rc));
+                            "Cannot read loss counts: session=%s, channel=%s: %s", session->name,
+                            channels[i].name, lttng_strerror(rc));
       break;
     }
     /* lttng-tools' consumer adds 2^63 when packets from several writers report their
      * cumulative counts out of order: such a value is no count. */
-    report->discarded_events = discarded >= (UINT64_C(1) << 63) ? 0 : discarded;
-    report->lost_packets = lost;
-    report->counts_valid = true;
-    error->message[0] = '\0';
-    status = SESSION_OK;
-    break;
+    discarded_sum += discarded >= (UINT64_C(1) << 63) ? 0 : discarded;
+    lost_sum += lost;
+    found = found || strcmp(channels[i].name, SESSION_CHANNEL_NAME) == 0;
   }
   free(channels);
+  if (status == SESSION_OK && !found) {
+    status = session_fail(error, SESSION_ERR_LTTNG,
+                          "Cannot read loss counts: session=%s, channel=%s, not found",
+                          session->name, SESSION_CHANNEL_NAME);
+  }
+  if (status == SESSION_OK) {
+    report->discarded_events = discarded_sum;
+    report->lost_packets = lost_sum;
+    report->counts_valid = true;
+  }
   return status;
 }
 

@@ -91,8 +91,18 @@ uint64_t session_default_subbuf_count(uint64_t subbuf_size);
 #define SESSION_HANG_EXIT_STATUS 3
 /* How often sub-buffers are written out even when not full, in microseconds. */
 #define SESSION_SWITCH_TIMER_US 1000000u
-/* The one channel every event goes to. */
+/* The channel every event goes to but the counted entries. */
 #define SESSION_CHANNEL_NAME "tracer"
+/* The counted entries' own channel. One `counted` event stands for up to 65,536 calls,
+ * and a full channel discards an event without telling which: in the one channel, the
+ * entries written when calls turn counted (a bound reached, buffers still full of the
+ * calls recorded before) were discarded with their calls. They are few, so a small
+ * channel of their own holds them, whatever fills the other. An event pattern equal to
+ * SESSION_COUNTED_EVENT is enabled there. */
+#define SESSION_COUNTS_CHANNEL_NAME "counts"
+#define SESSION_COUNTED_EVENT "lttng_ust_tracer:counted"
+#define SESSION_COUNTS_SUBBUF_SIZE (16u * 1024u)
+#define SESSION_COUNTS_SUBBUF_COUNT 4u
 
 enum session_status {
   SESSION_OK = 0,

@@ -102,7 +102,8 @@ int trace_budget_plan(const char *trace_dir, uint64_t max_size, unsigned bytes_p
     plan->subbuf_size = size;
     plan->subbuf_count = count;
   }
-  plan->buffer_bytes = size * count * cpu_count;
+  plan->buffer_bytes =
+      (size * count + SESSION_COUNTS_SUBBUF_SIZE * SESSION_COUNTS_SUBBUF_COUNT) * cpu_count;
   return 0;
 }
 

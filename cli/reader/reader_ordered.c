@@ -731,10 +731,14 @@ bool reader_read_ordered_parallel(struct read_state *st, const struct reader_tar
                                   size_t n) {
   const struct trace_reader *r = st->reader;
   size_t streams = ctf_trace_stream_count(r->trace);
+  /* The calling thread merges and runs the consumers; threads - 1 workers decode. By
+   * default only from 3 cores: on 2, the hand-over to the merge costs more than the
+   * decoding it takes off it (bench/RESULTS.md: the timeline and -t ran faster on one
+   * thread than on two workers and the merge). */
   unsigned threads = st->options->threads;
   if (threads == 0) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    threads = cores > 0 ? (unsigned)cores : 1;
+    threads = cores >= 3 ? (unsigned)cores : 1;
   }
   if (threads < 2 || streams < 2)
     return false;
@@ -748,7 +752,7 @@ bool reader_read_ordered_parallel(struct read_state *st, const struct reader_tar
   size_t free_count = 0;
   struct reader_target *ordered = calloc(n + 1, sizeof *ordered);
   const struct reader_target **frees = calloc(n + 1, sizeof *frees);
-  o.group_count = threads < streams ? threads : streams;
+  o.group_count = threads - 1 < streams ? threads - 1 : streams;
   o.groups = calloc(o.group_count, sizeof *o.groups);
   bool ok = ordered && frees && o.groups;
   for (size_t i = 0; ok && i < n; i++) {
@@ -853,7 +857,7 @@ bool reader_read_ordered_parallel(struct read_state *st, const struct reader_tar
   for (size_t i = 0; opened && i < o.group_count; i++)
     all_started &= o.groups[i].started;
   if (all_started) {
-    st->threads = (unsigned)o.group_count;
+    st->threads = (unsigned)o.group_count + 1; /* the decoders and the merge */
     merge(&o);
   } else if (opened) {
     st->failed = true;

@@ -30,23 +30,26 @@ bool hip_kernel_name(const struct tracer_command *command, char *name, size_t si
   return true;
 }
 
-/* A command runs on the thread's current device (hipGetDevice), named by hipDeviceGetName. */
+/* HIP's device is its ordinal, named by hipDeviceGetName. */
+static int32_t hip_device_find(uintptr_t device, char *name, size_t size) {
+  hip_depth++;
+  if (hipDeviceGetName(name, (int)size, (int)device) != hipSuccess)
+    name[0] = '\0';
+  hip_depth--;
+  return (int32_t)device;
+}
+
+/* A command runs on the thread's current device (hipGetDevice). */
 static int32_t hip_device_of(const struct tracer_command *command) {
   (void)command;
   int device = -1;
-  char name[TRACER_DEVICE_NAME];
   hip_depth++;
-  if (hipGetDevice(&device) != hipSuccess)
-    device = TRACER_DEVICE_UNKNOWN;
-  if (device >= 0 && !tracer_device_name_of("hip", device, name, sizeof name)) {
-    if (hipDeviceGetName(name, sizeof name, device) != hipSuccess)
-      name[0] = '\0';
-    tracer_device_named("hip", device, name);
-  }
+  hipError_t known = hipGetDevice(&device);
   hip_depth--;
-  return device;
+  return known == hipSuccess && device >= 0 ? tracer_device_ordinal("hip", (uintptr_t)device)
+                                            : TRACER_DEVICE_UNKNOWN;
 }
 
 __attribute__((constructor)) static void hip_devices_register(void) {
-  tracer_device_of_register("hip", hip_device_of);
+  tracer_device_of_register("hip", hip_device_of, hip_device_find);
 }

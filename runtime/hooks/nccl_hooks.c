@@ -10,7 +10,7 @@
  * - An id that all ranks of a communicator share (trace.communicators' `id`), for the
  *   job's stragglers and message matrix (docs/nccl.md): a hash of the ncclUniqueId the ranks created it from,
  *   or of its parent's id and the color they split it by. Kept per handle from its
- *   creation (after hooks) to its destruction, in a table of COMM_IDS; a communicator
+ *   creation (after hooks) to its destruction, in a map of COMM_IDS; a communicator
  *   made before the tracer loaded, or beyond the table, has none (0).
  *
  * NCCL has no device work of its own to time: its kernels are launched through the CUDA
@@ -20,6 +20,8 @@
 #include "nccl_args.h"
 
 #include <pthread.h>
+
+#include "tracer_map.h"
 
 uint64_t nccl_element_size(ncclDataType_t datatype) {
   switch (datatype) {
@@ -62,11 +64,7 @@ int64_t nccl_comm_size(ncclComm_t comm) {
 /* ---- communicators' ids ---- */
 
 enum { COMM_IDS = 1024 };
-static struct {
-  ncclComm_t comm;
-  uint64_t id;
-} comm_ids[COMM_IDS];
-static size_t comm_ids_used; /* slots [0, comm_ids_used) were ever taken: a few, usually */
+static struct tracer_map comm_ids = TRACER_MAP_INIT(uint64_t, COMM_IDS); /* by handle */
 static pthread_mutex_t comm_ids_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* FNV-1a over bytes, from h; never 0, which means "no id". */
@@ -81,40 +79,20 @@ static const uint64_t hash_seed = 14695981039346656037ull;
 
 static void remember(ncclComm_t comm, uint64_t id) {
   pthread_mutex_lock(&comm_ids_lock);
-  size_t free_slot = comm_ids_used < COMM_IDS ? comm_ids_used : COMM_IDS;
-  for (size_t i = 0; i < comm_ids_used; i++) {
-    if (comm_ids[i].comm == comm) {
-      free_slot = i;
-      break;
-    }
-    if (!comm_ids[i].comm && free_slot >= comm_ids_used)
-      free_slot = i;
-  }
-  if (free_slot < COMM_IDS) {
-    if (free_slot == comm_ids_used)
-      comm_ids_used++;
-    comm_ids[free_slot].comm = comm;
-    comm_ids[free_slot].id = id;
-  }
+  tracer_map_put(&comm_ids, (uintptr_t)comm, &id);
   pthread_mutex_unlock(&comm_ids_lock);
 }
 
 static void forget(ncclComm_t comm) {
   pthread_mutex_lock(&comm_ids_lock);
-  for (size_t i = 0; i < comm_ids_used; i++)
-    if (comm_ids[i].comm == comm)
-      comm_ids[i].comm = NULL;
+  tracer_map_take(&comm_ids, (uintptr_t)comm, NULL);
   pthread_mutex_unlock(&comm_ids_lock);
 }
 
 uint64_t nccl_comm_id(ncclComm_t comm) {
   uint64_t id = 0;
-  if (!comm)
-    return 0;
   pthread_mutex_lock(&comm_ids_lock);
-  for (size_t i = 0; i < comm_ids_used && !id; i++)
-    if (comm_ids[i].comm == comm)
-      id = comm_ids[i].id;
+  tracer_map_get(&comm_ids, (uintptr_t)comm, &id);
   pthread_mutex_unlock(&comm_ids_lock);
   return id;
 }

@@ -33,35 +33,37 @@ bool opencl_kernel_name(const struct tracer_command *command, char *name, size_t
   return named;
 }
 
-/* A queue's device: its index among its platform's devices, named by CL_DEVICE_NAME, each
- * device looked up once. */
-static int32_t opencl_device_of(const struct tracer_command *command) {
+/* A device's index among its platform's devices, named by CL_DEVICE_NAME. */
+static int32_t opencl_device_find(uintptr_t handle, char *name, size_t size) {
   enum { MAX_DEVICES = 64 };
-  cl_device_id device = NULL, devices[MAX_DEVICES];
+  cl_device_id device = (cl_device_id)handle, devices[MAX_DEVICES];
   cl_platform_id platform = NULL;
   cl_uint count = 0;
+  int32_t ordinal = TRACER_DEVICE_UNKNOWN;
   opencl_depth++;
-  if (command->queue && clGetCommandQueueInfo((cl_command_queue)command->queue, CL_QUEUE_DEVICE,
-                                              sizeof device, &device, NULL) != CL_SUCCESS)
-    device = NULL;
-  int32_t ordinal = tracer_device_ordinal_of("opencl", (uintptr_t)device);
-  if (device && ordinal < 0 &&
-      clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) == CL_SUCCESS &&
-      clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, MAX_DEVICES, devices, &count) == CL_SUCCESS) {
+  if (clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) == CL_SUCCESS &&
+      clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, MAX_DEVICES, devices, &count) == CL_SUCCESS)
     for (cl_uint i = 0; i < count && i < MAX_DEVICES && ordinal < 0; i++)
       ordinal = devices[i] == device ? (int32_t)i : ordinal;
-    char name[TRACER_DEVICE_NAME];
-    if (ordinal >= 0 &&
-        clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name, name, NULL) == CL_SUCCESS)
-      tracer_device_named("opencl", ordinal, name);
-    tracer_device_ordinal_keep("opencl", (uintptr_t)device, ordinal);
-  }
+  if (ordinal >= 0 && clGetDeviceInfo(device, CL_DEVICE_NAME, size, name, NULL) != CL_SUCCESS)
+    name[0] = '\0';
   opencl_depth--;
   return ordinal;
 }
 
+/* A command runs on its queue's device. */
+static int32_t opencl_device_of(const struct tracer_command *command) {
+  cl_device_id device = NULL;
+  opencl_depth++;
+  if (command->queue && clGetCommandQueueInfo((cl_command_queue)command->queue, CL_QUEUE_DEVICE,
+                                              sizeof device, &device, NULL) != CL_SUCCESS)
+    device = NULL;
+  opencl_depth--;
+  return device ? tracer_device_ordinal("opencl", (uintptr_t)device) : TRACER_DEVICE_UNKNOWN;
+}
+
 __attribute__((constructor)) static void opencl_devices_register(void) {
-  tracer_device_of_register("opencl", opencl_device_of);
+  tracer_device_of_register("opencl", opencl_device_of, opencl_device_find);
 }
 
 /* A command whose completion event is not read yet. */

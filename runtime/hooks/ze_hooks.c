@@ -145,18 +145,14 @@ static ze_context_handle_t list_context(const struct tracer_command *command,
 
 /* ---- naming ---- */
 
-/* A list's device: its index among its driver's devices, named by zeDeviceGetProperties,
- * each device looked up once. */
-static int32_t ze_device_of(const struct tracer_command *command) {
+/* A device's index among its driver's devices, named by zeDeviceGetProperties. */
+static int32_t ze_device_find(uintptr_t handle, char *name, size_t size) {
   enum { MAX_DEVICES = 64, MAX_DRIVERS = 8 };
-  ze_device_handle_t device = NULL;
-  list_context(command, &device);
-  int32_t ordinal = tracer_device_ordinal_of("ze", (uintptr_t)device);
-  if (!device || ordinal >= 0)
-    return ordinal;
+  ze_device_handle_t device = (ze_device_handle_t)handle;
   ze_driver_handle_t drivers[MAX_DRIVERS];
   ze_device_handle_t devices[MAX_DEVICES];
   uint32_t driver_count = 0;
+  int32_t ordinal = TRACER_DEVICE_UNKNOWN;
   ze_device_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
   ze_device_properties_t other = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
   ze_depth++;
@@ -179,14 +175,19 @@ static int32_t ze_device_of(const struct tracer_command *command) {
             ordinal = (int32_t)i;
     }
   ze_depth--;
-  if (ordinal >= 0 && named)
-    tracer_device_named("ze", ordinal, props.name);
-  tracer_device_ordinal_keep("ze", (uintptr_t)device, ordinal);
+  snprintf(name, size, "%s", named ? props.name : "");
   return ordinal;
 }
 
+/* A command runs on its list's device. */
+static int32_t ze_device_of(const struct tracer_command *command) {
+  ze_device_handle_t device = NULL;
+  list_context(command, &device);
+  return device ? tracer_device_ordinal("ze", (uintptr_t)device) : TRACER_DEVICE_UNKNOWN;
+}
+
 __attribute__((constructor)) static void ze_devices_register(void) {
-  tracer_device_of_register("ze", ze_device_of);
+  tracer_device_of_register("ze", ze_device_of, ze_device_find);
 }
 
 enum tracer_memory ze_memory_of(const struct tracer_command *command, const void *pointer) {

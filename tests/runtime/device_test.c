@@ -13,7 +13,8 @@
  *   forgotten, drained when many are pending; command lists that record commands and run
  *   them at each execution;
  * - devices: a command's device through the backend's registered finder (unknown without
- *   one), names and handles kept per backend and ordinal, and a pending command's device.
+ *   one), names kept per backend and ordinal, handles found and named once, and a pending
+ *   command's device.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -323,6 +324,14 @@ static int32_t device_of_queue(const struct tracer_command *command) {
   return command->queue == 0 ? TRACER_DEVICE_UNKNOWN : (int32_t)command->queue - 1;
 }
 
+/* The handle finder of backend "devices_test": handle 0x40 is device 3; counts its calls. */
+static unsigned handle_finds;
+static int32_t find_handle(uintptr_t handle, char *name, size_t size) {
+  handle_finds++;
+  snprintf(name, size, "%s", handle == 0x40 ? "Null GPU 3" : "");
+  return handle == 0x40 ? 3 : TRACER_DEVICE_UNKNOWN;
+}
+
 static void device_tests(void) {
   static const struct tracer_device backend = {.backend = "devices_test"};
   static const struct tracer_device other = {.backend = "devices_other"};
@@ -331,7 +340,7 @@ static void device_tests(void) {
   struct tracer_command elsewhere = {.device = &other, .name = "launch", .queue = 2};
   expect_u64("no finder: unknown", (uint64_t)(int64_t)tracer_command_device(&on_second),
              (uint64_t)(int64_t)TRACER_DEVICE_UNKNOWN);
-  tracer_device_of_register("devices_test", device_of_queue);
+  tracer_device_of_register("devices_test", device_of_queue, find_handle);
   expect_u64("the finder's device", (uint64_t)tracer_command_device(&on_second), 1);
   expect_u64("the finder's unknown", (uint64_t)(int64_t)tracer_command_device(&on_none),
              (uint64_t)(int64_t)TRACER_DEVICE_UNKNOWN);
@@ -345,13 +354,15 @@ static void device_tests(void) {
   expect_str("its name", name, "Null GPU 1");
   expect_u64("per ordinal", tracer_device_name_of("devices_test", 0, name, sizeof name), 0);
   expect_u64("per backend", tracer_device_name_of("devices_other", 1, name, sizeof name), 0);
-  expect_u64("no handle kept", (uint64_t)(int64_t)tracer_device_ordinal_of("devices_test", 0x40),
+  expect_u64("a handle found", (uint64_t)tracer_device_ordinal("devices_test", 0x40), 3);
+  expect_u64("and named", tracer_device_name_of("devices_test", 3, name, sizeof name), 1);
+  expect_str("by its finder", name, "Null GPU 3");
+  expect_u64("found once", (uint64_t)tracer_device_ordinal("devices_test", 0x40) + handle_finds,
+             3 + 1);
+  expect_u64("a handle not found", (uint64_t)(int64_t)tracer_device_ordinal("devices_test", 0x50),
              (uint64_t)(int64_t)TRACER_DEVICE_UNKNOWN);
-  tracer_device_ordinal_keep("devices_test", 0x40, 3);
-  tracer_device_ordinal_keep("devices_test", 0x50, TRACER_DEVICE_UNKNOWN);
-  expect_u64("a handle kept", (uint64_t)tracer_device_ordinal_of("devices_test", 0x40), 3);
-  expect_u64("an unknown one is not",
-             (uint64_t)(int64_t)tracer_device_ordinal_of("devices_test", 0x50),
+  expect_u64("is asked again", (tracer_device_ordinal("devices_test", 0x50), handle_finds), 3);
+  expect_u64("no finder", (uint64_t)(int64_t)tracer_device_ordinal("devices_other", 0x40),
              (uint64_t)(int64_t)TRACER_DEVICE_UNKNOWN);
   /* A pending command keeps the device it was submitted to. */
   struct tracer_pending p;

@@ -1,0 +1,191 @@
+/* cupti_records: CUPTI's activity records of kernels, copies and memsets, read as CUPTI
+ * hands its buffers back and recorded as device_command events (cupti_source.h).
+ *
+ * CUPTI reads device times on the clock the tracer gives it (CLOCK_MONOTONIC_RAW),
+ * converted to the trace clock as they are read. Each command's device is CUPTI's
+ * deviceId, named through the CUDA hooks (tracer_device_ordinal). Records have no API
+ * function: transfers are named "memcpy(H2D pageable)" and "memset".
+ */
+#include "cupti_source.h"
+
+#ifdef TRACER_CUPTI
+#include <cupti_driver_cbid.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cupti_collector.h"
+#include "tracer_device_clock.h"
+#include "tracer_wrappers.h"
+
+struct cupti_api cupti;
+bool cupti_correlates;
+
+void *cupti_library(void) {
+  void *library = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
+  return library ? library : dlopen("libcupti.so", RTLD_NOW | RTLD_LOCAL);
+}
+
+/* The launch APIs whose activity records CUPTI writes for the tracer: an external
+ * correlation record comes only before an API's own record (seen on H200 with CUPTI 13:
+ * none at all with the kernel kinds alone, bench/gpu-runs/run7), and only these, not
+ * every driver call, are worth a record each. */
+static const CUpti_CallbackId launch_apis[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+};
+
+/* Turns the launch APIs' records on or off; true when every one took the setting. */
+static bool launch_records(bool on) {
+  bool all = cupti.enable_driver_api != NULL;
+  for (size_t i = 0; all && i < sizeof launch_apis / sizeof *launch_apis; i++)
+    all = cupti.enable_driver_api(launch_apis[i], on) == CUPTI_SUCCESS;
+  return all;
+}
+
+enum { BUFFER = 1 << 20 };
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max) {
+  *buffer = aligned_alloc(8, BUFFER);
+  *size = *buffer ? BUFFER : 0;
+  *max = 0;
+}
+
+static enum tracer_memory memory_of(uint8_t kind) {
+  switch ((CUpti_ActivityMemoryKind)kind) {
+  case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE: return TRACER_MEMORY_PAGEABLE;
+  case CUPTI_ACTIVITY_MEMORY_KIND_PINNED: return TRACER_MEMORY_HOST;
+  case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED:
+  case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC: return TRACER_MEMORY_SHARED;
+  default: return TRACER_MEMORY_DEVICE;
+  }
+}
+
+/* CUPTI's deviceId is CUDA's ordinal. */
+static int32_t device_of(uint32_t id) { return tracer_device_ordinal("cuda", id); }
+
+static void record(const CUpti_Activity *record) {
+  static const struct tracer_copy_names names = {'H', 'H', 'D', 'M', true};
+  char kind[32];
+  struct cupti_command c = {0};
+  if (record->kind == CUPTI_ACTIVITY_KIND_KERNEL ||
+      record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
+    const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)record;
+    c = (struct cupti_command){k->correlationId,
+                               device_of(k->deviceId),
+                               TRACER_COMMAND_KERNEL,
+                               "",
+                               0,
+                               k->streamId,
+                               tracer_clock_raw_to_trace(k->start),
+                               tracer_clock_raw_to_trace(k->end)};
+    tracer_demangle(k->name ? k->name : "kernel", c.name, sizeof c.name);
+  } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
+    const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)record;
+    c = (struct cupti_command){m->correlationId,
+                               device_of(m->deviceId),
+                               TRACER_COMMAND_TRANSFER,
+                               "",
+                               m->bytes,
+                               m->streamId,
+                               tracer_clock_raw_to_trace(m->start),
+                               tracer_clock_raw_to_trace(m->end)};
+    tracer_copy_kind(&names, memory_of(m->srcKind), memory_of(m->dstKind), kind, sizeof kind);
+    snprintf(c.name, sizeof c.name, "memcpy(%s)", kind);
+  } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
+    const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)record;
+    c = (struct cupti_command){m->correlationId,
+                               device_of(m->deviceId),
+                               TRACER_COMMAND_TRANSFER,
+                               "memset",
+                               m->bytes,
+                               m->streamId,
+                               tracer_clock_raw_to_trace(m->start),
+                               tracer_clock_raw_to_trace(m->end)};
+  } else if (record->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
+    cupti_correlation_record((const CUpti_ActivityExternalCorrelation *)record);
+    return;
+  } else {
+    return;
+  }
+  cupti_command_record(&c);
+}
+
+static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_t *buffer,
+                                      size_t size, size_t valid) {
+  (void)context, (void)stream, (void)size;
+  CUpti_Activity *next = NULL;
+  while (cupti.next_record(buffer, valid, &next) == CUPTI_SUCCESS)
+    record(next);
+  free(buffer);
+}
+
+static uint64_t CUPTIAPI timestamp(void) { return tracer_clock_raw_now(); }
+
+/* CUPTI's own clock on Linux (CLOCK_REALTIME), for an app given CUPTI that sets none. */
+static uint64_t CUPTIAPI default_timestamp(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/* CUPTI's last records at exit: an atexit handler, registered once CUPTI starts, so that
+ * it runs before any library's destructors (the driver's teardown among them). Not once
+ * the app has CUPTI: its buffers are the app's, and so is their last flush. */
+static void records_stop(void) {
+  if (!cupti_app_has_cupti())
+    cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  cupti_held_release();
+}
+
+bool cupti_records_start(void) {
+  void *library = cupti_library();
+  if (!library)
+    return false;
+  void **slots[] = {(void **)&cupti.register_callbacks,
+                    (void **)&cupti.enable,
+                    (void **)&cupti.disable,
+                    (void **)&cupti.next_record,
+                    (void **)&cupti.flush_all,
+                    (void **)&cupti.register_timestamp};
+  const char *names[] = {
+      "cuptiActivityRegisterCallbacks", "cuptiActivityEnable",
+      "cuptiActivityDisable",           "cuptiActivityGetNextRecord",
+      "cuptiActivityFlushAll",          "cuptiActivityRegisterTimestampCallback"};
+  for (size_t i = 0; i < sizeof slots / sizeof *slots; i++)
+    if (!(*slots[i] = tracer_real_dlsym(library, names[i])))
+      return false;
+  cupti.push_external = tracer_real_dlsym(library, "cuptiActivityPushExternalCorrelationId");
+  cupti.pop_external = tracer_real_dlsym(library, "cuptiActivityPopExternalCorrelationId");
+  cupti.enable_driver_api = tracer_real_dlsym(library, "cuptiActivityEnableDriverApi");
+  bool started = cupti.register_timestamp(timestamp) == CUPTI_SUCCESS &&
+                 cupti.register_callbacks(buffer_requested, buffer_completed) == CUPTI_SUCCESS &&
+                 cupti.enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) == CUPTI_SUCCESS &&
+                 cupti.enable(CUPTI_ACTIVITY_KIND_MEMCPY) == CUPTI_SUCCESS &&
+                 cupti.enable(CUPTI_ACTIVITY_KIND_MEMSET) == CUPTI_SUCCESS;
+  /* The submitting calls, where this CUPTI correlates external ids. */
+  cupti_correlates = started && cupti.push_external && cupti.pop_external && launch_records(true) &&
+                     cupti.enable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) == CUPTI_SUCCESS;
+  if (started)
+    atexit(records_stop);
+  return started;
+}
+
+void cupti_records_hand_over(void) {
+  cupti.disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  cupti.disable(CUPTI_ACTIVITY_KIND_MEMCPY);
+  cupti.disable(CUPTI_ACTIVITY_KIND_MEMSET);
+  cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  if (cupti_correlates) {
+    cupti.disable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
+    launch_records(false);
+  }
+  cupti_held_release();
+  cupti.register_timestamp(default_timestamp);
+}
+#endif
