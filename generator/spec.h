@@ -201,6 +201,17 @@ struct spec_group_call {
   unsigned matches;
 };
 
+/* A call that synchronizes an RMA window (trace.rma_sync), for the exports' RMA records
+ * (docs/otf2.md): what it does (`sync`), the param of its window (a handle, or a pointer
+ * to the one it frees), of its target rank, and an expression true for a shared lock. */
+struct spec_rma_sync {
+  char *function; /* name or glob */
+  char *sync;     /* fence, lock, unlock, lock_all, unlock_all, flush or free */
+  char *win, *peer, *shared;
+  struct spec_loc loc;
+  unsigned matches;
+};
+
 /* Fortran entry points traced from the same model (trace.fortran), for a library whose
  * Fortran bindings do not go through the C functions: gfortran's names (lower case and
  * `_`), every C param passed by address, the error code in a last param. */
@@ -302,6 +313,7 @@ struct spec_trace {
    * matches count the calls). */
   struct ptrvec group_calls;  /* struct spec_group_call* */
   struct ptrvec group_made;   /* struct spec_world_rank* */
+  struct ptrvec rma_syncs;    /* struct spec_rma_sync*: trace.rma_sync */
   char *symbol_group;         /* backends of one group wrap the same symbols for different
                                  libraries: only one is preloaded; may be NULL */
   /* Environment variables set only by the launcher of the backend's library (mpirun):

@@ -13,6 +13,7 @@ static const char *const message_keys[] = {
     "index",    "indices", "indices_count", "recv", NULL};
 static const char *const recv_keys[] = {"count", "datatype", "peer", "tag", NULL};
 static const char *const group_call_keys[] = {"made", "from", NULL};
+static const char *const rma_sync_keys[] = {"sync", "win", "peer", "shared", NULL};
 static const char *const communicator_keys[] = {"rank", "size", "id", NULL};
 
 /* ---- factors of the communicator's size ---- */
@@ -306,6 +307,52 @@ static int read_group_calls(struct yamldoc *y, yaml_node_t *n, struct spec_trace
   return rc;
 }
 
+/* ---- trace.rma_sync ---- */
+
+static int read_rma_syncs(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
+                          struct diag *d) {
+  static const char *const syncs[] = {"fence", "lock", "unlock", "lock_all", "unlock_all",
+                                      "flush", "free"};
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, "Cannot read trace.rma_sync: expected FUNCTION: {sync, win}");
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *body = yamldoc_map_value(y, n, i);
+    if (yamldoc_check_keys(y, body, rma_sync_keys, "trace.rma_sync entry", d)) {
+      rc = -1;
+      continue;
+    }
+    struct spec_rma_sync *r = xcalloc(1, sizeof *r);
+    r->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
+    r->loc = spec_loc_of(key);
+    ptrvec_push(&t->rma_syncs, r);
+    rc |= spec_read_string(y, body, "sync", true, &r->sync, d);
+    rc |= spec_read_string(y, body, "win", true, &r->win, d);
+    rc |= read_optional(y, body, "peer", &r->peer, d);
+    rc |= read_optional(y, body, "shared", &r->shared, d);
+    bool known = false;
+    for (size_t k = 0; r->sync && k < sizeof syncs / sizeof *syncs; k++)
+      known |= strcmp(r->sync, syncs[k]) == 0;
+    if (r->sync && !known)
+      rc = yamldoc_error(y, yamldoc_get(y, body, "sync"), d,
+                         "Cannot read trace.rma_sync: function=%s: expected sync fence, lock, "
+                         "unlock, lock_all, unlock_all, flush or free, got %s",
+                         r->function, r->sync);
+    bool ranked = r->sync && (strcmp(r->sync, "lock") == 0 || strcmp(r->sync, "unlock") == 0 ||
+                              strcmp(r->sync, "flush") == 0);
+    if (r->sync && ranked != (r->peer != NULL))
+      rc = yamldoc_error(y, body, d, "Cannot read trace.rma_sync: function=%s: lock, unlock and "
+                         "flush name their target rank (peer), the others none", r->function);
+    if (r->shared && (!r->sync || strcmp(r->sync, "lock") != 0))
+      rc = yamldoc_error(y, body, d, "Cannot read trace.rma_sync: function=%s: only a lock is "
+                         "shared", r->function);
+  }
+  return rc;
+}
+
 int spec_read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, struct diag *d) {
   int rc = read_messages(y, yamldoc_get(y, n, "messages"), t, d);
   rc |= read_optional(y, n, "element_size", &t->element_size, d);
@@ -314,6 +361,7 @@ int spec_read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, 
   rc |= read_world_ranks(y, yamldoc_get(y, n, "group_made"), "trace.group_made",
                          &t->group_made, d);
   rc |= read_group_calls(y, yamldoc_get(y, n, "groups"), t, d);
+  rc |= read_rma_syncs(y, yamldoc_get(y, n, "rma_sync"), t, d);
   rc |= read_communicators(y, yamldoc_get(y, n, "communicators"), t, d);
   return rc;
 }
@@ -354,6 +402,16 @@ void spec_free_messages(struct spec_trace *t) {
     free(g);
   }
   ptrvec_free(&t->group_calls);
+  for (size_t i = 0; i < t->rma_syncs.len; i++) {
+    struct spec_rma_sync *r = t->rma_syncs.items[i];
+    free(r->function);
+    free(r->sync);
+    free(r->win);
+    free(r->peer);
+    free(r->shared);
+    free(r);
+  }
+  ptrvec_free(&t->rma_syncs);
   for (size_t i = 0; i < t->communicators.len; i++) {
     struct spec_communicator *c = t->communicators.items[i];
     free(c->type);

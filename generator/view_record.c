@@ -175,6 +175,12 @@ void view_record_build(const struct model_function *f, bool status_in_head,
     add_slot(&r, r.out, extra->recv_world_name, &world, value, true, -1);
     free(value);
   }
+  if (extra && extra->lock_shared) {
+    struct slot_type shared = {"TRACER_SLOT_UNSIGNED", 8, "", ""};
+    char *value = xasprintf("(uint64_t)%s", extra->lock_shared);
+    add_slot(&r, r.out, "lock_shared", &shared, value, true, -1);
+    free(value);
+  }
   if (extra && extra->polls) {
     struct slot_type polls = {"TRACER_SLOT_UNSIGNED", 8, "", ""};
     add_slot(&r, r.out, "polls", &polls, extra->polls, true, -1);

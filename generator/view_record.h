@@ -34,6 +34,9 @@ struct view_record_extra {
   const char *recv_world;      /* rank, from this C expression; or NULL */
   const char *before;     /* a statement before the call, whose local the slots read; or
                              NULL */
+  const char *lock_shared; /* an RMA lock's (view_rma_sync.h): the C expression of an
+                              unsigned slot "lock_shared" at exit, non-zero for a shared
+                              lock; or NULL */
   const char *polls;      /* a poll's (view_polls.h): the C expression of an unsigned slot
                              "polls" at exit, the polls its call folded; or NULL */
   const char *comm_rank;  /* C expressions over tracer_args: signed slots "comm_rank" and */

@@ -7413,6 +7413,7 @@ struct mpich_MPI_Win_free_args {
 struct mpich_MPI_Win_free_record {
   struct tracer_record_head head;
   uint64_t win;
+  uint64_t win_in;
   uint64_t win_val;
 };
 
@@ -7484,6 +7485,7 @@ struct mpich_MPI_Win_lock_record {
   uint64_t rank;
   uint64_t assert;
   uint64_t win;
+  uint64_t lock_shared;
 };
 
 /* int MPI_Win_lock_all(int assert, MPI_Win win) */

@@ -29580,6 +29580,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_free(mpich_MPI_Win_fre
   tracer_args.win = win;
   struct mpich_MPI_Win_free_record tracer_record;
   tracer_record.win = (uint64_t)(uintptr_t)(tracer_args.win);
+  tracer_record.win_in = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Win_free);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -29924,6 +29925,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_lock(mpich_MPI_Win_loc
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_lock, tracer_depth, tracer_args.tracer_status);
+  tracer_record.lock_shared = (uint64_t)(uintptr_t)(tracer_args.lock_type == MPI_LOCK_SHARED);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_lock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

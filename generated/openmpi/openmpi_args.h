@@ -7329,6 +7329,7 @@ struct openmpi_MPI_Win_free_args {
 struct openmpi_MPI_Win_free_record {
   struct tracer_record_head head;
   uint64_t win;
+  uint64_t win_in;
   uint64_t win_val;
 };
 
@@ -7450,6 +7451,7 @@ struct openmpi_MPI_Win_lock_record {
   uint64_t rank;
   uint64_t assert;
   uint64_t win;
+  uint64_t lock_shared;
 };
 
 /* int MPI_Win_lock_all(int assert, MPI_Win win) */

@@ -19457,6 +19457,7 @@ void mpi_win_free_(void *f_win, MPI_Fint *f_ierr) {
   tracer_args.win = &tracer_f_win;
   struct openmpi_MPI_Win_free_record tracer_record;
   tracer_record.win = (uint64_t)(uintptr_t)(tracer_args.win);
+  tracer_record.win_in = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Win_free);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -19856,6 +19857,7 @@ void mpi_win_lock_(void *f_lock_type, void *f_rank, void *f_assert, void *f_win,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_lock, tracer_depth, tracer_args.tracer_status);
+  tracer_record.lock_shared = (uint64_t)(uintptr_t)(tracer_args.lock_type == MPI_LOCK_SHARED);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

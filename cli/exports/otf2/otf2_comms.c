@@ -58,8 +58,9 @@ OTF2_ErrorCode otf2_comms_write(const struct otf2_comms *c, OTF2_GlobalDefWriter
                                           OTF2_COMM_FLAG_NONE);
   }
   for (uint32_t i = 0; i < c->win_count && rc == OTF2_SUCCESS; i++)
+    /* Every window is one the trace saw made: its RmaWinCreate is in the events. */
     rc = OTF2_GlobalDefWriter_WriteRmaWin(w, i, c->wins[i].name, c->wins[i].comm,
-                                          OTF2_RMA_WIN_FLAG_NONE);
+                                          OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
   return rc;
 }
 

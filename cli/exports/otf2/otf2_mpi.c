@@ -17,6 +17,9 @@ enum {
   HAS_REQUEST = 1u << 9,
   HAS_PEER = 1u << 10,
   HAS_RECV = 1u << 11,  /* a send that also receives (MPI_Sendrecv) */
+  HAS_SYNC = 1u << 12,  /* an RMA synchronization: the low byte is its enum
+                           tracer_rma_sync_kind, not a message kind */
+  SHARED = 2,           /* a lock's: shared (the low half of TAG's slot) */
   PEER = 1, TAG = 2, COMM = 3, BYTES = 4, REQUEST = 5, RECV_PEER = 6, RECV_TAG = 7,
   RECV_BYTES = 8,
 };
@@ -111,16 +114,41 @@ static bool slot_value(const struct tracer_function_desc *f, const uint64_t *slo
   return true;
 }
 
-void otf2_mpi_payload(const struct trace_call *c, uint64_t payload[STACK_PAYLOAD]) {
+static struct otf2_group *group_of(struct otf2_mpi *m, int64_t pid, uint8_t kind,
+                                   uint64_t handle);
+
+/* The group (communicator or window) a handle names now, kept in the high half of the
+ * TAG slot (index + 1; 0: none): the frame's records are written later, when a handle
+ * freed meanwhile may name another one made since. */
+static void resolve_group(struct otf2_mpi *m, int64_t pid, bool window, uint64_t *payload) {
+  const struct otf2_group *g = group_of(
+      m, pid, window ? TRACER_GROUP_WINDOW : TRACER_GROUP_COMMUNICATOR, payload[COMM]);
+  payload[TAG] = (payload[TAG] & UINT32_MAX) | (uint64_t)(g ? g - m->groups + 1 : 0) << 32;
+}
+
+void otf2_mpi_payload(struct otf2_mpi *mpi, const struct trace_call *c,
+                      uint64_t payload[STACK_PAYLOAD]) {
   memset(payload, 0, STACK_PAYLOAD * sizeof *payload);
   const struct tracer_function_desc *f = &c->desc->functions[c->function];
   const struct tracer_message *m = &f->message;
-  if (!otf2_mpi_has_records(f) || c->batched || c->failed)
+  const struct tracer_rma_sync *sync = &f->rma_sync;
+  if ((!otf2_mpi_has_records(f) && sync->kind == TRACER_RMA_SYNC_NONE) || c->batched ||
+      c->failed)
     return;
   uint64_t slots[256];
   size_t n = trace_call_record(c, slots, sizeof slots / sizeof *slots);
   if (n <= TRACER_RECORD_HEAD)
     return;
+  if (sync->kind != TRACER_RMA_SYNC_NONE) {
+    payload[0] = sync->kind | HAS_VALUES | HAS_SYNC;
+    slot_value(f, slots, n, sync->win, &payload[COMM]);
+    if (slot_value(f, slots, n, sync->peer, &payload[PEER]))
+      payload[0] |= HAS_PEER;
+    slot_value(f, slots, n, sync->shared, &payload[SHARED]);
+    payload[SHARED] = payload[SHARED] != 0;
+    resolve_group(mpi, c->pid, true, payload);
+    return;
+  }
   payload[0] = m->kind | HAS_VALUES;
   if (slot_value(f, slots, n, m->peer, &payload[PEER]))
     payload[0] |= HAS_PEER;
@@ -134,6 +162,8 @@ void otf2_mpi_payload(const struct trace_call *c, uint64_t payload[STACK_PAYLOAD
     slot_value(f, slots, n, m->recv_peer, &payload[RECV_PEER]);
     slot_value(f, slots, n, m->recv_tag, &payload[RECV_TAG]);
   }
+  resolve_group(mpi, c->pid, m->kind == TRACER_MESSAGE_PUT || m->kind == TRACER_MESSAGE_GET,
+                payload);
 }
 
 /* ---- Requests in flight -------------------------------------------------------------- */
@@ -338,6 +368,14 @@ int otf2_mpi_event(struct otf2_mpi *m, struct otf2_defs *defs, const struct otf2
   m->groups[m->group_count] = (struct otf2_group){id, e->kind == TRACER_GROUP_WINDOW ? parent : id,
                                                   size, members, name};
   *index = ++m->group_count; /* a handle made again: the new one from now on */
+  if (e->kind == TRACER_GROUP_WINDOW) { /* its RmaWinCreate when the making call ends */
+    uint64_t *made = key_map_put(
+        &m->windows_made, key_mix(key_mix((uint64_t)e->pid, (uint64_t)e->tid), e->call_start),
+        &added);
+    if (!made)
+      return -1;
+    *made = (uint64_t)id + 1;
+  }
   return 0;
 }
 
@@ -369,12 +407,13 @@ struct target {
   uint32_t comm;                  /* comm id (a window's: its window id) */
 };
 
-static struct target target_of(struct otf2_mpi *m, int64_t pid, const struct stack_frame *f) {
-  uint8_t kind = f->payload[0] & 0xff;
-  bool window = kind == TRACER_MESSAGE_PUT || kind == TRACER_MESSAGE_GET;
-  const struct otf2_group *g =
-      group_of(m, pid, window ? TRACER_GROUP_WINDOW : TRACER_GROUP_COMMUNICATOR,
-               f->payload[COMM]);
+static const struct otf2_group *resolved(struct otf2_mpi *m, const struct stack_frame *f) {
+  uint64_t index = f->payload[TAG] >> 32;
+  return index && index <= m->group_count ? &m->groups[index - 1] : NULL;
+}
+
+static struct target target_of(struct otf2_mpi *m, const struct stack_frame *f) {
+  const struct otf2_group *g = resolved(m, f);
   return (struct target){g, g ? g->id : 0};
 }
 
@@ -382,14 +421,124 @@ static uint32_t peer_in(const struct target *t, uint32_t world) {
   return t->group ? rank_in(t->group, world) : world;
 }
 
+/* ---- RMA synchronization and windows' lifetimes ----------------------------------------- */
+
+static uint64_t call_key(int64_t pid, int64_t tid, uint64_t start_clock) {
+  return key_mix(key_mix((uint64_t)pid, (uint64_t)tid), start_clock);
+}
+
+/* The window the frame's synchronization names, when the trace saw it made (OTF2 has no
+ * window of its own for others). */
+static const struct otf2_group *sync_window(struct otf2_mpi *m, const struct stack_frame *f) {
+  return resolved(m, f);
+}
+
+/* A target rank of the window, or undefined (MPI_PROC_NULL). */
+static uint32_t sync_target(const uint64_t *p) {
+  return rank_of(p[0], p[PEER]);
+}
+
+/* What waits for the call to end: a fence is a collective operation of the window's
+ * processes; a lock is requested when its call begins (MPI may grant it any time until
+ * the unlock: the trace cannot say when, so there is no RmaAcquireLock). */
+static OTF2_ErrorCode rma_sync_enter(struct otf2_mpi *m, OTF2_EvtWriter *w,
+                                     const struct stack_frame *f, OTF2_AttributeList *list,
+                                     OTF2_AttributeRef attribute) {
+  const uint64_t *p = f->payload;
+  const struct otf2_group *g = sync_window(m, f);
+  if (!g)
+    return OTF2_SUCCESS;
+  OTF2_ErrorCode rc;
+  switch (p[0] & 0xff) {
+  case TRACER_RMA_SYNC_FENCE:
+    rc = OTF2_EvtWriter_RmaCollectiveBegin(w, with_comm(list, attribute, p[COMM]), f->start);
+    break;
+  case TRACER_RMA_SYNC_LOCK:
+    if (sync_target(p) == OTF2_UNDEFINED_UINT32)
+      return OTF2_SUCCESS;
+    rc = OTF2_EvtWriter_RmaRequestLock(w, with_comm(list, attribute, p[COMM]), f->start, g->id,
+                                       sync_target(p), 0,
+                                       p[SHARED] & UINT32_MAX ? OTF2_LOCK_SHARED : OTF2_LOCK_EXCLUSIVE);
+    break;
+  case TRACER_RMA_SYNC_LOCK_ALL: /* every rank of the window, shared (MPI says so) */
+    rc = OTF2_EvtWriter_RmaRequestLock(w, with_comm(list, attribute, p[COMM]), f->start, g->id,
+                                       OTF2_UNDEFINED_UINT32, 0, OTF2_LOCK_SHARED);
+    break;
+  default: return OTF2_SUCCESS;
+  }
+  m->records += rc == OTF2_SUCCESS;
+  return rc;
+}
+
+static OTF2_ErrorCode rma_sync_leave(struct otf2_mpi *m, OTF2_EvtWriter *w,
+                                     const struct stack_frame *f, OTF2_AttributeList *list,
+                                     OTF2_AttributeRef attribute) {
+  const uint64_t *p = f->payload;
+  const struct otf2_group *g = sync_window(m, f);
+  if (!g)
+    return OTF2_SUCCESS;
+  OTF2_ErrorCode rc;
+  switch (p[0] & 0xff) {
+  case TRACER_RMA_SYNC_FENCE: /* synchronizes the processes and completes their accesses */
+    rc = OTF2_EvtWriter_RmaCollectiveEnd(w, with_comm(list, attribute, p[COMM]), f->end,
+                                         OTF2_COLLECTIVE_OP_BARRIER,
+                                         OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY,
+                                         g->id, OTF2_UNDEFINED_UINT32, 0, 0);
+    break;
+  case TRACER_RMA_SYNC_UNLOCK:
+    if (sync_target(p) == OTF2_UNDEFINED_UINT32)
+      return OTF2_SUCCESS;
+    rc = OTF2_EvtWriter_RmaReleaseLock(w, with_comm(list, attribute, p[COMM]), f->end, g->id,
+                                       sync_target(p), 0);
+    break;
+  case TRACER_RMA_SYNC_UNLOCK_ALL:
+    rc = OTF2_EvtWriter_RmaReleaseLock(w, with_comm(list, attribute, p[COMM]), f->end, g->id,
+                                       OTF2_UNDEFINED_UINT32, 0);
+    break;
+  case TRACER_RMA_SYNC_FLUSH: /* the target's memory holds what was put */
+    if (sync_target(p) == OTF2_UNDEFINED_UINT32)
+      return OTF2_SUCCESS;
+    rc = OTF2_EvtWriter_RmaSync(w, with_comm(list, attribute, p[COMM]), f->end, g->id,
+                                sync_target(p), OTF2_RMA_SYNC_TYPE_MEMORY);
+    break;
+  case TRACER_RMA_SYNC_FREE:
+    rc = OTF2_EvtWriter_RmaWinDestroy(w, with_comm(list, attribute, p[COMM]), f->end, g->id);
+    break;
+  default: return OTF2_SUCCESS;
+  }
+  m->records += rc == OTF2_SUCCESS;
+  return rc;
+}
+
+/* RmaWinCreate when the call that made a window (lttng_ust_tracer:group, read before the
+ * call) ends. */
+static OTF2_ErrorCode window_made(struct otf2_mpi *m, OTF2_EvtWriter *w, int64_t pid,
+                                  int64_t tid, const struct stack_frame *f,
+                                  OTF2_AttributeList *list) {
+  if (!m->windows_made.len)
+    return OTF2_SUCCESS;
+  uint64_t key = call_key(pid, tid, f->start_clock);
+  uint64_t *win = key_map_get(&m->windows_made, key);
+  if (!win)
+    return OTF2_SUCCESS;
+  uint32_t id = (uint32_t)(*win - 1);
+  key_map_remove(&m->windows_made, key);
+  OTF2_AttributeList_RemoveAllAttributes(list);
+  OTF2_ErrorCode rc = OTF2_EvtWriter_RmaWinCreate(w, list, f->end, id);
+  m->records += rc == OTF2_SUCCESS;
+  return rc;
+}
+
 OTF2_ErrorCode otf2_mpi_enter(struct otf2_mpi *m, OTF2_EvtWriter *w, uint64_t location,
-                              int64_t pid, const struct stack_frame *f,
+                              const struct stack_frame *f,
                               OTF2_AttributeList *list, OTF2_AttributeRef attribute) {
   const uint64_t *p = f->payload;
   if (!(p[0] & HAS_VALUES))
     return OTF2_SUCCESS;
+  if (p[0] & HAS_SYNC)
+    return rma_sync_enter(m, w, f, list, attribute);
   OTF2_ErrorCode rc = OTF2_SUCCESS;
-  struct target t = target_of(m, pid, f);
+  struct target t = target_of(m, f);
   uint32_t peer = rank_of(p[0], p[PEER]);
   uint64_t remembered[STACK_PAYLOAD];
   memcpy(remembered, p, sizeof remembered);
@@ -403,11 +552,11 @@ OTF2_ErrorCode otf2_mpi_enter(struct otf2_mpi *m, OTF2_EvtWriter *w, uint64_t lo
       if (remember_request(m, location, remembered, f))
         return OTF2_ERROR_MEM_ALLOC_FAILED;
       rc = OTF2_EvtWriter_MpiIsend(w, with_comm(list, attribute, p[COMM]), f->start,
-                                   peer_in(&t, peer), t.comm, (uint32_t)p[TAG], p[BYTES],
+                                   peer_in(&t, peer), t.comm, (uint32_t)(p[TAG] & UINT32_MAX), p[BYTES],
                                    p[REQUEST]);
     } else {
       rc = OTF2_EvtWriter_MpiSend(w, with_comm(list, attribute, p[COMM]), f->start,
-                                  peer_in(&t, peer), t.comm, (uint32_t)p[TAG], p[BYTES]);
+                                  peer_in(&t, peer), t.comm, (uint32_t)(p[TAG] & UINT32_MAX), p[BYTES]);
     }
     break;
   case TRACER_MESSAGE_RECV:
@@ -493,23 +642,25 @@ OTF2_ErrorCode otf2_mpi_leave(struct otf2_mpi *m, OTF2_EvtWriter *w, uint64_t lo
                               int64_t pid, int64_t tid, const struct stack_frame *f,
                               OTF2_AttributeList *list, OTF2_AttributeRef attribute) {
   const uint64_t *p = f->payload;
-  if (!(p[0] & HAS_VALUES))
-    return OTF2_SUCCESS;
-  OTF2_ErrorCode rc = OTF2_SUCCESS;
-  struct target t = target_of(m, pid, f);
+  OTF2_ErrorCode rc = window_made(m, w, pid, tid, f, list);
+  if (rc != OTF2_SUCCESS || !(p[0] & HAS_VALUES))
+    return rc;
+  if (p[0] & HAS_SYNC)
+    return rma_sync_leave(m, w, f, list, attribute);
+  struct target t = target_of(m, f);
   switch (p[0] & 0xff) {
   case TRACER_MESSAGE_SEND:
     if (!(p[0] & HAS_RECV) || rank_of(HAS_PEER, p[RECV_PEER]) == OTF2_UNDEFINED_UINT32)
       return OTF2_SUCCESS; /* its send was written when it began */
     rc = OTF2_EvtWriter_MpiRecv(w, with_comm(list, attribute, p[COMM]), f->end,
                                 peer_in(&t, rank_of(HAS_PEER, p[RECV_PEER])), t.comm,
-                                (uint32_t)p[RECV_TAG], p[RECV_BYTES]);
+                                (uint32_t)(p[RECV_TAG] & UINT32_MAX), p[RECV_BYTES]);
     break;
   case TRACER_MESSAGE_RECV:
     if (p[0] & HAS_REQUEST)
       return OTF2_SUCCESS;
     rc = OTF2_EvtWriter_MpiRecv(w, with_comm(list, attribute, p[COMM]), f->end,
-                                peer_in(&t, rank_of(p[0], p[PEER])), t.comm, (uint32_t)p[TAG],
+                                peer_in(&t, rank_of(p[0], p[PEER])), t.comm, (uint32_t)(p[TAG] & UINT32_MAX),
                                 p[BYTES]);
     break;
   case TRACER_MESSAGE_COMPLETE: {
@@ -560,6 +711,7 @@ void otf2_mpi_reset(struct otf2_mpi *m) {
   key_map_clear(&m->by_handle);
   key_map_clear(&m->ordinals);
   key_map_clear(&m->by_call);
+  key_map_clear(&m->windows_made);
   drop_groups(m);
   m->count = 0;
   m->free_head = 0;
@@ -573,6 +725,7 @@ void otf2_mpi_free(struct otf2_mpi *m) {
   key_map_free(&m->by_handle);
   key_map_free(&m->ordinals);
   key_map_free(&m->by_call);
+  key_map_free(&m->windows_made);
   free(m->requests);
   free(m->groups);
   free(m->completions);

@@ -18,6 +18,15 @@
  *   put, get (MPI_Put, MPI_Get)        RmaPut or RmaGet (window, target, bytes) when it
  *                                      begins; RmaOpCompleteBlocking when it ends
  *                                      (RmaOpCompleteNonBlocking with a request)
+ *   RMA synchronization (trace.rma_sync, on a window the trace saw made):
+ *     fence (MPI_Win_fence)            RmaCollectiveBegin, RmaCollectiveEnd (barrier,
+ *                                      processes and memory)
+ *     lock, lock_all                   RmaRequestLock (the target; all: none, shared)
+ *                                      when the call begins
+ *     unlock, unlock_all               RmaReleaseLock when it ends
+ *     flush (MPI_Win_flush)            RmaSync (memory) when it ends
+ *     free (MPI_Win_free)              RmaWinDestroy when it ends
+ *   a call that made a window          RmaWinCreate when it ends
  * A record names the communicator the call passed when the trace has it made
  * (lttng_ust_tracer:group: its members as world ranks), with peers and roots as ranks in
  * it; otherwise the world (comm 0), with peers as world ranks (the hooks translate them,
@@ -69,12 +78,16 @@ struct otf2_mpi {
     uint32_t count;
   } *completions;
   uint32_t completion_count, completion_cap;
+  struct key_map windows_made;  /* (pid, tid, call start) -> window id + 1 */
   uint64_t rma_ops;             /* matching ids of RMA operations */
   uint64_t records;             /* MPI records written */
 };
 
-/* A message call's values for its frame (payload[0] 0: none). */
-void otf2_mpi_payload(const struct trace_call *call, uint64_t payload[STACK_PAYLOAD]);
+/* A message call's values for its frame (payload[0] 0: none), with the communicator or
+ * window its handle names when the call is read (in time order, after the runtime events
+ * before it). */
+void otf2_mpi_payload(struct otf2_mpi *m, const struct trace_call *call,
+                      uint64_t payload[STACK_PAYLOAD]);
 
 /* The region role of a function (its message kind and collective operation). */
 OTF2_RegionRole otf2_mpi_role(const struct tracer_function_desc *function);
@@ -89,7 +102,7 @@ int otf2_mpi_event(struct otf2_mpi *m, struct otf2_defs *defs, const struct otf2
  * location; attributes: the writer's list, attribute: the communicator handle's. Return
  * an OTF2 error code. */
 OTF2_ErrorCode otf2_mpi_enter(struct otf2_mpi *m, OTF2_EvtWriter *writer, uint64_t location,
-                              int64_t pid, const struct stack_frame *frame,
+                              const struct stack_frame *frame,
                               OTF2_AttributeList *attributes, OTF2_AttributeRef attribute);
 OTF2_ErrorCode otf2_mpi_leave(struct otf2_mpi *m, OTF2_EvtWriter *writer, uint64_t location,
                               int64_t pid, int64_t tid, const struct stack_frame *frame,

@@ -368,7 +368,7 @@ static int on_enter(void *context, struct stack_thread *t, const struct stack_fr
     /* The world speaks through the first thread that calls MPI. */
     if (!x->defs.world_size && otf2_defs_world(&x->defs, 1) == 0)
       x->defs.world[0] = l->id;
-    rc = otf2_mpi_enter(&x->mpi, l->writer, l->id, t->pid, f, x->attributes, x->attr_comm);
+    rc = otf2_mpi_enter(&x->mpi, l->writer, l->id, f, x->attributes, x->attr_comm);
   }
   return rc == OTF2_SUCCESS ? 0 : fail(x, "cannot write an enter", rc);
 }
@@ -672,7 +672,7 @@ static int on_call(void *context, const struct trace_call *c) {
     return 0;
   note_clock(x, &c->from);
   uint64_t payload[STACK_PAYLOAD];
-  otf2_mpi_payload(c, payload);
+  otf2_mpi_payload(&x->mpi, c, payload);
   return stacks_said(x, call_stacks_call(x->stacks, c, payload));
 }
 
