@@ -13,7 +13,9 @@ Checks, each against the tally, never against fixed numbers:
     tally's (a range that ends inside the call that closes it ends where that call
     begins, to nest);
   - the enters of each API function's region (on thread locations) are the tally's calls
-    of that function, those of each kernel, copy or command (on queue locations) its
+    of that function (a counted call, of a counted function or a poll that found nothing,
+    has none: the calls of API functions without an enter add up to the tally's
+    counted_calls, and their regions' times are at most the tally's), those of each kernel, copy or command (on queue locations) its
     device rows' commands, those of each named region (paradigm user) its regions';
     and no region has enters the tally does not count;
   - MPI records per function, by the tally's message kind of that function: a send's
@@ -54,8 +56,9 @@ def main():
     with open(args.tally) as f:
         tally = json.load(f)
     problems = []
-    if tally.get("counted_calls"):
-        problems.append("the tally has counted calls (run with --every-call): they have no events")
+    # Counted calls (counted functions' and polls that found nothing) have no enter: the
+    # tally has them in its calls and times, and their number alone (counted_calls).
+    counted = tally.get("counted_calls", 0)
 
     enters = Counter()          # (where, description, name) -> enters
     spent = Counter()           # (where, description, name) -> ns between enter and leave
@@ -164,7 +167,16 @@ def main():
             expected[key] += row["calls"]
             expected_ns[key] += row["time_ns"]
             slack[key] = None if per_call is None else slack.get(key, 0) + per_call * row["calls"]
+    uncounted = 0               # calls the tally has and the archive no enter of
     for key in sorted(set(expected) | set(enters)):
+        if counted and key[0] == "thread" and slack.get(key) is not None and \
+                0 < expected[key] - enters[key]:
+            uncounted += expected[key] - enters[key]
+            if spent[key] > expected_ns[key] + slack[key]:
+                problems.append("%s %s (%s): %d ns between enters and leaves, more than the "
+                                "tally's %d with its counted calls"
+                                % (key[0], key[2], key[1], spent[key], expected_ns[key]))
+            continue
         if expected[key] != enters[key]:
             problems.append("%s %s (%s): %d enters, the tally counts %d"
                             % (key[0], key[2], key[1], enters[key], expected[key]))
@@ -172,6 +184,10 @@ def main():
               else abs(spent[key] - expected_ns[key]) > slack[key]):
             problems.append("%s %s (%s): %d ns between enters and leaves, the tally counts %d"
                             % (key[0], key[2], key[1], spent[key], expected_ns[key]))
+
+    if uncounted != counted:
+        problems.append("%d calls have no enter, the tally counts %d counted calls"
+                        % (uncounted, counted))
 
     # MPI records against the tally's message kinds and bytes.
     records = 0

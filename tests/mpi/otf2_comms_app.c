@@ -1,8 +1,10 @@
-/* MPI calls whose OTF2 records need more than the world (tests/exports/otf2_mpi_test.sh):
- * a sub-communicator (the world split in two halves) with a collective and a message on
- * it, MPI_Sendrecv, Isend/Irecv completed by MPI_Waitall, MPI_Waitany and MPI_Testsome,
- * and RMA (put, get, accumulate) with fence and lock/unlock. Needs an even number of
- * ranks, 2 at least. */
+/* MPI calls whose OTF2 records need more than the world (tests/exports/otf2_comms_test.sh,
+ * whose check, otf2_comms_check.py, knows this pattern): a sub-communicator (the world
+ * split in two halves) with a collective and a message on it, MPI_Sendrecv, Isend/Irecv
+ * completed by MPI_Waitall, MPI_Waitany and MPI_Testsome, and RMA (put, get, accumulate)
+ * on a window over the world with fence and lock/unlock, and on a window over the half
+ * with lock_all, flush, unlock_all and a shared lock. Needs an even number of ranks, 2 at
+ * least. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -41,11 +43,19 @@ int main(int argc, char **argv) {
   int partner = (rank + size / 2) % size;
   double a[8] = {0}, b[8];
   MPI_Request reqs[2];
+  MPI_Status statuses[2]; /* not MPI_STATUSES_IGNORE: GCC's -Wstringop-overflow misreads it */
   for (int round = 0; round < 3; round++) {
     MPI_Irecv(b, 8, MPI_DOUBLE, partner, 10 + round, MPI_COMM_WORLD, &reqs[0]);
+    if (round == 2) {
+      /* A poll that finds nothing: the partner sends after the barrier (counted, not
+       * recorded). */
+      int outcount, index;
+      MPI_Testsome(1, reqs, &outcount, &index, statuses);
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
     MPI_Isend(a, 5, MPI_DOUBLE, partner, 10 + round, MPI_COMM_WORLD, &reqs[1]);
     if (round == 0) {
-      MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+      MPI_Waitall(2, reqs, statuses);
     } else if (round == 1) {
       int index;
       MPI_Waitany(2, reqs, &index, MPI_STATUS_IGNORE);
@@ -53,7 +63,7 @@ int main(int argc, char **argv) {
     } else {
       int done = 0, outcount, indices[2];
       while (done < 2) {
-        MPI_Testsome(2, reqs, &outcount, indices, MPI_STATUSES_IGNORE);
+        MPI_Testsome(2, reqs, &outcount, indices, statuses);
         if (outcount != MPI_UNDEFINED)
           done += outcount;
       }
@@ -75,6 +85,21 @@ int main(int argc, char **argv) {
   MPI_Accumulate(mine, 3, MPI_INT, 0, 8, 3, MPI_INT, MPI_SUM, win);
   MPI_Win_unlock(0, win);
   MPI_Win_free(&win);
+  /* A window over the half: targets are ranks of the half. Made by MPI_Win_create: Open
+   * MPI 4.1's MPI_Win_allocate over a split communicator now and then fails to open its
+   * shared memory ("MPI_ERR_WIN: invalid window"). */
+  int hbase[16] = {0};
+  MPI_Win hwin;
+  MPI_Win_create(hbase, sizeof hbase, sizeof(int), MPI_INFO_NULL, half, &hwin);
+  MPI_Win_lock_all(0, hwin);
+  MPI_Put(mine, 1, MPI_INT, 0, hrank, 1, MPI_INT, hwin);
+  MPI_Win_flush(0, hwin);
+  MPI_Win_unlock_all(hwin);
+  MPI_Barrier(half);
+  MPI_Win_lock(MPI_LOCK_SHARED, hsize - 1, 0, hwin);
+  MPI_Get(got, 1, MPI_INT, hsize - 1, 0, 1, MPI_INT, hwin);
+  MPI_Win_unlock(hsize - 1, hwin);
+  MPI_Win_free(&hwin);
   MPI_Comm_free(&half);
   MPI_Finalize();
   return 0;
