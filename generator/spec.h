@@ -145,6 +145,13 @@ struct spec_message {
   char *function; /* name or glob */
   char *kind;     /* send, recv, collective, put, get or complete */
   char *count, *datatype, *peer, *tag, *comm, *request, *requests, *done, *op, *root;
+  /* A complete call of an array of requests that completes some of them: the one at
+   * `index` (an expression: `*indx`), or the `indices_count` (`*outcount`) ones at the
+   * indices of the array `indices`; neither: all of them. */
+  char *index, *indices, *indices_count;
+  /* A call that also receives (MPI_Sendrecv), its receive's params (trace.messages'
+   * `recv`); NULL when it does not. */
+  char *recv_count, *recv_datatype, *recv_peer, *recv_tag;
   struct spec_rank_factor size_factor, bus_factor;
   struct spec_loc loc;
   unsigned matches;
@@ -177,7 +184,32 @@ struct spec_world_rank {
   char *type;     /* MPI_Comm */
   char *function; /* comm_world_rank */
   struct spec_loc loc;
-  unsigned matches; /* message entries whose comm has the type */
+  unsigned matches; /* message entries whose comm has the type (trace.group_made: calls
+                       that make one) */
+  const char *from_type; /* trace.group_made: the type of the first such call's `from`
+                            (borrowed from the model) */
+};
+
+/* A call that makes a group of processes, a communicator or a window (trace.groups):
+ * when it returns, the hooks function of the type `made` points to (trace.group_made)
+ * records the new one's members. */
+struct spec_group_call {
+  char *function; /* name or glob */
+  char *made;     /* the out param of the new handle: newcomm */
+  char *from;     /* the param of the communicator it is made from: comm */
+  struct spec_loc loc;
+  unsigned matches;
+};
+
+/* A call that synchronizes an RMA window (trace.rma_sync), for the exports' RMA records
+ * (docs/otf2.md): what it does (`sync`), the param of its window (a handle, or a pointer
+ * to the one it frees), of its target rank, and an expression true for a shared lock. */
+struct spec_rma_sync {
+  char *function; /* name or glob */
+  char *sync;     /* fence, lock, unlock, lock_all, unlock_all, flush or free */
+  char *win, *peer, *shared;
+  struct spec_loc loc;
+  unsigned matches;
 };
 
 /* Fortran entry points traced from the same model (trace.fortran), for a library whose
@@ -276,6 +308,12 @@ struct spec_trace {
   /* Handle types whose rank and size the hooks read (trace.communicators): a message whose
    * `comm` param has such a type records the communicator's rank and size. */
   struct ptrvec communicators; /* struct spec_communicator* */
+  /* Calls that make communicators or windows (trace.groups), and the hooks function that
+   * records one, by its handle type (trace.group_made: struct spec_world_rank*, whose
+   * matches count the calls). */
+  struct ptrvec group_calls;  /* struct spec_group_call* */
+  struct ptrvec group_made;   /* struct spec_world_rank* */
+  struct ptrvec rma_syncs;    /* struct spec_rma_sync*: trace.rma_sync */
   char *symbol_group;         /* backends of one group wrap the same symbols for different
                                  libraries: only one is preloaded; may be NULL */
   /* Environment variables set only by the launcher of the backend's library (mpirun):

@@ -9,7 +9,11 @@
 
 static const char *const message_keys[] = {
     "kind",     "count", "datatype", "peer",        "tag",        "comm", "request",
-    "requests", "done",  "op",       "root",        "size_factor", "bus_factor", NULL};
+    "requests", "done",  "op",       "root",        "size_factor", "bus_factor",
+    "index",    "indices", "indices_count", "recv", NULL};
+static const char *const recv_keys[] = {"count", "datatype", "peer", "tag", NULL};
+static const char *const group_call_keys[] = {"made", "from", NULL};
+static const char *const rma_sync_keys[] = {"sync", "win", "peer", "shared", NULL};
 static const char *const communicator_keys[] = {"rank", "size", "id", NULL};
 
 /* ---- factors of the communicator's size ---- */
@@ -154,9 +158,32 @@ static int read_message(struct yamldoc *y, yaml_node_t *key, yaml_node_t *body,
   } params[] = {{"count", &m->count},       {"datatype", &m->datatype}, {"peer", &m->peer},
                 {"tag", &m->tag},           {"comm", &m->comm},         {"request", &m->request},
                 {"requests", &m->requests}, {"done", &m->done},         {"op", &m->op},
-                {"root", &m->root}};
+                {"root", &m->root},         {"index", &m->index},       {"indices", &m->indices},
+                {"indices_count", &m->indices_count}};
   for (size_t i = 0; i < sizeof params / sizeof *params; i++)
     rc |= read_optional(y, body, params[i].key, params[i].value, d);
+  yaml_node_t *recv = yamldoc_get(y, body, "recv");
+  if (recv && (recv->type != YAML_MAPPING_NODE ||
+               yamldoc_check_keys(y, recv, recv_keys, "trace message recv", d)))
+    rc = recv->type != YAML_MAPPING_NODE
+             ? yamldoc_error(y, recv, d, "Cannot read trace message: function=%s: expected "
+                             "recv: {count, datatype, peer, tag}", m->function)
+             : -1;
+  else if (recv) {
+    rc |= read_optional(y, recv, "count", &m->recv_count, d);
+    rc |= read_optional(y, recv, "datatype", &m->recv_datatype, d);
+    rc |= read_optional(y, recv, "peer", &m->recv_peer, d);
+    rc |= read_optional(y, recv, "tag", &m->recv_tag, d);
+    if (!m->kind || strcmp(m->kind, "send") != 0)
+      rc = yamldoc_error(y, recv, d, "Cannot read trace message: function=%s: only a send "
+                         "has a recv", m->function);
+  }
+  if ((m->index || m->indices) && !m->requests)
+    rc = yamldoc_error(y, body, d, "Cannot read trace message: function=%s: index and "
+                       "indices need requests", m->function);
+  if (!m->indices != !m->indices_count || (m->index && m->indices))
+    rc = yamldoc_error(y, body, d, "Cannot read trace message: function=%s: indices and "
+                       "indices_count go together, without index", m->function);
   rc |= read_factor(y, body, "size_factor", m->function, &m->size_factor, d);
   rc |= read_factor(y, body, "bus_factor", m->function, &m->bus_factor, d);
   if ((m->requests || m->done) && (!m->kind || strcmp(m->kind, "complete") != 0))
@@ -196,27 +223,27 @@ static int read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t
 
 /* ---- trace.world_rank and trace.communicators ---- */
 
-static int read_world_ranks(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
-                            struct diag *d) {
-  static const char expected[] = "Cannot read trace.world_rank: expected TYPE: FUNCTION";
+/* TYPE: FUNCTION entries (trace.world_rank, trace.group_made) into out. */
+static int read_world_ranks(struct yamldoc *y, yaml_node_t *n, const char *what,
+                            struct ptrvec *out, struct diag *d) {
   if (!n)
     return 0;
   if (n->type != YAML_MAPPING_NODE)
-    return yamldoc_error(y, n, d, expected);
+    return yamldoc_error(y, n, d, "Cannot read %s: expected TYPE: FUNCTION", what);
   int rc = 0;
   for (int i = 0; i < yamldoc_map_length(n); i++) {
     yaml_node_t *key = yamldoc_map_key(y, n, i);
     yaml_node_t *value = yamldoc_map_value(y, n, i);
     const char *type = yamldoc_scalar(key), *function = yamldoc_scalar(value);
     if (!type || !*type || !function || !*function) {
-      rc = yamldoc_error(y, value, d, expected);
+      rc = yamldoc_error(y, value, d, "Cannot read %s: expected TYPE: FUNCTION", what);
       continue;
     }
     struct spec_world_rank *w = xcalloc(1, sizeof *w);
     w->type = xstrdup(type);
     w->function = xstrdup(function);
     w->loc = spec_loc_of(key);
-    ptrvec_push(&t->world_ranks, w);
+    ptrvec_push(out, w);
   }
   return rc;
 }
@@ -254,10 +281,87 @@ static int read_communicators(struct yamldoc *y, yaml_node_t *n, struct spec_tra
   return rc;
 }
 
+/* ---- trace.groups ---- */
+
+static int read_group_calls(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
+                            struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, "Cannot read trace.groups: expected FUNCTION: {made, from}");
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *body = yamldoc_map_value(y, n, i);
+    if (yamldoc_check_keys(y, body, group_call_keys, "trace.groups entry", d)) {
+      rc = -1;
+      continue;
+    }
+    struct spec_group_call *g = xcalloc(1, sizeof *g);
+    g->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
+    g->loc = spec_loc_of(key);
+    ptrvec_push(&t->group_calls, g);
+    rc |= spec_read_string(y, body, "made", true, &g->made, d);
+    rc |= spec_read_string(y, body, "from", true, &g->from, d);
+  }
+  return rc;
+}
+
+/* ---- trace.rma_sync ---- */
+
+static int read_rma_syncs(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
+                          struct diag *d) {
+  static const char *const syncs[] = {"fence", "lock", "unlock", "lock_all", "unlock_all",
+                                      "flush", "free"};
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, "Cannot read trace.rma_sync: expected FUNCTION: {sync, win}");
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *body = yamldoc_map_value(y, n, i);
+    if (yamldoc_check_keys(y, body, rma_sync_keys, "trace.rma_sync entry", d)) {
+      rc = -1;
+      continue;
+    }
+    struct spec_rma_sync *r = xcalloc(1, sizeof *r);
+    r->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
+    r->loc = spec_loc_of(key);
+    ptrvec_push(&t->rma_syncs, r);
+    rc |= spec_read_string(y, body, "sync", true, &r->sync, d);
+    rc |= spec_read_string(y, body, "win", true, &r->win, d);
+    rc |= read_optional(y, body, "peer", &r->peer, d);
+    rc |= read_optional(y, body, "shared", &r->shared, d);
+    bool known = false;
+    for (size_t k = 0; r->sync && k < sizeof syncs / sizeof *syncs; k++)
+      known |= strcmp(r->sync, syncs[k]) == 0;
+    if (r->sync && !known)
+      rc = yamldoc_error(y, yamldoc_get(y, body, "sync"), d,
+                         "Cannot read trace.rma_sync: function=%s: expected sync fence, lock, "
+                         "unlock, lock_all, unlock_all, flush or free, got %s",
+                         r->function, r->sync);
+    bool ranked = r->sync && (strcmp(r->sync, "lock") == 0 || strcmp(r->sync, "unlock") == 0 ||
+                              strcmp(r->sync, "flush") == 0);
+    if (r->sync && ranked != (r->peer != NULL))
+      rc = yamldoc_error(y, body, d, "Cannot read trace.rma_sync: function=%s: lock, unlock and "
+                         "flush name their target rank (peer), the others none", r->function);
+    if (r->shared && (!r->sync || strcmp(r->sync, "lock") != 0))
+      rc = yamldoc_error(y, body, d, "Cannot read trace.rma_sync: function=%s: only a lock is "
+                         "shared", r->function);
+  }
+  return rc;
+}
+
 int spec_read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, struct diag *d) {
   int rc = read_messages(y, yamldoc_get(y, n, "messages"), t, d);
   rc |= read_optional(y, n, "element_size", &t->element_size, d);
-  rc |= read_world_ranks(y, yamldoc_get(y, n, "world_rank"), t, d);
+  rc |= read_world_ranks(y, yamldoc_get(y, n, "world_rank"), "trace.world_rank",
+                         &t->world_ranks, d);
+  rc |= read_world_ranks(y, yamldoc_get(y, n, "group_made"), "trace.group_made",
+                         &t->group_made, d);
+  rc |= read_group_calls(y, yamldoc_get(y, n, "groups"), t, d);
+  rc |= read_rma_syncs(y, yamldoc_get(y, n, "rma_sync"), t, d);
   rc |= read_communicators(y, yamldoc_get(y, n, "communicators"), t, d);
   return rc;
 }
@@ -265,8 +369,11 @@ int spec_read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, 
 void spec_free_messages(struct spec_trace *t) {
   for (size_t i = 0; i < t->messages.len; i++) {
     struct spec_message *m = t->messages.items[i];
-    char *strings[] = {m->function, m->kind,     m->count, m->datatype, m->peer, m->tag,
-                       m->comm,     m->request,  m->requests, m->done,  m->op,   m->root};
+    char *strings[] = {m->function,   m->kind,          m->count,      m->datatype,
+                       m->peer,       m->tag,           m->comm,       m->request,
+                       m->requests,   m->done,          m->op,         m->root,
+                       m->index,      m->indices,       m->indices_count, m->recv_count,
+                       m->recv_datatype, m->recv_peer,  m->recv_tag};
     for (size_t k = 0; k < sizeof strings / sizeof *strings; k++)
       free(strings[k]);
     free(m);
@@ -280,6 +387,31 @@ void spec_free_messages(struct spec_trace *t) {
     free(w);
   }
   ptrvec_free(&t->world_ranks);
+  for (size_t i = 0; i < t->group_made.len; i++) {
+    struct spec_world_rank *w = t->group_made.items[i];
+    free(w->type);
+    free(w->function);
+    free(w);
+  }
+  ptrvec_free(&t->group_made);
+  for (size_t i = 0; i < t->group_calls.len; i++) {
+    struct spec_group_call *g = t->group_calls.items[i];
+    free(g->function);
+    free(g->made);
+    free(g->from);
+    free(g);
+  }
+  ptrvec_free(&t->group_calls);
+  for (size_t i = 0; i < t->rma_syncs.len; i++) {
+    struct spec_rma_sync *r = t->rma_syncs.items[i];
+    free(r->function);
+    free(r->sync);
+    free(r->win);
+    free(r->peer);
+    free(r->shared);
+    free(r);
+  }
+  ptrvec_free(&t->rma_syncs);
   for (size_t i = 0; i < t->communicators.len; i++) {
     struct spec_communicator *c = t->communicators.items[i];
     free(c->type);

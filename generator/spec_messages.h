@@ -1,6 +1,6 @@
 /* spec_messages: the keys of a spec's trace section that say what calls mean as
- * communication (docs/spec-format.md): messages, element_size, world_rank and
- * communicators. */
+ * communication (docs/spec-format.md): messages, element_size, world_rank, communicators,
+ * groups, group_made and rma_sync. */
 #ifndef APIGEN_SPEC_MESSAGES_H
 #define APIGEN_SPEC_MESSAGES_H
 

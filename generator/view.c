@@ -16,6 +16,7 @@
 #include "view_fortran.h"
 #include "view_messages.h"
 #include "view_polls.h"
+#include "view_rma_sync.h"
 #include "view_record.h"
 #include "view_callbacks.h"
 #include "view_recording.h"
@@ -347,6 +348,9 @@ static struct tree *build_function(struct view *v, const struct model_function *
   struct view_record_extra extra = {0};
   if (msg && view_message_slots(v->s, v->prefix, f, msg, &extra, v->d))
     v->status = -1;
+  struct spec_rma_sync *sync = view_rma_sync_of(v->s, f);
+  if (sync && view_rma_sync_slots(v->s, f, sync, &extra, v->d))
+    v->status = -1;
   bool counted = matches(&v->s->trace.counted, f->name);
   const char *lean_status =
       returns && strcmp(tree_get(fn, "status")->string, "0") ? "(int64_t)tracer_result" : "0";
@@ -359,11 +363,18 @@ static struct tree *build_function(struct view *v, const struct model_function *
   free((char *)extra.bytes);
   free((char *)extra.world_name);
   free((char *)extra.world);
+  free((char *)extra.recv_bytes);
+  free((char *)extra.recv_world_name);
+  free((char *)extra.recv_world);
   free((char *)extra.polls);
+  free((char *)extra.lock_shared);
   free((char *)extra.comm_rank);
   free((char *)extra.comm_size);
   free((char *)extra.comm_id);
   view_message_describe(msg, fn);
+  view_rma_sync_describe(sync, fn);
+  if (view_group_call(v->s, v->prefix, f, fn, v->d))
+    v->status = -1;
   tree_set_string(fn, "status_field", slot ? "status" : status_is_result ? "result" : "");
   bool before = matches(&v->s->trace.before, f->name);
   bool after = matches(&v->s->trace.after, f->name);
@@ -532,6 +543,7 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   if (view_callbacks_rows(m, s, root, traced, index, d))
     v.status = -1;
   if (view_events(m, s, root, traced, index, d) || view_messages_finish(s, root, d) ||
+      view_rma_sync_finish(s, root, d) ||
       view_polls_finish(s, d) || view_fortran(m, s, root, traced, index, d))
     v.status = -1;
   free(traced);

@@ -54,10 +54,13 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
                        const struct spec_message *msg, struct view_record_extra *extra,
                        struct diag *d) {
   memset(extra, 0, sizeof *extra);
-  const char *names[] = {msg->count,   msg->datatype, msg->peer, msg->tag, msg->comm,
-                         msg->request, msg->requests, msg->op,   msg->root};
-  const char *keys[] = {"count",   "datatype", "peer", "tag", "comm",
-                        "request", "requests", "op",   "root"};
+  const char *names[] = {msg->count,      msg->datatype,      msg->peer,      msg->tag,
+                         msg->comm,       msg->request,       msg->requests,  msg->op,
+                         msg->root,       msg->indices,       msg->recv_count, msg->recv_datatype,
+                         msg->recv_peer,  msg->recv_tag};
+  const char *keys[] = {"count", "datatype", "peer",    "tag",        "comm",
+                        "request", "requests", "op",    "root",       "indices",
+                        "recv.count", "recv.datatype", "recv.peer", "recv.tag"};
   int rc = 0;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (names[i] && !param_of(f, names[i]))
@@ -98,23 +101,52 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
                            "requests and their count are needed",
                            f->name, msg->requests);
     char *completed = NULL;
-    if (msg->request) {
-      completed = xasprintf("tracer_request_completed(tracer_record.%s_in)", msg->request);
-    } else if (element) {
-      extra->before = xasprintf("uint64_t tracer_completed = tracer_requests_completed("
-                                "tracer_args.%s, sizeof *tracer_args.%s, %s, "
-                                "(int64_t)tracer_args.%s);",
-                                msg->requests, msg->requests,
-                                element->is_signed ? "true" : "false", msg->count);
-      completed = xstrdup("tracer_completed");
-    } else {
-      completed = xstrdup("0");
-    }
     char *done = msg->done ? view_value_expr(f, msg->done, "tracer_args.") : NULL;
     if (msg->done && !done)
       rc = diag_error_at(d, s->path, msg->loc.line, msg->loc.column,
                          "Cannot describe message: function=%s, done=%s names no param",
                          f->name, msg->done);
+    if (msg->request) {
+      completed = xasprintf("tracer_request_completed(tracer_record.%s_in)", msg->request);
+    } else if (element) {
+      /* The array as passed (the call resets what it completes); after the call, the
+       * runtime records which of them it completed (runtime/tracer_requests.h). */
+      extra->before = xasprintf("tracer_requests_before(tracer_args.%s, sizeof *tracer_args.%s, "
+                                "%s, (int64_t)tracer_args.%s);",
+                                msg->requests, msg->requests,
+                                element->is_signed ? "true" : "false", msg->count);
+      char *ok = xasprintf("tracer_args.tracer_status == %s%s%s", success, done ? " && " : "",
+                           done ? done : "");
+      char *index = msg->index ? view_value_expr(f, msg->index, "tracer_args.") : NULL;
+      char *count = msg->indices_count ? view_value_expr(f, msg->indices_count, "tracer_args.")
+                                       : NULL;
+      if ((msg->index && !index) || (msg->indices_count && !count))
+        rc = diag_error_at(d, s->path, msg->loc.line, msg->loc.column,
+                           "Cannot describe message: function=%s, index=%s, indices_count=%s: "
+                           "names no param",
+                           f->name, msg->index ? msg->index : "", 
+                           msg->indices_count ? msg->indices_count : "");
+      if (index)
+        completed = xasprintf("tracer_requests_after(tracer_args.tracer_start, %s, "
+                              "TRACER_COMPLETED_INDEX, (int64_t)(%s), NULL, 0)",
+                              ok, index);
+      else if (count)
+        completed = xasprintf("tracer_requests_after(tracer_args.tracer_start, %s, "
+                              "TRACER_COMPLETED_INDICES, (int64_t)(%s), tracer_args.%s, "
+                              "sizeof *tracer_args.%s)",
+                              ok, count, msg->indices, msg->indices);
+      else
+        completed = xasprintf("tracer_requests_after(tracer_args.tracer_start, %s, "
+                              "TRACER_COMPLETED_ALL, 0, NULL, 0)",
+                              ok);
+      free(ok);
+      free(index);
+      free(count);
+      free(done);
+      done = NULL; /* in the runtime's verdict */
+    } else {
+      completed = xstrdup("0");
+    }
     if (s->trace.element_size && done)
       extra->bytes = xasprintf("tracer_args.tracer_status == %s && %s ? %s : 0", success, done,
                                completed);
@@ -131,6 +163,17 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
     extra->world_name = xasprintf("%s_world", msg->peer);
     extra->world = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, tracer_args.%s)",
                              prefix, world->function, msg->comm, msg->peer);
+  }
+  /* A send that also receives: the receive's bytes and its peer as a world rank. */
+  if (msg->recv_count && msg->recv_datatype && s->trace.element_size)
+    extra->recv_bytes = xasprintf("tracer_args.%s > 0 ? (uint64_t)tracer_args.%s * "
+                                  "%s_element_size(tracer_args.%s) : 0",
+                                  msg->recv_count, msg->recv_count, prefix, msg->recv_datatype);
+  if (world && msg->recv_peer) {
+    extra->recv_world_name = xasprintf("%s_world", msg->recv_peer);
+    extra->recv_world = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, "
+                                  "tracer_args.%s)",
+                                  prefix, world->function, msg->comm, msg->recv_peer);
   }
   /* The communicator's rank and size, which the hooks read from its handle. */
   struct spec_communicator *communicator = comm ? communicator_of(s, comm->type) : NULL;
@@ -154,7 +197,8 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
 
 /* The description of a call that is no message. */
 #define NO_MESSAGE                                                                               \
-  "{TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, {0, 0, 0, 0}, {0, 0, 0, 0}}"
+  "{TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, {0, 0, 0, 0}, "    \
+  "{0, 0, 0, 0}}"
 
 /* The index of the slot named name in fn's record, or -1. */
 static int slot_index(const struct tree *fn, const char *name) {
@@ -190,19 +234,84 @@ void view_message_describe(const struct spec_message *msg, struct tree *fn) {
   }
   if (peer < 0)
     peer = slot_index(fn, msg->peer);
+  int recv_peer = -1;
+  if (msg->recv_peer) {
+    char *world = xasprintf("%s_world", msg->recv_peer);
+    recv_peer = slot_index(fn, world);
+    free(world);
+    if (recv_peer < 0)
+      recv_peer = slot_index(fn, msg->recv_peer);
+  }
   const struct spec_rank_factor *size = &msg->size_factor, *bus = &msg->bus_factor;
   tree_set(fn, "message",
-           tree_stringf("{TRACER_MESSAGE_%s, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, "
+           tree_stringf("{TRACER_MESSAGE_%s, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, "
                         "{%d, %d, %d, %d}, {%d, %d, %d, %d}}",
                         kind, slot_index(fn, "bytes"), peer, slot_index(fn, msg->tag),
                         slot_index(fn, msg->comm), request, slot_index(fn, msg->op),
                         slot_index(fn, msg->root), slot_index(fn, "comm_rank"),
-                        slot_index(fn, "comm_size"), slot_index(fn, "comm_id"), size->a,
-                        size->b, size->c, size->d, bus->a, bus->b, bus->c, bus->d));
+                        slot_index(fn, "comm_size"), slot_index(fn, "comm_id"),
+                        slot_index(fn, "recv_bytes"), recv_peer, slot_index(fn, msg->recv_tag),
+                        size->a, size->b, size->c, size->d, bus->a, bus->b, bus->c, bus->d));
+}
+
+int view_group_call(const struct spec *s, const char *prefix, const struct model_function *f,
+                    struct tree *fn, struct diag *d) {
+  struct spec_group_call *g = NULL;
+  for (size_t i = 0; !g && i < s->trace.group_calls.len; i++)
+    if (fnmatch(((struct spec_group_call *)s->trace.group_calls.items[i])->function, f->name,
+                0) == 0)
+      g = s->trace.group_calls.items[i];
+  if (!g)
+    return 0;
+  g->matches++;
+  const struct model_param *made = param_of(f, g->made), *from = param_of(f, g->from);
+  const struct model_type *type = made && made->type->kind == MODEL_KIND_POINTER
+                                      ? made->type->target
+                                      : NULL;
+  struct spec_world_rank *hook = NULL;
+  for (size_t i = 0; type && !hook && i < s->trace.group_made.len; i++)
+    if (strcmp(((struct spec_world_rank *)s->trace.group_made.items[i])->type,
+               type->spelling) == 0)
+      hook = s->trace.group_made.items[i];
+  if (!from || !hook)
+    return diag_error_at(d, s->path, g->loc.line, g->loc.column,
+                         "Cannot describe group: function=%s: made=%s must name a pointer to a "
+                         "type of trace.group_made, from=%s a param",
+                         f->name, g->made, g->from);
+  /* One declaration per hooks function, from the first call it serves. */
+  if (!hook->matches++) {
+    hook->from_type = from->type->spelling;
+  }
+  tree_set(fn, "group_call",
+           tree_stringf("%s_%s(tracer_args.tracer_status, tracer_args.tracer_start, "
+                        "tracer_args.%s, tracer_args.%s);",
+                        prefix, hook->function, g->from, g->made));
+  return 0;
 }
 
 int view_messages_finish(const struct spec *s, struct tree *root, struct diag *d) {
   int rc = 0;
+  struct tree *made = tree_set(root, "group_hooks", tree_list());
+  for (size_t i = 0; i < s->trace.group_made.len; i++) {
+    const struct spec_world_rank *w = s->trace.group_made.items[i];
+    if (w->matches == 0) {
+      rc = diag_error_at(d, s->path, w->loc.line, w->loc.column,
+                         "Filter matches nothing: trace.group_made type=%s is made by no "
+                         "trace.groups entry",
+                         w->type);
+      continue;
+    }
+    struct tree *item = tree_push(made, tree_map());
+    tree_set_string(item, "type", w->type);
+    tree_set_string(item, "function", w->function);
+    tree_set_string(item, "from_type", w->from_type);
+  }
+  for (size_t i = 0; i < s->trace.group_calls.len; i++) {
+    const struct spec_group_call *g = s->trace.group_calls.items[i];
+    if (g->matches == 0)
+      rc = diag_error_at(d, s->path, g->loc.line, g->loc.column,
+                         "Filter matches nothing: trace.groups function=%s", g->function);
+  }
   tree_set_string(root, "no_message", NO_MESSAGE);
   if (s->trace.element_size)
     tree_set_string(tree_set(root, "element_size", tree_map()), "type", s->trace.element_size);

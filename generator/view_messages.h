@@ -21,6 +21,16 @@
  * the communicator's n, which an entry's size_factor and bus_factor (nccl-tests' size
  * and bus bandwidth) are functions of. The description also says where the reduction
  * operation (`op`) and the root are.
+ *
+ * A send with a `recv` (MPI_Sendrecv) also gets "recv_bytes" and "<recv peer>_world",
+ * and its description says where they and the receive's tag are. A complete call of an
+ * array of requests reads the array before the call (tracer_requests_before) and has
+ * the runtime say which it completed after (tracer_requests_after: all, the one at
+ * `index`, or those at `indices`), which records them for the exports.
+ *
+ * trace.groups: a call that makes a communicator or a window calls the hooks'
+ * <prefix>_<function>(status, start, from, made) of trace.group_made when it returns,
+ * which records the new one's members (`group_call` of the function).
  */
 #ifndef APIGEN_VIEW_MESSAGES_H
 #define APIGEN_VIEW_MESSAGES_H
@@ -44,7 +54,12 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
  * view_record_build laid out (msg may be NULL: no message). */
 void view_message_describe(const struct spec_message *msg, struct tree *fn);
 
-/* Adds `element_size` ({type}) to root when the spec names one, `world_ranks`
+/* Sets fn's `group_call` (a statement) when a trace.groups entry matches f. Returns -1
+ * with a located cause when the entry's params do not fit. */
+int view_group_call(const struct spec *s, const char *prefix, const struct model_function *f,
+                    struct tree *fn, struct diag *d);
+
+/* Adds `group_hooks` ({type, function, from_type} per trace.group_made entry), `element_size` ({type}) to root when the spec names one, `world_ranks`
  * ({type, function} per trace.world_rank entry), `communicators` ({type, rank, size}) and
  * `no_message` (the description of a call that is none), and reports entries that match
  * nothing. */

@@ -165,6 +165,22 @@ void view_record_build(const struct model_function *f, bool status_in_head,
     add_slot(&r, r.out, extra->world_name, &world, value, true, -1);
     free(value);
   }
+  if (extra && extra->recv_bytes) {
+    struct slot_type bytes = {"TRACER_SLOT_UNSIGNED", 8, "", ""};
+    add_slot(&r, r.out, "recv_bytes", &bytes, extra->recv_bytes, true, -1);
+  }
+  if (extra && extra->recv_world) {
+    struct slot_type world = {"TRACER_SLOT_SIGNED", 8, "", ""};
+    char *value = xasprintf("(uint64_t)%s", extra->recv_world);
+    add_slot(&r, r.out, extra->recv_world_name, &world, value, true, -1);
+    free(value);
+  }
+  if (extra && extra->lock_shared) {
+    struct slot_type shared = {"TRACER_SLOT_UNSIGNED", 8, "", ""};
+    char *value = xasprintf("(uint64_t)%s", extra->lock_shared);
+    add_slot(&r, r.out, "lock_shared", &shared, value, true, -1);
+    free(value);
+  }
   if (extra && extra->polls) {
     struct slot_type polls = {"TRACER_SLOT_UNSIGNED", 8, "", ""};
     add_slot(&r, r.out, "polls", &polls, extra->polls, true, -1);

@@ -28,8 +28,15 @@ struct view_record_extra {
                              ("dest_world"), ... */
   const char *world;      /* ... and the C expression over tracer_args that gives it; or
                              NULL */
+  const char *recv_bytes; /* a send that also receives: an unsigned slot "recv_bytes" at
+                             exit, after the peer, from this C expression; or NULL */
+  const char *recv_world_name; /* and a signed slot of this name, its peer as a world */
+  const char *recv_world;      /* rank, from this C expression; or NULL */
   const char *before;     /* a statement before the call, whose local the slots read; or
                              NULL */
+  const char *lock_shared; /* an RMA lock's (view_rma_sync.h): the C expression of an
+                              unsigned slot "lock_shared" at exit, non-zero for a shared
+                              lock; or NULL */
   const char *polls;      /* a poll's (view_polls.h): the C expression of an unsigned slot
                              "polls" at exit, the polls its call folded; or NULL */
   const char *comm_rank;  /* C expressions over tracer_args: signed slots "comm_rank" and */

@@ -127,7 +127,30 @@ struct tracer_message {
   uint8_t kind; /* enum tracer_message_kind */
   int16_t bytes, peer, tag, comm, request;
   int16_t op, root, comm_rank, comm_size, comm_id;
+  /* A send that also receives (MPI_Sendrecv): its receive's bytes, peer and tag slots;
+   * -1 when it does not. */
+  int16_t recv_bytes, recv_peer, recv_tag;
   struct tracer_rank_factor size_factor, bus_factor;
+};
+
+/* What a call does to synchronize an RMA window (trace.rma_sync of the spec), for the
+ * exports' RMA records: the slots of the window handle (as passed, for a call that frees
+ * it), of the target rank (a rank of the window) and of whether a lock is shared; -1 when
+ * absent. */
+enum tracer_rma_sync_kind {
+  TRACER_RMA_SYNC_NONE,
+  TRACER_RMA_SYNC_FENCE,      /* collective over the window (MPI_Win_fence) */
+  TRACER_RMA_SYNC_LOCK,       /* locks the target (MPI_Win_lock) */
+  TRACER_RMA_SYNC_UNLOCK,     /* releases it */
+  TRACER_RMA_SYNC_LOCK_ALL,   /* locks every rank of the window, shared (MPI_Win_lock_all) */
+  TRACER_RMA_SYNC_UNLOCK_ALL,
+  TRACER_RMA_SYNC_FLUSH,      /* completes the operations on the target (MPI_Win_flush) */
+  TRACER_RMA_SYNC_FREE,       /* frees the window (MPI_Win_free) */
+};
+
+struct tracer_rma_sync {
+  uint8_t kind; /* enum tracer_rma_sync_kind */
+  int16_t win, peer, shared;
 };
 
 struct tracer_function_desc {
@@ -153,6 +176,7 @@ struct tracer_function_desc {
   const struct tracer_names *row_names;
   uint32_t row_first;
   struct tracer_message message;
+  struct tracer_rma_sync rma_sync;
 };
 
 struct tracer_backend_desc {

@@ -2,9 +2,13 @@
 #include "tracer_requests.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tracer_map.h"
+#include "tracer_recording.h"
+#include "tracer_runtime.h"
+#include "tracer_tracepoints.h"
 
 static struct tracer_map requests = TRACER_MAP_INIT(uint64_t, TRACER_REQUESTS); /* bytes */
 static pthread_mutex_t requests_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -26,14 +30,71 @@ uint64_t tracer_request_completed(uint64_t request) {
   return bytes;
 }
 
-uint64_t tracer_requests_completed(const void *array, size_t size, bool is_signed, int64_t count) {
-  uint64_t bytes = 0;
-  for (int64_t i = 0; array && size <= sizeof(uint64_t) && i < count; i++) {
-    uint64_t request = 0;
-    memcpy(&request, (const char *)array + (size_t)i * size, size);
-    if (is_signed && size < sizeof request && request >> (8 * size - 1) & 1)
-      request |= ~UINT64_C(0) << (8 * size);
-    bytes += tracer_request_completed(request);
+/* The array of the completing call in progress on this thread (its requests as passed);
+ * grown, never shrunk. */
+static __thread struct {
+  uint64_t *values;
+  int64_t count, cap;
+} before;
+
+/* Element i of an array of integers of size bytes, sign-extended when is_signed. */
+static uint64_t element(const void *array, size_t size, bool is_signed, int64_t i) {
+  uint64_t value = 0;
+  memcpy(&value, (const char *)array + (size_t)i * size, size);
+  if (is_signed && size < sizeof value && value >> (8 * size - 1) & 1)
+    value |= ~UINT64_C(0) << (8 * size);
+  return value;
+}
+
+void tracer_requests_before(const void *array, size_t size, bool is_signed, int64_t count) {
+  before.count = 0;
+  if (!array || size > sizeof(uint64_t) || count <= 0)
+    return;
+  if (count > before.cap) {
+    uint64_t *grown = realloc(before.values, (size_t)count * sizeof *grown);
+    if (!grown)
+      return;
+    before.values = grown;
+    before.cap = count;
   }
+  for (int64_t i = 0; i < count; i++)
+    before.values[i] = element(array, size, is_signed, i);
+  before.count = count;
+}
+
+uint64_t tracer_requests_after(uint64_t call_start, bool completed, enum tracer_completed how,
+                               int64_t which, const void *indices, size_t index_size) {
+  if (!completed || !before.count)
+    return 0;
+  /* The completed ones move to the front of the kept array, in the order named. */
+  int64_t n = 0;
+  if (how == TRACER_COMPLETED_ALL) {
+    n = before.count;
+  } else if (how == TRACER_COMPLETED_INDEX) {
+    if (which >= 0 && which < before.count)
+      before.values[n++] = before.values[which];
+  } else {
+    for (int64_t i = 0; indices && index_size <= sizeof(uint64_t) && i < which; i++) {
+      int64_t index = (int64_t)element(indices, index_size, true, i);
+      /* Indices ascend (MPI says nothing of it; they are swapped into place anyway). */
+      if (index >= n && index < before.count) {
+        uint64_t value = before.values[index];
+        before.values[index] = before.values[n];
+        before.values[n++] = value;
+      }
+    }
+  }
+  uint64_t bytes = 0;
+  int64_t kept = 0;
+  for (int64_t i = 0; i < n; i++) {
+    if (!before.values[i])
+      continue; /* a null request completes nothing */
+    bytes += tracer_request_completed(before.values[i]);
+    before.values[kept++] = before.values[i];
+  }
+  if (kept && !tracer_recording_counting())
+    lttng_ust_tracepoint(lttng_ust_tracer, completed, tracer_pid(), tracer_tid(), call_start,
+                         before.values, (uint32_t)kept);
+  before.count = 0;
   return bytes;
 }

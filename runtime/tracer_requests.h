@@ -6,6 +6,10 @@
  * A process keeps at most TRACER_REQUESTS requests in flight (tracer_map.h, one lock);
  * past that, the bytes of new requests are not kept and their completions count 0 bytes.
  * A persistent request counts its bytes at its first completion only.
+ *
+ * Completions through an array are also written as an lttng_ust_tracer:completed event
+ * (the requests completed, in array order) just before the completing call's own event:
+ * the call's record holds no array.
  */
 #ifndef TRACER_REQUESTS_H
 #define TRACER_REQUESTS_H
@@ -23,9 +27,26 @@ uint64_t tracer_request_started(bool started, uint64_t request, uint64_t bytes);
 /* The bytes of request, which a call completed: forgotten. 0 for a request not kept. */
 uint64_t tracer_request_completed(uint64_t request);
 
-/* The bytes of the count requests of an array (elements of size bytes, sign-extended as
- * the records hold them when is_signed), all of which a call completes. */
-uint64_t tracer_requests_completed(const void *requests, size_t size, bool is_signed,
-                                   int64_t count);
+/* A call that completes requests of an array (MPI_Waitall, MPI_Waitany, MPI_Testsome):
+ * before it, the count requests of the array (elements of size bytes, sign-extended as the
+ * records hold them when is_signed), kept for this thread, since the call resets those it
+ * completes. */
+void tracer_requests_before(const void *requests, size_t size, bool is_signed, int64_t count);
+
+/* Which of them the call completed (when completed: it succeeded and said so). */
+enum tracer_completed {
+  TRACER_COMPLETED_ALL,     /* all of them (MPI_Waitall) */
+  TRACER_COMPLETED_INDEX,   /* the one at index `which` (MPI_Waitany) */
+  TRACER_COMPLETED_INDICES, /* the `which` ones at the indices of the array indices, whose
+                               elements are signed integers of index_size bytes
+                               (MPI_Waitsome) */
+};
+
+/* After the call that started at call_start (the trace clock): the bytes of the requests
+ * it completed, forgotten, and an lttng_ust_tracer:completed event naming them, for the
+ * exports to match each with the call that started it. Indices out of the array (MPI_UNDEFINED)
+ * name none. */
+uint64_t tracer_requests_after(uint64_t call_start, bool completed, enum tracer_completed how,
+                               int64_t which, const void *indices, size_t index_size);
 
 #endif

@@ -159,6 +159,43 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, region,
   )
 )
 
+/* Requests a call completed through an array of them (MPI_Waitall, MPI_Waitany,
+ * MPI_Testsome: runtime/tracer_requests.h), in array order, as its records hold request
+ * values; written when the call returns, just before its own event. call_start: the
+ * call's start, which ties the two. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, completed,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint64_t, call_start, const uint64_t *, requests,
+                    uint32_t, count),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_integer(uint64_t, call_start, call_start)
+    lttng_ust_field_sequence(uint64_t, requests, requests, uint32_t, count)
+  )
+)
+
+/* A group of processes a call made: an MPI communicator (kind 0) or window (kind 1)
+ * (runtime/tracer_groups.h), written when the call returns, just before its own event.
+ * handle: the new one, as records hold handles; from: the communicator it was made from
+ * (a window: over); call_start: the making call's start; size: its members; members:
+ * their ranks in the job (world ranks; -1: a process outside it), in the order of their
+ * ranks in the group, or none when they are the job's ranks in order. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, group,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint8_t, kind, uint64_t, handle, uint64_t, from,
+                    uint64_t, call_start, int32_t, size, const int32_t *, members,
+                    uint32_t, count),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_integer(uint8_t, kind, kind)
+    lttng_ust_field_integer_hex(uint64_t, handle, handle)
+    lttng_ust_field_integer_hex(uint64_t, from, from)
+    lttng_ust_field_integer(uint64_t, call_start, call_start)
+    lttng_ust_field_integer(int32_t, size, size)
+    lttng_ust_field_sequence(int32_t, members, members, uint32_t, count)
+  )
+)
+
 /* The recording was paused from start to end (tracer_recording.h): written when it
  * resumes, or when the process ends paused. */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, paused,

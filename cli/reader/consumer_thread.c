@@ -246,6 +246,10 @@ static int put_finish(void *context, const struct trace_summary *summary) {
 int consumer_thread_open(const struct trace_consumer *downstream,
                          struct consumer_thread **out, struct trace_consumer *upstream) {
   *out = NULL;
+  /* Raw events (`other`: the runtime's lttng_ust_tracer:group, completed, ...) are not
+   * copied into the ring: a consumer that takes them reads on the reader's thread. */
+  if (downstream->other)
+    return -1;
   struct consumer_thread *p = calloc(1, sizeof *p);
   if (!p)
     return -1;

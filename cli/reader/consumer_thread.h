@@ -16,7 +16,8 @@ struct consumer_thread;
 
 /* Starts the thread for `downstream` (its call, device, region and finish callbacks);
  * *upstream is the consumer to give the read. Returns 0, or -1 when the thread cannot
- * start (then give the read downstream itself). */
+ * start or downstream takes raw events (`other`, which the ring does not carry): then
+ * give the read downstream itself. */
 int consumer_thread_open(const struct trace_consumer *downstream,
                          struct consumer_thread **thread, struct trace_consumer *upstream);
 /* Waits until the consumer has taken every record (when the read did not already finish

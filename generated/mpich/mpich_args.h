@@ -6417,6 +6417,8 @@ struct mpich_MPI_Sendrecv_record {
   uint64_t status;
   uint64_t bytes;
   uint64_t dest_world;
+  uint64_t recv_bytes;
+  uint64_t source_world;
 };
 
 /* int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int
@@ -6449,6 +6451,8 @@ struct mpich_MPI_Sendrecv_replace_record {
   uint64_t status;
   uint64_t bytes;
   uint64_t dest_world;
+  uint64_t recv_bytes;
+  uint64_t source_world;
 };
 
 /* int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm
@@ -7409,6 +7413,7 @@ struct mpich_MPI_Win_free_args {
 struct mpich_MPI_Win_free_record {
   struct tracer_record_head head;
   uint64_t win;
+  uint64_t win_in;
   uint64_t win_val;
 };
 
@@ -7480,6 +7485,7 @@ struct mpich_MPI_Win_lock_record {
   uint64_t rank;
   uint64_t assert;
   uint64_t win;
+  uint64_t lock_shared;
 };
 
 /* int MPI_Win_lock_all(int assert, MPI_Win win) */
@@ -14585,6 +14591,12 @@ uint64_t mpi_element_size(MPI_Datatype datatype);
  * source): defined by the hooks. */
 int64_t mpi_comm_world_rank(int64_t status, MPI_Comm handle, int64_t rank);
 int64_t mpi_win_world_rank(int64_t status, MPI_Win handle, int64_t rank);
+
+/* A call that makes a communicator or a window (trace.groups) returned: when status is
+ * success, the hooks record the members of *made, made from `from`, by the call that
+ * started at start (the trace clock): defined by the hooks. */
+void mpi_comm_made(int64_t status, uint64_t start, MPI_Comm from, MPI_Comm *made);
+void mpi_win_made(int64_t status, uint64_t start, MPI_Comm from, MPI_Win *made);
 
 /* The library's functions that the hooks call (trace.hooks_calls), looked up by name in
  * the copy of the library the app loaded: never by reference (the loader would resolve it

@@ -10790,6 +10790,8 @@ mpich_traced_MPI_Comm_create(mpich_MPI_Comm_create_fn *tracer_real, const void *
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_create, tracer_depth, tracer_args.tracer_status);
@@ -10877,6 +10879,8 @@ mpich_traced_MPI_Comm_create_group(mpich_MPI_Comm_create_group_fn *tracer_real,
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_create_group, tracer_depth, tracer_args.tracer_status);
@@ -10959,6 +10963,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_dup(mpich_MPI_Comm_du
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_dup, tracer_depth, tracer_args.tracer_status);
@@ -11041,6 +11047,8 @@ mpich_traced_MPI_Comm_dup_with_info(mpich_MPI_Comm_dup_with_info_fn *tracer_real
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_dup_with_info, tracer_depth, tracer_args.tracer_status);
@@ -12110,6 +12118,8 @@ mpich_traced_MPI_Comm_split(mpich_MPI_Comm_split_fn *tracer_real, const void *tr
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_split, tracer_depth, tracer_args.tracer_status);
@@ -12199,6 +12209,8 @@ mpich_traced_MPI_Comm_split_type(mpich_MPI_Comm_split_type_fn *tracer_real,
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_split_type, tracer_depth, tracer_args.tracer_status);
@@ -12569,6 +12581,8 @@ mpich_traced_MPI_Intercomm_merge(mpich_MPI_Intercomm_merge_fn *tracer_real,
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.intercomm,
+                tracer_args.newintracomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Intercomm_merge, tracer_depth, tracer_args.tracer_status);
@@ -25378,6 +25392,11 @@ mpich_traced_MPI_Sendrecv(mpich_MPI_Sendrecv_fn *tracer_real, const void *tracer
                                                   : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_record.recv_bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
+                                                             mpi_element_size(tracer_args.recvtype)
+                                                       : 0;
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
+                                                             tracer_args.comm, tracer_args.source);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Sendrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25485,6 +25504,11 @@ mpich_traced_MPI_Sendrecv_replace(mpich_MPI_Sendrecv_replace_fn *tracer_real,
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_record.recv_bytes =
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
+                                                             tracer_args.comm, tracer_args.source);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Sendrecv_replace, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26604,6 +26628,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
   tracer_record.array_of_requests = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record.flag = (uint64_t)(uintptr_t)(tracer_args.flag);
   tracer_record.array_of_statuses = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests, true,
+                         (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testall);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -26625,7 +26651,11 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes =
+      tracer_requests_after(tracer_args.tracer_start,
+                            tracer_args.tracer_status == MPI_SUCCESS &&
+                                (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
+                            TRACER_COMPLETED_ALL, 0, NULL, 0);
   tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testall);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testall, tracer_args.tracer_status,
@@ -26714,6 +26744,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
   tracer_record.indx = (uint64_t)(uintptr_t)(tracer_args.indx);
   tracer_record.flag = (uint64_t)(uintptr_t)(tracer_args.flag);
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests, true,
+                         (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testany);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -26736,7 +26768,12 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
       tracer_record_call(MPICH_ID_MPI_Testany, tracer_depth, tracer_args.tracer_status);
   tracer_record.indx_val = tracer_args.indx ? (uint64_t)(int64_t)(*tracer_args.indx) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start,
+      tracer_args.tracer_status == MPI_SUCCESS &&
+          (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
+      TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.indx ? (uintptr_t)(*tracer_args.indx) : 0)),
+      NULL, 0);
   tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testany);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testany, tracer_args.tracer_status,
@@ -26825,6 +26862,8 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
   tracer_record.outcount = (uint64_t)(uintptr_t)(tracer_args.outcount);
   tracer_record.array_of_indices = (uint64_t)(uintptr_t)(tracer_args.array_of_indices);
   tracer_record.array_of_statuses = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests, true,
+                         (int64_t)tracer_args.incount);
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testsome);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -26848,7 +26887,10 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
       tracer_record_call(MPICH_ID_MPI_Testsome, tracer_depth, tracer_args.tracer_status);
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
+      (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
   tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testsome);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testsome, tracer_args.tracer_status,
@@ -27005,9 +27047,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Waitall(mpich_MPI_Waitall_
   tracer_record.count = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record.array_of_requests = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record.array_of_statuses = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
-  uint64_t tracer_completed = tracer_requests_completed(tracer_args.array_of_requests,
-                                                        sizeof *tracer_args.array_of_requests, true,
-                                                        (int64_t)tracer_args.count);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests, true,
+                         (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Waitall);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -27020,7 +27061,9 @@ __attribute__((noinline)) static int mpich_traced_MPI_Waitall(mpich_MPI_Waitall_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Waitall, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_completed;
+  tracer_record.bytes =
+      tracer_requests_after(tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS,
+                            TRACER_COMPLETED_ALL, 0, NULL, 0);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27094,6 +27137,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Waitany(mpich_MPI_Waitany_
   tracer_record.array_of_requests = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record.indx = (uint64_t)(uintptr_t)(tracer_args.indx);
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests, true,
+                         (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Waitany);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -27107,7 +27152,9 @@ __attribute__((noinline)) static int mpich_traced_MPI_Waitany(mpich_MPI_Waitany_
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Waitany, tracer_depth, tracer_args.tracer_status);
   tracer_record.indx_val = tracer_args.indx ? (uint64_t)(int64_t)(*tracer_args.indx) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDEX,
+      (int64_t)((tracer_args.indx ? (uintptr_t)(*tracer_args.indx) : 0)), NULL, 0);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27184,6 +27231,8 @@ mpich_traced_MPI_Waitsome(mpich_MPI_Waitsome_fn *tracer_real, const void *tracer
   tracer_record.outcount = (uint64_t)(uintptr_t)(tracer_args.outcount);
   tracer_record.array_of_indices = (uint64_t)(uintptr_t)(tracer_args.array_of_indices);
   tracer_record.array_of_statuses = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests, true,
+                         (int64_t)tracer_args.incount);
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Waitsome);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -27199,7 +27248,10 @@ mpich_traced_MPI_Waitsome(mpich_MPI_Waitsome_fn *tracer_real, const void *tracer
       tracer_record_call(MPICH_ID_MPI_Waitsome, tracer_depth, tracer_args.tracer_status);
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
+      (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28546,6 +28598,8 @@ mpich_traced_MPI_Win_allocate(mpich_MPI_Win_allocate_fn *tracer_real, const void
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_win_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+               tracer_args.win);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_allocate, tracer_depth, tracer_args.tracer_status);
@@ -28638,6 +28692,8 @@ mpich_traced_MPI_Win_allocate_shared(mpich_MPI_Win_allocate_shared_fn *tracer_re
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_win_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+               tracer_args.win);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_allocate_shared, tracer_depth, tracer_args.tracer_status);
@@ -28890,6 +28946,8 @@ mpich_traced_MPI_Win_create(mpich_MPI_Win_create_fn *tracer_real, const void *tr
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_win_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+               tracer_args.win);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_create, tracer_depth, tracer_args.tracer_status);
@@ -28975,6 +29033,8 @@ mpich_traced_MPI_Win_create_dynamic(mpich_MPI_Win_create_dynamic_fn *tracer_real
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_win_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+               tracer_args.win);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_create_dynamic, tracer_depth, tracer_args.tracer_status);
@@ -29520,6 +29580,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_free(mpich_MPI_Win_fre
   tracer_args.win = win;
   struct mpich_MPI_Win_free_record tracer_record;
   tracer_record.win = (uint64_t)(uintptr_t)(tracer_args.win);
+  tracer_record.win_in = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Win_free);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -29864,6 +29925,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_lock(mpich_MPI_Win_loc
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_lock, tracer_depth, tracer_args.tracer_status);
+  tracer_record.lock_shared = (uint64_t)(uintptr_t)(tracer_args.lock_type == MPI_LOCK_SHARED);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_lock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32092,6 +32154,8 @@ mpich_traced_MPI_Cart_create(mpich_MPI_Cart_create_fn *tracer_real, const void *
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm_old,
+                tracer_args.comm_cart);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cart_create, tracer_depth, tracer_args.tracer_status);
@@ -32528,6 +32592,8 @@ mpich_traced_MPI_Cart_sub(mpich_MPI_Cart_sub_fn *tracer_real, const void *tracer
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cart_sub, tracer_depth, tracer_args.tracer_status);
@@ -32790,6 +32856,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Dist_graph_create(
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm_old,
+                tracer_args.comm_dist_graph);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Dist_graph_create, tracer_depth, tracer_args.tracer_status);
@@ -32902,6 +32970,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Dist_graph_create_adjacent
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm_old,
+                tracer_args.comm_dist_graph);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Dist_graph_create_adjacent,
                                                tracer_depth, tracer_args.tracer_status);
@@ -33200,6 +33270,8 @@ mpich_traced_MPI_Graph_create(mpich_MPI_Graph_create_fn *tracer_real, const void
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm_old,
+                tracer_args.comm_graph);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Graph_create, tracer_depth, tracer_args.tracer_status);

@@ -166,6 +166,7 @@ void mpi_abort_(void *f_comm, void *f_errorcode, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -237,6 +238,7 @@ void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_d
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -293,6 +295,7 @@ void mpi_add_error_class_(void *f_errorclass, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_errorclass = *(const int *)f_errorclass;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -347,6 +350,7 @@ void mpi_add_error_code_(void *f_errorclass, void *f_errorcode, MPI_Fint *f_ierr
   tracer_inflight_pop();
   tracer_f_errorcode = *(const int *)f_errorcode;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -400,6 +404,7 @@ void mpi_add_error_string_(void *f_errorcode, void *f_string, MPI_Fint *f_ierr,
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -464,6 +469,7 @@ void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -536,6 +542,7 @@ void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -607,6 +614,7 @@ void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -679,6 +687,7 @@ void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -735,6 +744,7 @@ void mpi_alloc_mem_(void *f_size, void *f_info, void *f_baseptr, MPI_Fint *f_ier
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -793,6 +803,7 @@ void mpi_allreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dat
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -859,6 +870,7 @@ void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_da
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -927,6 +939,7 @@ void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -999,6 +1012,7 @@ void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1070,6 +1084,7 @@ void mpi_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1139,6 +1154,7 @@ void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1203,6 +1219,7 @@ void mpi_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1270,6 +1287,7 @@ void mpi_ialltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1317,6 +1335,7 @@ void mpi_barrier_(void *f_comm, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1367,6 +1386,7 @@ void mpi_ibarrier_(void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1423,6 +1443,7 @@ void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, v
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1485,6 +1506,7 @@ void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1549,6 +1571,7 @@ void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, 
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1619,6 +1642,7 @@ void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1674,6 +1698,7 @@ void mpi_buffer_attach_(void *f_buffer, void *f_size, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1724,6 +1749,7 @@ void mpi_buffer_detach_(void *f_buffer, void *f_size, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_size = *(const int *)f_size;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1772,6 +1798,7 @@ void mpi_cancel_(void *f_request, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1826,6 +1853,7 @@ void mpi_cart_coords_(void *f_comm, void *f_rank, void *f_maxdims, void *f_coord
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1884,7 +1912,10 @@ void mpi_cart_create_(void *f_old_comm, void *f_ndims, void *f_dims, void *f_per
   tracer_inflight_pop();
   tracer_f_comm_cart = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm_cart);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.old_comm,
+                tracer_args.comm_cart);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_create, tracer_depth, tracer_args.tracer_status);
@@ -1939,6 +1970,7 @@ void mpi_cart_get_(void *f_comm, void *f_maxdims, void *f_dims, void *f_periods,
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -1995,6 +2027,7 @@ void mpi_cart_map_(void *f_comm, void *f_ndims, void *f_dims, void *f_periods, v
   tracer_inflight_pop();
   tracer_f_newrank = *(const int *)f_newrank;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -2047,6 +2080,7 @@ void mpi_cart_rank_(void *f_comm, void *f_coords, void *f_rank, MPI_Fint *f_ierr
   tracer_inflight_pop();
   tracer_f_rank = *(const int *)f_rank;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -2108,6 +2142,7 @@ void mpi_cart_shift_(void *f_comm, void *f_direction, void *f_disp, void *f_rank
   tracer_f_rank_source = *(const int *)f_rank_source;
   tracer_f_rank_dest = *(const int *)f_rank_dest;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -2163,7 +2198,10 @@ void mpi_cart_sub_(void *f_comm, void *f_remain_dims, void *f_new_comm, MPI_Fint
   tracer_inflight_pop();
   tracer_f_new_comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_new_comm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.new_comm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_sub, tracer_depth, tracer_args.tracer_status);
@@ -2215,6 +2253,7 @@ void mpi_cartdim_get_(void *f_comm, void *f_ndims, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_ndims = *(const int *)f_ndims;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -2261,6 +2300,7 @@ void mpi_close_port_(void *f_port_name, MPI_Fint *f_ierr, size_t f_port_name_len
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -2318,6 +2358,7 @@ void mpi_comm_accept_(void *f_port_name, void *f_info, void *f_root, void *f_com
   tracer_inflight_pop();
   tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -2369,6 +2410,7 @@ void mpi_comm_call_errhandler_(void *f_comm, void *f_errorcode, MPI_Fint *f_ierr
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_call_errhandler, tracer_depth,
@@ -2422,6 +2464,7 @@ void mpi_comm_compare_(void *f_comm1, void *f_comm2, void *f_result, MPI_Fint *f
   tracer_inflight_pop();
   tracer_f_result = *(const int *)f_result;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -2481,6 +2524,7 @@ void mpi_comm_connect_(void *f_port_name, void *f_info, void *f_root, void *f_co
   tracer_inflight_pop();
   tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -2533,6 +2577,7 @@ void mpi_comm_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint 
   tracer_inflight_pop();
   tracer_f_errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_create_errhandler, tracer_depth,
@@ -2592,6 +2637,7 @@ void mpi_comm_create_keyval_(void *f_comm_copy_attr_fn, void *f_comm_delete_attr
   tracer_inflight_pop();
   tracer_f_comm_keyval = *(const int *)f_comm_keyval;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_create_keyval, tracer_depth,
@@ -2653,7 +2699,10 @@ void mpi_comm_create_group_(void *f_comm, void *f_group, void *f_tag, void *f_ne
   tracer_inflight_pop();
   tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create_group, tracer_depth, tracer_args.tracer_status);
@@ -2707,7 +2756,10 @@ void mpi_comm_create_(void *f_comm, void *f_group, void *f_newcomm, MPI_Fint *f_
   tracer_inflight_pop();
   tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create, tracer_depth, tracer_args.tracer_status);
@@ -2758,6 +2810,7 @@ void mpi_comm_delete_attr_(void *f_comm, void *f_comm_keyval, MPI_Fint *f_ierr) 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -2809,6 +2862,7 @@ void mpi_comm_disconnect_(void *f_comm, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -2861,7 +2915,10 @@ void mpi_comm_dup_(void *f_comm, void *f_newcomm, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_dup, tracer_depth, tracer_args.tracer_status);
@@ -2916,6 +2973,7 @@ void mpi_comm_idup_(void *f_comm, void *f_newcomm, void *f_request, MPI_Fint *f_
   tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -2972,7 +3030,10 @@ void mpi_comm_dup_with_info_(void *f_comm, void *f_info, void *f_newcomm, MPI_Fi
   tracer_inflight_pop();
   tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_dup_with_info, tracer_depth,
                                                tracer_args.tracer_status);
@@ -3024,6 +3085,7 @@ void mpi_comm_free_keyval_(void *f_comm_keyval, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_comm_keyval = *(const int *)f_comm_keyval;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -3075,6 +3137,7 @@ void mpi_comm_free_(void *f_comm, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_comm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -3132,6 +3195,7 @@ void mpi_comm_get_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -3202,7 +3266,10 @@ void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_
   tracer_inflight_pop();
   tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm_old,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create, tracer_depth, tracer_args.tracer_status);
@@ -3279,7 +3346,10 @@ void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f
   tracer_inflight_pop();
   tracer_f_comm_dist_graph = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm_dist_graph);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm_old,
+                tracer_args.comm_dist_graph);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create_adjacent,
                                                tracer_depth, tracer_args.tracer_status);
@@ -3345,6 +3415,7 @@ void mpi_dist_graph_neighbors_(void *f_comm, void *f_maxindegree, void *f_source
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_depth,
@@ -3409,6 +3480,7 @@ void mpi_dist_graph_neighbors_count_(void *f_comm, void *f_inneighbors, void *f_
   tracer_f_outneighbors = *(const int *)f_outneighbors;
   tracer_f_weighted = *(const int *)f_weighted;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors_count,
@@ -3468,6 +3540,7 @@ void mpi_comm_get_errhandler_(void *f_comm, void *f_erhandler, MPI_Fint *f_ierr)
   tracer_inflight_pop();
   tracer_f_erhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_erhandler);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_get_errhandler, tracer_depth,
@@ -3521,6 +3594,7 @@ void mpi_comm_get_info_(void *f_comm, void *f_info_used, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_info_used = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info_used);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -3577,6 +3651,7 @@ void mpi_comm_get_name_(void *f_comm, void *f_comm_name, void *f_resultlen, MPI_
   tracer_f_comm_name = *(const char *)f_comm_name;
   tracer_f_resultlen = *(const int *)f_resultlen;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -3631,6 +3706,7 @@ void mpi_comm_get_parent_(void *f_parent, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_parent = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_parent);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -3683,6 +3759,7 @@ void mpi_comm_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -3734,6 +3811,7 @@ void mpi_comm_join_(void *f_fd, void *f_intercomm, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_intercomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_intercomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -3786,6 +3864,7 @@ void mpi_comm_rank_(void *f_comm, void *f_rank, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_rank = *(const int *)f_rank;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -3839,6 +3918,7 @@ void mpi_comm_remote_group_(void *f_comm, void *f_group, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -3893,6 +3973,7 @@ void mpi_comm_remote_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_size = *(const int *)f_size;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -3946,6 +4027,7 @@ void mpi_comm_set_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -3996,6 +4078,7 @@ void mpi_comm_set_errhandler_(void *f_comm, void *f_errhandler, MPI_Fint *f_ierr
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_set_errhandler, tracer_depth,
@@ -4045,6 +4128,7 @@ void mpi_comm_set_info_(void *f_comm, void *f_info, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -4092,6 +4176,7 @@ void mpi_comm_set_name_(void *f_comm, void *f_comm_name, MPI_Fint *f_ierr, size_
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -4142,6 +4227,7 @@ void mpi_comm_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_size = *(const int *)f_size;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -4209,6 +4295,7 @@ void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_ro
   tracer_inflight_pop();
   tracer_f_intercomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_intercomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -4281,6 +4368,7 @@ void mpi_comm_spawn_multiple_(void *f_count, void *f_array_of_commands, void *f_
   tracer_inflight_pop();
   tracer_f_intercomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_intercomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_spawn_multiple, tracer_depth,
@@ -4338,7 +4426,10 @@ void mpi_comm_split_(void *f_comm, void *f_color, void *f_key, void *f_newcomm, 
   tracer_inflight_pop();
   tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split, tracer_depth, tracer_args.tracer_status);
@@ -4399,7 +4490,10 @@ void mpi_comm_split_type_(void *f_comm, void *f_split_type, void *f_key, void *f
   tracer_inflight_pop();
   tracer_f_newcomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newcomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split_type, tracer_depth, tracer_args.tracer_status);
@@ -4453,6 +4547,7 @@ void mpi_comm_test_inter_(void *f_comm, void *f_flag, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -4522,6 +4617,7 @@ void mpi_compare_and_swap_(void *f_origin_addr, void *f_compare_addr, void *f_re
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -4572,6 +4668,7 @@ void mpi_dims_create_(void *f_nnodes, void *f_ndims, void *f_dims, MPI_Fint *f_i
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -4622,6 +4719,7 @@ void mpi_errhandler_free_(void *f_errhandler, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -4675,6 +4773,7 @@ void mpi_error_class_(void *f_errorcode, void *f_errorclass, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_errorclass = *(const int *)f_errorclass;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -4731,6 +4830,7 @@ void mpi_error_string_(void *f_errorcode, void *f_string, void *f_resultlen, MPI
   tracer_f_string = *(const char *)f_string;
   tracer_f_resultlen = *(const int *)f_resultlen;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -4791,6 +4891,7 @@ void mpi_exscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -4859,6 +4960,7 @@ void mpi_fetch_and_op_(void *f_origin_addr, void *f_result_addr, void *f_datatyp
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -4922,6 +5024,7 @@ void mpi_iexscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -4977,6 +5080,7 @@ void mpi_file_call_errhandler_(void *f_fh, void *f_errorcode, MPI_Fint *f_ierr) 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_call_errhandler, tracer_depth,
@@ -5029,6 +5133,7 @@ void mpi_file_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint 
   tracer_inflight_pop();
   tracer_f_errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_create_errhandler, tracer_depth,
@@ -5082,6 +5187,7 @@ void mpi_file_set_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_set_errhandler, tracer_depth,
@@ -5135,6 +5241,7 @@ void mpi_file_get_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
   tracer_inflight_pop();
   tracer_f_errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_errhandler, tracer_depth,
@@ -5195,6 +5302,7 @@ void mpi_file_open_(void *f_comm, void *f_filename, void *f_amode, void *f_info,
   tracer_inflight_pop();
   tracer_f_fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5244,6 +5352,7 @@ void mpi_file_close_(void *f_fh, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_fh = openmpi_resolved_MPI_File_f2c()(*(const MPI_Fint *)f_fh);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5292,6 +5401,7 @@ void mpi_file_delete_(void *f_filename, void *f_info, MPI_Fint *f_ierr, size_t f
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5340,6 +5450,7 @@ void mpi_file_set_size_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5390,6 +5501,7 @@ void mpi_file_preallocate_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5441,6 +5553,7 @@ void mpi_file_get_size_(void *f_fh, void *f_size, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_size = *(const MPI_Offset *)f_size;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5493,6 +5606,7 @@ void mpi_file_get_group_(void *f_fh, void *f_group, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5545,6 +5659,7 @@ void mpi_file_get_amode_(void *f_fh, void *f_amode, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_amode = *(const int *)f_amode;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5594,6 +5709,7 @@ void mpi_file_set_info_(void *f_fh, void *f_info, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5644,6 +5760,7 @@ void mpi_file_get_info_(void *f_fh, void *f_info_used, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_info_used = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info_used);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5704,6 +5821,7 @@ void mpi_file_set_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5768,6 +5886,7 @@ void mpi_file_get_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
   tracer_f_filetype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_filetype);
   tracer_f_datarep = *(const char *)f_datarep;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5831,6 +5950,7 @@ void mpi_file_read_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, v
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5891,6 +6011,7 @@ void mpi_file_read_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_coun
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -5950,6 +6071,7 @@ void mpi_file_write_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6010,6 +6132,7 @@ void mpi_file_write_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6072,6 +6195,7 @@ void mpi_file_iread_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6135,6 +6259,7 @@ void mpi_file_iwrite_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6199,6 +6324,7 @@ void mpi_file_iread_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6264,6 +6390,7 @@ void mpi_file_iwrite_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_co
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at_all, tracer_depth,
@@ -6321,6 +6448,7 @@ void mpi_file_read_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, vo
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6376,6 +6504,7 @@ void mpi_file_read_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6431,6 +6560,7 @@ void mpi_file_write_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6487,6 +6617,7 @@ void mpi_file_write_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6545,6 +6676,7 @@ void mpi_file_iread_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6604,6 +6736,7 @@ void mpi_file_iwrite_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, 
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6664,6 +6797,7 @@ void mpi_file_iread_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6725,6 +6859,7 @@ void mpi_file_iwrite_all_(void *f_fh, void *f_buf, void *f_count, void *f_dataty
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6777,6 +6912,7 @@ void mpi_file_seek_(void *f_fh, void *f_offset, void *f_whence, MPI_Fint *f_ierr
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6829,6 +6965,7 @@ void mpi_file_get_position_(void *f_fh, void *f_offset, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_offset = *(const MPI_Offset *)f_offset;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -6885,6 +7022,7 @@ void mpi_file_get_byte_offset_(void *f_fh, void *f_offset, void *f_disp, MPI_Fin
   tracer_inflight_pop();
   tracer_f_disp = *(const MPI_Offset *)f_disp;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_byte_offset, tracer_depth,
@@ -6944,6 +7082,7 @@ void mpi_file_read_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datat
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -7002,6 +7141,7 @@ void mpi_file_write_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -7063,6 +7203,7 @@ void mpi_file_iread_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -7125,6 +7266,7 @@ void mpi_file_iwrite_shared_(void *f_fh, void *f_buf, void *f_count, void *f_dat
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_iwrite_shared, tracer_depth,
@@ -7184,6 +7326,7 @@ void mpi_file_read_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_data
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -7242,6 +7385,7 @@ void mpi_file_write_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_dat
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered, tracer_depth,
@@ -7295,6 +7439,7 @@ void mpi_file_seek_shared_(void *f_fh, void *f_offset, void *f_whence, MPI_Fint 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -7348,6 +7493,7 @@ void mpi_file_get_position_shared_(void *f_fh, void *f_offset, MPI_Fint *f_ierr)
   tracer_inflight_pop();
   tracer_f_offset = *(const MPI_Offset *)f_offset;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_position_shared,
@@ -7409,6 +7555,7 @@ void mpi_file_read_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_begin, tracer_depth,
@@ -7461,6 +7608,7 @@ void mpi_file_read_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_end, tracer_depth,
@@ -7521,6 +7669,7 @@ void mpi_file_write_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_begin, tracer_depth,
@@ -7573,6 +7722,7 @@ void mpi_file_write_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_end, tracer_depth,
@@ -7630,6 +7780,7 @@ void mpi_file_read_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_da
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_all_begin, tracer_depth,
@@ -7682,6 +7833,7 @@ void mpi_file_read_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *f
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -7739,6 +7891,7 @@ void mpi_file_write_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_d
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_all_begin, tracer_depth,
@@ -7791,6 +7944,7 @@ void mpi_file_write_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_all_end, tracer_depth,
@@ -7848,6 +8002,7 @@ void mpi_file_read_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_begin, tracer_depth,
@@ -7900,6 +8055,7 @@ void mpi_file_read_ordered_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_end, tracer_depth,
@@ -7957,6 +8113,7 @@ void mpi_file_write_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_begin,
@@ -8009,6 +8166,7 @@ void mpi_file_write_ordered_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fi
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_end, tracer_depth,
@@ -8064,6 +8222,7 @@ void mpi_file_get_type_extent_(void *f_fh, void *f_datatype, void *f_extent, MPI
   tracer_inflight_pop();
   tracer_f_extent = *(const MPI_Aint *)f_extent;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_type_extent, tracer_depth,
@@ -8116,6 +8275,7 @@ void mpi_file_set_atomicity_(void *f_fh, void *f_flag, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_set_atomicity, tracer_depth,
@@ -8169,6 +8329,7 @@ void mpi_file_get_atomicity_(void *f_fh, void *f_flag, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_atomicity, tracer_depth,
@@ -8217,6 +8378,7 @@ void mpi_file_sync_(void *f_fh, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -8261,6 +8423,7 @@ void mpi_finalize_(MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -8309,6 +8472,7 @@ void mpi_finalized_(void *f_flag, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -8356,6 +8520,7 @@ void mpi_free_mem_(void *f_base, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -8421,6 +8586,7 @@ void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_r
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -8497,6 +8663,7 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -8572,6 +8739,7 @@ void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -8648,6 +8816,7 @@ void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -8706,6 +8875,7 @@ void mpi_get_address_(void *f_location, void *f_address, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_address = *(const MPI_Aint *)f_address;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -8758,6 +8928,7 @@ void mpi_get_count_(void *f_status, void *f_datatype, void *f_count, MPI_Fint *f
   tracer_inflight_pop();
   tracer_f_count = *(const int *)f_count;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -8810,6 +8981,7 @@ void mpi_get_elements_(void *f_status, void *f_datatype, void *f_count, MPI_Fint
   tracer_inflight_pop();
   tracer_f_count = *(const int *)f_count;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -8863,6 +9035,7 @@ void mpi_get_elements_x_(void *f_status, void *f_datatype, void *f_count, MPI_Fi
   tracer_inflight_pop();
   tracer_f_count = *(const MPI_Count *)f_count;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -8932,6 +9105,7 @@ void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9021,6 +9195,7 @@ void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_orig
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9081,6 +9256,7 @@ void mpi_get_library_version_(void *f_version, void *f_resultlen, MPI_Fint *f_ie
   tracer_f_version = *(const char *)f_version;
   tracer_f_resultlen = *(const int *)f_resultlen;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Get_library_version, tracer_depth,
@@ -9139,6 +9315,7 @@ void mpi_get_processor_name_(void *f_name, void *f_resultlen, MPI_Fint *f_ierr) 
   tracer_f_name = *(const char *)f_name;
   tracer_f_resultlen = *(const int *)f_resultlen;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Get_processor_name, tracer_depth,
@@ -9195,6 +9372,7 @@ void mpi_get_version_(void *f_version, void *f_subversion, MPI_Fint *f_ierr) {
   tracer_f_version = *(const int *)f_version;
   tracer_f_subversion = *(const int *)f_subversion;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9257,7 +9435,10 @@ void mpi_graph_create_(void *f_comm_old, void *f_nnodes, void *f_index, void *f_
   tracer_inflight_pop();
   tracer_f_comm_graph = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_comm_graph);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm_old,
+                tracer_args.comm_graph);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_create, tracer_depth, tracer_args.tracer_status);
@@ -9313,6 +9494,7 @@ void mpi_graph_get_(void *f_comm, void *f_maxindex, void *f_maxedges, void *f_in
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9369,6 +9551,7 @@ void mpi_graph_map_(void *f_comm, void *f_nnodes, void *f_index, void *f_edges, 
   tracer_inflight_pop();
   tracer_f_newrank = *(const int *)f_newrank;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9424,6 +9607,7 @@ void mpi_graph_neighbors_count_(void *f_comm, void *f_rank, void *f_nneighbors, 
   tracer_inflight_pop();
   tracer_f_nneighbors = *(const int *)f_nneighbors;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors_count, tracer_depth,
@@ -9482,6 +9666,7 @@ void mpi_graph_neighbors_(void *f_comm, void *f_rank, void *f_maxneighbors, void
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9537,6 +9722,7 @@ void mpi_graphdims_get_(void *f_comm, void *f_nnodes, void *f_nedges, MPI_Fint *
   tracer_f_nnodes = *(const int *)f_nnodes;
   tracer_f_nedges = *(const int *)f_nedges;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9587,6 +9773,7 @@ void mpi_grequest_complete_(void *f_request, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9644,6 +9831,7 @@ void mpi_grequest_start_(void *f_query_fn, void *f_free_fn, void *f_cancel_fn, v
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9697,6 +9885,7 @@ void mpi_group_compare_(void *f_group1, void *f_group2, void *f_result, MPI_Fint
   tracer_inflight_pop();
   tracer_f_result = *(const int *)f_result;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9752,6 +9941,7 @@ void mpi_group_difference_(void *f_group1, void *f_group2, void *f_newgroup, MPI
   tracer_inflight_pop();
   tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9808,6 +9998,7 @@ void mpi_group_excl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
   tracer_inflight_pop();
   tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9858,6 +10049,7 @@ void mpi_group_free_(void *f_group, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9912,6 +10104,7 @@ void mpi_group_incl_(void *f_group, void *f_n, void *f_ranks, void *f_newgroup, 
   tracer_inflight_pop();
   tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -9968,6 +10161,7 @@ void mpi_group_intersection_(void *f_group1, void *f_group2, void *f_newgroup, M
   tracer_inflight_pop();
   tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Group_intersection, tracer_depth,
@@ -10028,6 +10222,7 @@ void mpi_group_range_excl_(void *f_group, void *f_n, void *f_ranges, void *f_new
   tracer_inflight_pop();
   tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10088,6 +10283,7 @@ void mpi_group_range_incl_(void *f_group, void *f_n, void *f_ranges, void *f_new
   tracer_inflight_pop();
   tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10141,6 +10337,7 @@ void mpi_group_rank_(void *f_group, void *f_rank, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_rank = *(const int *)f_rank;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10192,6 +10389,7 @@ void mpi_group_size_(void *f_group, void *f_size, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_size = *(const int *)f_size;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10250,6 +10448,7 @@ void mpi_group_translate_ranks_(void *f_group1, void *f_n, void *f_ranks1, void 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Group_translate_ranks, tracer_depth,
@@ -10303,6 +10502,7 @@ void mpi_group_union_(void *f_group1, void *f_group2, void *f_newgroup, MPI_Fint
   tracer_inflight_pop();
   tracer_f_newgroup = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_newgroup);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10367,6 +10567,7 @@ void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10435,6 +10636,7 @@ void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void 
   tracer_f_flag = *(const int *)f_flag;
   tracer_f_message = openmpi_resolved_MPI_Message_f2c()(*(const MPI_Fint *)f_message);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10497,6 +10699,7 @@ void mpi_imrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void
   tracer_f_message = openmpi_resolved_MPI_Message_f2c()(*(const MPI_Fint *)f_message);
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10547,6 +10750,7 @@ void mpi_info_create_(void *f_info, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10595,6 +10799,7 @@ void mpi_info_delete_(void *f_info, void *f_key, MPI_Fint *f_ierr, size_t f_key_
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10645,6 +10850,7 @@ void mpi_info_dup_(void *f_info, void *f_newinfo, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_newinfo = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_newinfo);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10694,6 +10900,7 @@ void mpi_info_free_(void *f_info, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_info = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10754,6 +10961,7 @@ void mpi_info_get_(void *f_info, void *f_key, void *f_valuelen, void *f_value, v
   tracer_f_value = *(const char *)f_value;
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10807,6 +11015,7 @@ void mpi_info_get_nkeys_(void *f_info, void *f_nkeys, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_nkeys = *(const int *)f_nkeys;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10862,6 +11071,7 @@ void mpi_info_get_nthkey_(void *f_info, void *f_n, void *f_key, MPI_Fint *f_ierr
   tracer_inflight_pop();
   tracer_f_key = *(const char *)f_key;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10923,6 +11133,7 @@ void mpi_info_get_valuelen_(void *f_info, void *f_key, void *f_valuelen, void *f
   tracer_f_valuelen = *(const int *)f_valuelen;
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -10977,6 +11188,7 @@ void mpi_info_set_(void *f_info, void *f_key, void *f_value, MPI_Fint *f_ierr, s
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11022,6 +11234,7 @@ void mpi_init_(MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11072,6 +11285,7 @@ void mpi_initialized_(void *f_flag, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11125,6 +11339,7 @@ void mpi_init_thread_(void *f_required, void *f_provided, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_provided = *(const int *)f_provided;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11196,6 +11411,7 @@ void mpi_intercomm_create_(void *f_local_comm, void *f_local_leader, void *f_bri
   tracer_inflight_pop();
   tracer_f_newintercomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newintercomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11253,7 +11469,10 @@ void mpi_intercomm_merge_(void *f_intercomm, void *f_high, void *f_newintercomm,
   tracer_inflight_pop();
   tracer_f_newintercomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_newintercomm);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.intercomm,
+                tracer_args.newintercomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Intercomm_merge, tracer_depth, tracer_args.tracer_status);
@@ -11312,6 +11531,7 @@ void mpi_iprobe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11376,6 +11596,7 @@ void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, vo
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11445,6 +11666,7 @@ void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11514,6 +11736,7 @@ void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11583,6 +11806,7 @@ void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11639,6 +11863,7 @@ void mpi_is_thread_main_(void *f_flag, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11693,6 +11918,7 @@ void mpi_lookup_name_(void *f_service_name, void *f_info, void *f_port_name, MPI
   tracer_inflight_pop();
   tracer_f_port_name = *(const char *)f_port_name;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11751,6 +11977,7 @@ void mpi_mprobe_(void *f_source, void *f_tag, void *f_comm, void *f_message, voi
   tracer_inflight_pop();
   tracer_f_message = openmpi_resolved_MPI_Message_f2c()(*(const MPI_Fint *)f_message);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11808,6 +12035,7 @@ void mpi_mrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void 
   tracer_inflight_pop();
   tracer_f_message = openmpi_resolved_MPI_Message_f2c()(*(const MPI_Fint *)f_message);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -11874,6 +12102,7 @@ void mpi_neighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgather, tracer_depth,
@@ -11946,6 +12175,7 @@ void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendty
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgather, tracer_depth,
@@ -12015,6 +12245,7 @@ void mpi_neighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendty
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_depth,
@@ -12087,6 +12318,7 @@ void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendt
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_depth,
@@ -12154,6 +12386,7 @@ void mpi_neighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -12226,6 +12459,7 @@ void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_depth,
@@ -12295,6 +12529,7 @@ void mpi_neighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_depth,
@@ -12369,6 +12604,7 @@ void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_depth,
@@ -12436,6 +12672,7 @@ void mpi_neighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_depth,
@@ -12508,6 +12745,7 @@ void mpi_ineighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_depth,
@@ -12561,6 +12799,7 @@ void mpi_op_commutative_(void *f_op, void *f_commute, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_commute = *(const int *)f_commute;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -12613,6 +12852,7 @@ void mpi_op_create_(void *f_function, void *f_commute, void *f_op, MPI_Fint *f_i
   tracer_inflight_pop();
   tracer_f_op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -12664,6 +12904,7 @@ void mpi_open_port_(void *f_info, void *f_port_name, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_port_name = *(const char *)f_port_name;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -12714,6 +12955,7 @@ void mpi_op_free_(void *f_op, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_op = openmpi_resolved_MPI_Op_f2c()(*(const MPI_Fint *)f_op);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -12777,6 +13019,7 @@ void mpi_pack_external_(void *f_datarep, void *f_inbuf, void *f_incount, void *f
   tracer_inflight_pop();
   tracer_f_position = *(const MPI_Aint *)f_position;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -12836,6 +13079,7 @@ void mpi_pack_external_size_(void *f_datarep, void *f_incount, void *f_datatype,
   tracer_inflight_pop();
   tracer_f_size = *(const MPI_Aint *)f_size;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Pack_external_size, tracer_depth,
@@ -12900,6 +13144,7 @@ void mpi_pack_(void *f_inbuf, void *f_incount, void *f_datatype, void *f_outbuf,
   tracer_inflight_pop();
   tracer_f_position = *(const int *)f_position;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -12958,6 +13203,7 @@ void mpi_pack_size_(void *f_incount, void *f_datatype, void *f_comm, void *f_siz
   tracer_inflight_pop();
   tracer_f_size = *(const int *)f_size;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13009,6 +13255,7 @@ void mpi_probe_(void *f_source, void *f_tag, void *f_comm, void *f_status, MPI_F
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13059,6 +13306,7 @@ void mpi_publish_name_(void *f_service_name, void *f_info, void *f_port_name, MP
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13127,6 +13375,7 @@ void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13181,6 +13430,7 @@ void mpi_query_thread_(void *f_provided, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_provided = *(const int *)f_provided;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13260,6 +13510,7 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13331,6 +13582,7 @@ void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13397,6 +13649,7 @@ void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, voi
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13462,6 +13715,7 @@ void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13532,6 +13786,7 @@ void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13595,6 +13850,7 @@ void mpi_reduce_local_(void *f_inbuf, void *f_inoutbuf, void *f_count, void *f_d
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13654,6 +13910,7 @@ void mpi_reduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, v
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13718,6 +13975,7 @@ void mpi_ireduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, 
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13781,6 +14039,7 @@ void mpi_reduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcou
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter_block, tracer_depth,
@@ -13852,6 +14111,7 @@ void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvco
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter_block, tracer_depth,
@@ -13918,6 +14178,7 @@ void mpi_register_datarep_(void *f_datarep, void *f_read_conversion_fn, void *f_
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -13967,6 +14228,7 @@ void mpi_request_free_(void *f_request, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -14021,6 +14283,7 @@ void mpi_request_get_status_(void *f_request, void *f_flag, void *f_status, MPI_
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Request_get_status, tracer_depth,
@@ -14095,6 +14358,7 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -14194,6 +14458,7 @@ void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_ori
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -14268,6 +14533,7 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -14333,6 +14599,7 @@ void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -14401,6 +14668,7 @@ void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -14465,6 +14733,7 @@ void mpi_scan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -14530,6 +14799,7 @@ void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatyp
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -14602,6 +14872,7 @@ void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -14678,6 +14949,7 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -14753,6 +15025,7 @@ void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -14829,6 +15102,7 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -14900,6 +15174,7 @@ void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, 
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -14964,6 +15239,7 @@ void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -15044,6 +15320,7 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -15053,6 +15330,11 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
                                                   : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_record.recv_bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
+                                                             mpi_element_size(tracer_args.recvtype)
+                                                       : 0;
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
+                                                             tracer_args.comm, tracer_args.source);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15119,6 +15401,7 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -15128,6 +15411,11 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_record.recv_bytes =
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
+                                                             tracer_args.comm, tracer_args.source);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv_replace, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15188,6 +15476,7 @@ void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -15252,6 +15541,7 @@ void mpi_ssend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -15304,6 +15594,7 @@ void mpi_start_(void *f_request, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -15352,6 +15643,7 @@ void mpi_startall_(void *f_count, void *f_array_of_requests, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -15401,6 +15693,7 @@ void mpi_status_set_cancelled_(void *f_status, void *f_flag, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_cancelled, tracer_depth,
@@ -15453,6 +15746,7 @@ void mpi_status_set_elements_(void *f_status, void *f_datatype, void *f_count, M
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_elements, tracer_depth,
@@ -15505,6 +15799,7 @@ void mpi_status_set_elements_x_(void *f_status, void *f_datatype, void *f_count,
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_elements_x, tracer_depth,
@@ -15552,6 +15847,8 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
   tracer_record.array_of_requests = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record.flag = (uint64_t)(uintptr_t)(tracer_args.flag);
   tracer_record.array_of_statuses = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
+                         false, (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testall);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -15560,12 +15857,17 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes =
+      tracer_requests_after(tracer_args.tracer_start,
+                            tracer_args.tracer_status == MPI_SUCCESS &&
+                                (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
+                            TRACER_COMPLETED_ALL, 0, NULL, 0);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testall);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
@@ -15612,6 +15914,8 @@ void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_record.index = (uint64_t)(uintptr_t)(tracer_args.index);
   tracer_record.flag = (uint64_t)(uintptr_t)(tracer_args.flag);
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
+                         false, (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testany);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -15621,13 +15925,19 @@ void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_f_index = *(const int *)f_index;
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Testany, tracer_depth, tracer_args.tracer_status);
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start,
+      tracer_args.tracer_status == MPI_SUCCESS &&
+          (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
+      TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)),
+      NULL, 0);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testany);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
@@ -15679,6 +15989,7 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -15736,6 +16047,7 @@ void mpi_test_cancelled_(void *f_status, void *f_flag, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -15785,6 +16097,8 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_record.outcount = (uint64_t)(uintptr_t)(tracer_args.outcount);
   tracer_record.array_of_indices = (uint64_t)(uintptr_t)(tracer_args.array_of_indices);
   tracer_record.array_of_statuses = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
+                         false, (int64_t)tracer_args.incount);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testsome);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -15794,13 +16108,17 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_inflight_pop();
   tracer_f_outcount = *(const int *)f_outcount;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Testsome, tracer_depth, tracer_args.tracer_status);
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
+      (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testsome);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
@@ -15848,6 +16166,7 @@ void mpi_topo_test_(void *f_comm, void *f_status, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_status = *(const int *)f_status;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -15897,6 +16216,7 @@ void mpi_type_commit_(void *f_type, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -15952,6 +16272,7 @@ void mpi_type_contiguous_(void *f_count, void *f_oldtype, void *f_newtype, MPI_F
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -16025,6 +16346,7 @@ void mpi_type_create_darray_(void *f_size, void *f_rank, void *f_ndims, void *f_
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_darray, tracer_depth,
@@ -16081,6 +16403,7 @@ void mpi_type_create_f90_complex_(void *f_p, void *f_r, void *f_newtype, MPI_Fin
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_complex, tracer_depth,
@@ -16135,6 +16458,7 @@ void mpi_type_create_f90_integer_(void *f_r, void *f_newtype, MPI_Fint *f_ierr) 
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_integer, tracer_depth,
@@ -16191,6 +16515,7 @@ void mpi_type_create_f90_real_(void *f_p, void *f_r, void *f_newtype, MPI_Fint *
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_real, tracer_depth,
@@ -16256,6 +16581,7 @@ void mpi_type_create_hindexed_block_(void *f_count, void *f_blocklength,
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed_block,
@@ -16321,6 +16647,7 @@ void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths,
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed, tracer_depth,
@@ -16383,6 +16710,7 @@ void mpi_type_create_hvector_(void *f_count, void *f_blocklength, void *f_stride
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hvector, tracer_depth,
@@ -16441,6 +16769,7 @@ void mpi_type_create_keyval_(void *f_type_copy_attr_fn, void *f_type_delete_attr
   tracer_inflight_pop();
   tracer_f_type_keyval = *(const int *)f_type_keyval;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_keyval, tracer_depth,
@@ -16506,6 +16835,7 @@ void mpi_type_create_indexed_block_(void *f_count, void *f_blocklength,
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_indexed_block,
@@ -16569,6 +16899,7 @@ void mpi_type_create_struct_(void *f_count, void *f_array_of_block_lengths,
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_struct, tracer_depth,
@@ -16637,6 +16968,7 @@ void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsiz
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_subarray, tracer_depth,
@@ -16697,6 +17029,7 @@ void mpi_type_create_resized_(void *f_oldtype, void *f_lb, void *f_extent, void 
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_resized, tracer_depth,
@@ -16749,6 +17082,7 @@ void mpi_type_delete_attr_(void *f_type, void *f_type_keyval, MPI_Fint *f_ierr) 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -16800,6 +17134,7 @@ void mpi_type_dup_(void *f_type, void *f_newtype, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -16849,6 +17184,7 @@ void mpi_type_free_(void *f_type, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -16900,6 +17236,7 @@ void mpi_type_free_keyval_(void *f_type_keyval, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_type_keyval = *(const int *)f_type_keyval;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -16959,6 +17296,7 @@ void mpi_type_get_attr_(void *f_type, void *f_type_keyval, void *f_attribute_val
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17026,6 +17364,7 @@ void mpi_type_get_contents_(void *f_mtype, void *f_max_integers, void *f_max_add
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17093,6 +17432,7 @@ void mpi_type_get_envelope_(void *f_type, void *f_num_integers, void *f_num_addr
   tracer_f_num_datatypes = *(const int *)f_num_datatypes;
   tracer_f_combiner = *(const int *)f_combiner;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17158,6 +17498,7 @@ void mpi_type_get_extent_(void *f_type, void *f_lb, void *f_extent, MPI_Fint *f_
   tracer_f_lb = *(const MPI_Aint *)f_lb;
   tracer_f_extent = *(const MPI_Aint *)f_extent;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17217,6 +17558,7 @@ void mpi_type_get_extent_x_(void *f_type, void *f_lb, void *f_extent, MPI_Fint *
   tracer_f_lb = *(const MPI_Count *)f_lb;
   tracer_f_extent = *(const MPI_Count *)f_extent;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17274,6 +17616,7 @@ void mpi_type_get_name_(void *f_type, void *f_type_name, void *f_resultlen, MPI_
   tracer_f_type_name = *(const char *)f_type_name;
   tracer_f_resultlen = *(const int *)f_resultlen;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17336,6 +17679,7 @@ void mpi_type_get_true_extent_(void *f_datatype, void *f_true_lb, void *f_true_e
   tracer_f_true_lb = *(const MPI_Aint *)f_true_lb;
   tracer_f_true_extent = *(const MPI_Aint *)f_true_extent;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_get_true_extent, tracer_depth,
@@ -17398,6 +17742,7 @@ void mpi_type_get_true_extent_x_(void *f_datatype, void *f_true_lb, void *f_true
   tracer_f_true_lb = *(const MPI_Count *)f_true_lb;
   tracer_f_true_extent = *(const MPI_Count *)f_true_extent;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_get_true_extent_x, tracer_depth,
@@ -17460,6 +17805,7 @@ void mpi_type_indexed_(void *f_count, void *f_array_of_blocklengths, void *f_arr
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17515,6 +17861,7 @@ void mpi_type_match_size_(void *f_typeclass, void *f_size, void *f_type, MPI_Fin
   tracer_inflight_pop();
   tracer_f_type = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_type);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17567,6 +17914,7 @@ void mpi_type_set_attr_(void *f_type, void *f_type_keyval, void *f_attr_val, MPI
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17614,6 +17962,7 @@ void mpi_type_set_name_(void *f_type, void *f_type_name, MPI_Fint *f_ierr, size_
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17664,6 +18013,7 @@ void mpi_type_size_(void *f_type, void *f_size, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_size = *(const int *)f_size;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17715,6 +18065,7 @@ void mpi_type_size_x_(void *f_type, void *f_size, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_size = *(const MPI_Count *)f_size;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17774,6 +18125,7 @@ void mpi_type_vector_(void *f_count, void *f_blocklength, void *f_stride, void *
   tracer_inflight_pop();
   tracer_f_newtype = openmpi_resolved_MPI_Type_f2c()(*(const MPI_Fint *)f_newtype);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17837,6 +18189,7 @@ void mpi_unpack_(void *f_inbuf, void *f_insize, void *f_position, void *f_outbuf
   tracer_inflight_pop();
   tracer_f_position = *(const int *)f_position;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17890,6 +18243,7 @@ void mpi_unpublish_name_(void *f_service_name, void *f_info, void *f_port_name, 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -17954,6 +18308,7 @@ void mpi_unpack_external_(void *f_datarep, void *f_inbuf, void *f_insize, void *
   tracer_inflight_pop();
   tracer_f_position = *(const MPI_Aint *)f_position;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -18000,9 +18355,8 @@ void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_sta
   tracer_record.count = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record.array_of_requests = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record.array_of_statuses = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
-  uint64_t tracer_completed = tracer_requests_completed(tracer_args.array_of_requests,
-                                                        sizeof *tracer_args.array_of_requests,
-                                                        false, (int64_t)tracer_args.count);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
+                         false, (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Waitall);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -18010,11 +18364,14 @@ void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_sta
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_completed;
+  tracer_record.bytes =
+      tracer_requests_after(tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS,
+                            TRACER_COMPLETED_ALL, 0, NULL, 0);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18057,6 +18414,8 @@ void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_record.array_of_requests = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record.index = (uint64_t)(uintptr_t)(tracer_args.index);
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
+                         false, (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Waitany);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -18065,12 +18424,15 @@ void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_inflight_pop();
   tracer_f_index = *(const int *)f_index;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitany, tracer_depth, tracer_args.tracer_status);
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDEX,
+      (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)), NULL, 0);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18117,6 +18479,7 @@ void mpi_wait_(void *f_request, void *f_status, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_request = openmpi_resolved_MPI_Request_f2c()(*(const MPI_Fint *)f_request);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -18167,6 +18530,8 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_record.outcount = (uint64_t)(uintptr_t)(tracer_args.outcount);
   tracer_record.array_of_indices = (uint64_t)(uintptr_t)(tracer_args.array_of_indices);
   tracer_record.array_of_statuses = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
+                         false, (int64_t)tracer_args.incount);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Waitsome);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -18176,13 +18541,17 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_inflight_pop();
   tracer_f_outcount = *(const int *)f_outcount;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitsome, tracer_depth, tracer_args.tracer_status);
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
+      (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18240,7 +18609,10 @@ void mpi_win_allocate_(void *f_size, void *f_disp_unit, void *f_info, void *f_co
   tracer_inflight_pop();
   tracer_f_win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_win_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+               tracer_args.win);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_allocate, tracer_depth, tracer_args.tracer_status);
@@ -18304,7 +18676,10 @@ void mpi_win_allocate_shared_(void *f_size, void *f_disp_unit, void *f_info, voi
   tracer_inflight_pop();
   tracer_f_win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_win_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+               tracer_args.win);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_allocate_shared, tracer_depth,
                                                tracer_args.tracer_status);
@@ -18356,6 +18731,7 @@ void mpi_win_attach_(void *f_win, void *f_base, void *f_size, MPI_Fint *f_ierr) 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -18406,6 +18782,7 @@ void mpi_win_call_errhandler_(void *f_win, void *f_errorcode, MPI_Fint *f_ierr) 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_call_errhandler, tracer_depth,
@@ -18453,6 +18830,7 @@ void mpi_win_complete_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -18513,7 +18891,10 @@ void mpi_win_create_(void *f_base, void *f_size, void *f_disp_unit, void *f_info
   tracer_inflight_pop();
   tracer_f_win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_win_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+               tracer_args.win);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_create, tracer_depth, tracer_args.tracer_status);
@@ -18568,7 +18949,10 @@ void mpi_win_create_dynamic_(void *f_info, void *f_comm, void *f_win, MPI_Fint *
   tracer_inflight_pop();
   tracer_f_win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_win_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+               tracer_args.win);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_create_dynamic, tracer_depth,
                                                tracer_args.tracer_status);
@@ -18621,6 +19005,7 @@ void mpi_win_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint *
   tracer_inflight_pop();
   tracer_f_errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_create_errhandler, tracer_depth,
@@ -18680,6 +19065,7 @@ void mpi_win_create_keyval_(void *f_win_copy_attr_fn, void *f_win_delete_attr_fn
   tracer_inflight_pop();
   tracer_f_win_keyval = *(const int *)f_win_keyval;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -18733,6 +19119,7 @@ void mpi_win_delete_attr_(void *f_win, void *f_win_keyval, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -18782,6 +19169,7 @@ void mpi_win_detach_(void *f_win, void *f_base, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -18830,6 +19218,7 @@ void mpi_win_fence_(void *f_assert, void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -18878,6 +19267,7 @@ void mpi_win_flush_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -18924,6 +19314,7 @@ void mpi_win_flush_all_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -18974,6 +19365,7 @@ void mpi_win_flush_local_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19023,6 +19415,7 @@ void mpi_win_flush_local_all_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_flush_local_all, tracer_depth,
@@ -19064,6 +19457,7 @@ void mpi_win_free_(void *f_win, MPI_Fint *f_ierr) {
   tracer_args.win = &tracer_f_win;
   struct openmpi_MPI_Win_free_record tracer_record;
   tracer_record.win = (uint64_t)(uintptr_t)(tracer_args.win);
+  tracer_record.win_in = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Win_free);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -19072,6 +19466,7 @@ void mpi_win_free_(void *f_win, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_win = openmpi_resolved_MPI_Win_f2c()(*(const MPI_Fint *)f_win);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19123,6 +19518,7 @@ void mpi_win_free_keyval_(void *f_win_keyval, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_win_keyval = *(const int *)f_win_keyval;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19182,6 +19578,7 @@ void mpi_win_get_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, v
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19235,6 +19632,7 @@ void mpi_win_get_errhandler_(void *f_win, void *f_errhandler, MPI_Fint *f_ierr) 
   tracer_inflight_pop();
   tracer_f_errhandler = openmpi_resolved_MPI_Errhandler_f2c()(*(const MPI_Fint *)f_errhandler);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_get_errhandler, tracer_depth,
@@ -19288,6 +19686,7 @@ void mpi_win_get_group_(void *f_win, void *f_group, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_group = openmpi_resolved_MPI_Group_f2c()(*(const MPI_Fint *)f_group);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19339,6 +19738,7 @@ void mpi_win_get_info_(void *f_win, void *f_info_used, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_info_used = openmpi_resolved_MPI_Info_f2c()(*(const MPI_Fint *)f_info_used);
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19395,6 +19795,7 @@ void mpi_win_get_name_(void *f_win, void *f_win_name, void *f_resultlen, MPI_Fin
   tracer_f_win_name = *(const char *)f_win_name;
   tracer_f_resultlen = *(const int *)f_resultlen;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19451,10 +19852,12 @@ void mpi_win_lock_(void *f_lock_type, void *f_rank, void *f_assert, void *f_win,
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_lock, tracer_depth, tracer_args.tracer_status);
+  tracer_record.lock_shared = (uint64_t)(uintptr_t)(tracer_args.lock_type == MPI_LOCK_SHARED);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19499,6 +19902,7 @@ void mpi_win_lock_all_(void *f_assert, void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19549,6 +19953,7 @@ void mpi_win_post_(void *f_group, void *f_assert, void *f_win, MPI_Fint *f_ierr)
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19599,6 +20004,7 @@ void mpi_win_set_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, M
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19649,6 +20055,7 @@ void mpi_win_set_errhandler_(void *f_win, void *f_errhandler, MPI_Fint *f_ierr) 
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_set_errhandler, tracer_depth,
@@ -19698,6 +20105,7 @@ void mpi_win_set_info_(void *f_win, void *f_info, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19745,6 +20153,7 @@ void mpi_win_set_name_(void *f_win, void *f_win_name, MPI_Fint *f_ierr, size_t f
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19807,6 +20216,7 @@ void mpi_win_shared_query_(void *f_win, void *f_rank, void *f_size, void *f_disp
   tracer_f_size = *(const MPI_Aint *)f_size;
   tracer_f_disp_unit = *(const int *)f_disp_unit;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19861,6 +20271,7 @@ void mpi_win_start_(void *f_group, void *f_assert, void *f_win, MPI_Fint *f_ierr
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19907,6 +20318,7 @@ void mpi_win_sync_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -19957,6 +20369,7 @@ void mpi_win_test_(void *f_win, void *f_flag, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -20006,6 +20419,7 @@ void mpi_win_unlock_(void *f_rank, void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -20053,6 +20467,7 @@ void mpi_win_unlock_all_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -20099,6 +20514,7 @@ void mpi_win_wait_(void *f_win, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -20147,6 +20563,7 @@ void mpi_attr_delete_(void *f_comm, void *f_keyval, MPI_Fint *f_ierr) {
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -20203,6 +20620,7 @@ void mpi_attr_get_(void *f_comm, void *f_keyval, void *f_attribute_val, void *f_
   tracer_inflight_pop();
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -20254,6 +20672,7 @@ void mpi_attr_put_(void *f_comm, void *f_keyval, void *f_attribute_val, MPI_Fint
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -20308,6 +20727,7 @@ void mpi_keyval_create_(void *f_copy_fn, void *f_delete_fn, void *f_keyval, void
   tracer_inflight_pop();
   tracer_f_keyval = *(const int *)f_keyval;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
@@ -20357,6 +20777,7 @@ void mpi_keyval_free_(void *f_keyval, MPI_Fint *f_ierr) {
   tracer_inflight_pop();
   tracer_f_keyval = *(const int *)f_keyval;
   tracer_args.tracer_result = *f_ierr;
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =

@@ -3650,6 +3650,8 @@ openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_real, const vo
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.old_comm,
+                tracer_args.comm_cart);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_create, tracer_depth, tracer_args.tracer_status);
@@ -4086,6 +4088,8 @@ openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real, const void *tr
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.new_comm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_sub, tracer_depth, tracer_args.tracer_status);
@@ -4858,6 +4862,8 @@ openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn *tracer_re
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create_group, tracer_depth, tracer_args.tracer_status);
@@ -4943,6 +4949,8 @@ openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_real, const vo
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create, tracer_depth, tracer_args.tracer_status);
@@ -5185,6 +5193,8 @@ openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real, const void *tr
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_dup, tracer_depth, tracer_args.tracer_status);
@@ -5353,6 +5363,8 @@ openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_fn *tracer_
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_dup_with_info, tracer_depth,
                                                tracer_args.tracer_status);
@@ -5701,6 +5713,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create(
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm_old,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create, tracer_depth, tracer_args.tracer_status);
@@ -5814,6 +5828,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create_adjace
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm_old,
+                tracer_args.comm_dist_graph);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create_adjacent,
                                                tracer_depth, tracer_args.tracer_status);
@@ -7464,6 +7480,8 @@ openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real, const void
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split, tracer_depth, tracer_args.tracer_status);
@@ -7553,6 +7571,8 @@ openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tracer_real,
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+                tracer_args.newcomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split_type, tracer_depth, tracer_args.tracer_status);
@@ -15078,6 +15098,8 @@ openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_real, const 
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm_old,
+                tracer_args.comm_graph);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_create, tracer_depth, tracer_args.tracer_status);
@@ -18195,6 +18217,8 @@ openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tracer_real,
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.intercomm,
+                tracer_args.newintercomm);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Intercomm_merge, tracer_depth, tracer_args.tracer_status);
@@ -23884,6 +23908,11 @@ openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real, const void *tr
                                                   : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_record.recv_bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
+                                                             mpi_element_size(tracer_args.recvtype)
+                                                       : 0;
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
+                                                             tracer_args.comm, tracer_args.source);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23992,6 +24021,11 @@ openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *tracer_real
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_record.recv_bytes =
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
+                                                             tracer_args.comm, tracer_args.source);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv_replace, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24691,6 +24725,8 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
   tracer_record.array_of_requests = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record.flag = (uint64_t)(uintptr_t)(tracer_args.flag);
   tracer_record.array_of_statuses = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
+                         false, (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testall);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -24713,7 +24749,11 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes =
+      tracer_requests_after(tracer_args.tracer_start,
+                            tracer_args.tracer_status == MPI_SUCCESS &&
+                                (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
+                            TRACER_COMPLETED_ALL, 0, NULL, 0);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testall);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
@@ -24802,6 +24842,8 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
   tracer_record.index = (uint64_t)(uintptr_t)(tracer_args.index);
   tracer_record.flag = (uint64_t)(uintptr_t)(tracer_args.flag);
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
+                         false, (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testany);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -24825,7 +24867,12 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
       tracer_record_call(OPENMPI_ID_MPI_Testany, tracer_depth, tracer_args.tracer_status);
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start,
+      tracer_args.tracer_status == MPI_SUCCESS &&
+          (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
+      TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)),
+      NULL, 0);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testany);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
@@ -25103,6 +25150,8 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
   tracer_record.outcount = (uint64_t)(uintptr_t)(tracer_args.outcount);
   tracer_record.array_of_indices = (uint64_t)(uintptr_t)(tracer_args.array_of_indices);
   tracer_record.array_of_statuses = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
+                         false, (int64_t)tracer_args.incount);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testsome);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -25127,7 +25176,10 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
       tracer_record_call(OPENMPI_ID_MPI_Testsome, tracer_depth, tracer_args.tracer_status);
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
+      (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testsome);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
@@ -28517,9 +28569,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitall(openmpi_MPI_Wait
   tracer_record.count = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record.array_of_requests = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record.array_of_statuses = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
-  uint64_t tracer_completed = tracer_requests_completed(tracer_args.array_of_requests,
-                                                        sizeof *tracer_args.array_of_requests,
-                                                        false, (int64_t)tracer_args.count);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
+                         false, (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Waitall);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -28532,7 +28583,9 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitall(openmpi_MPI_Wait
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_completed;
+  tracer_record.bytes =
+      tracer_requests_after(tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS,
+                            TRACER_COMPLETED_ALL, 0, NULL, 0);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28608,6 +28661,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitany(openmpi_MPI_Wait
   tracer_record.array_of_requests = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record.index = (uint64_t)(uintptr_t)(tracer_args.index);
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
+                         false, (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Waitany);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -28621,7 +28676,9 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitany(openmpi_MPI_Wait
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitany, tracer_depth, tracer_args.tracer_status);
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDEX,
+      (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)), NULL, 0);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28781,6 +28838,8 @@ openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real, const void *tr
   tracer_record.outcount = (uint64_t)(uintptr_t)(tracer_args.outcount);
   tracer_record.array_of_indices = (uint64_t)(uintptr_t)(tracer_args.array_of_indices);
   tracer_record.array_of_statuses = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
+  tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
+                         false, (int64_t)tracer_args.incount);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Waitsome);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -28796,7 +28855,10 @@ openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real, const void *tr
       tracer_record_call(OPENMPI_ID_MPI_Waitsome, tracer_depth, tracer_args.tracer_status);
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
-  tracer_record.bytes = 0;
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
+      (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28886,6 +28948,8 @@ openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_real, const 
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_win_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+               tracer_args.win);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_allocate, tracer_depth, tracer_args.tracer_status);
@@ -28978,6 +29042,8 @@ openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_shared_fn *trace
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_win_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+               tracer_args.win);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_allocate_shared, tracer_depth,
                                                tracer_args.tracer_status);
@@ -29312,6 +29378,8 @@ openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real, const void
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_win_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+               tracer_args.win);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_create, tracer_depth, tracer_args.tracer_status);
@@ -29397,6 +29465,8 @@ openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_fn *tracer_
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_win_made(tracer_args.tracer_status, tracer_args.tracer_start, tracer_args.comm,
+               tracer_args.win);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_create_dynamic, tracer_depth,
                                                tracer_args.tracer_status);
@@ -30204,6 +30274,7 @@ openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real, const void *tr
   tracer_args.win = win;
   struct openmpi_MPI_Win_free_record tracer_record;
   tracer_record.win = (uint64_t)(uintptr_t)(tracer_args.win);
+  tracer_record.win_in = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Win_free);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -30799,6 +30870,7 @@ openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_lock, tracer_depth, tracer_args.tracer_status);
+  tracer_record.lock_shared = (uint64_t)(uintptr_t)(tracer_args.lock_type == MPI_LOCK_SHARED);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

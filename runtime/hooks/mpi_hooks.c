@@ -17,6 +17,11 @@
  *   PMPI_Comm_free, so a handle the library hands out again never finds the map of the
  *   one freed before. A group equal to the world's keeps no table.
  *
+ * - The members of the communicators and windows the app makes (trace.groups), as world
+ *   ranks, recorded when the call that makes one returns (runtime/tracer_groups.h): the
+ *   exports name the communicator a call passes by them. The same translation, done
+ *   locally: no communication.
+ *
  * Only PMPI_ entry points are called (mpi_calls, the spec's trace.hooks_calls): the
  * interposer wraps MPI_ names only, so none of these calls is traced or counted. Open
  * MPI's predefined handles are looked up when first used (trace.predefined_macro). One
@@ -29,6 +34,13 @@
 #include <stdlib.h>
 
 #include TRACER_BACKEND_ARGS
+
+#include "tracer_groups.h"
+
+/* A handle as the records hold it: MPICH's integers sign-extended, Open MPI's pointers
+ * as addresses. */
+#define HANDLE_VALUE(h) \
+  _Generic((h), int: (uint64_t)(int64_t)(h), default: (uint64_t)(uintptr_t)(h))
 
 uint64_t mpi_element_size(MPI_Datatype datatype) {
   int size = 0;
@@ -176,4 +188,37 @@ int64_t mpi_win_world_rank(int64_t status, MPI_Win win, int64_t rank) {
   int64_t world = rank_map_world(map, rank);
   pthread_mutex_unlock(&world_ranks_lock);
   return world;
+}
+
+/* ---- communicators and windows made ---- */
+
+/* Records group as the members of handle, made by the call that started at start. */
+static void group_made(enum tracer_group_kind kind, uint64_t handle, uint64_t from,
+                       uint64_t start, MPI_Group group) {
+  struct rank_map *map = rank_map_of(group);
+  if (map)
+    tracer_group_made(kind, handle, from, start, map->size, map->identity ? NULL : map->world);
+  free(map);
+}
+
+void mpi_comm_made(int64_t status, uint64_t start, MPI_Comm from, MPI_Comm *made) {
+  int inter = 0;
+  MPI_Group group;
+  if (status != MPI_SUCCESS || !made || *made == MPI_COMM_NULL || !mpi_calls_ready())
+    return;
+  /* An intercommunicator's ranks name its remote group: not recorded (docs/otf2.md). */
+  if (mpi_calls.PMPI_Comm_test_inter(*made, &inter) != MPI_SUCCESS || inter ||
+      mpi_calls.PMPI_Comm_group(*made, &group) != MPI_SUCCESS)
+    return;
+  group_made(TRACER_GROUP_COMMUNICATOR, HANDLE_VALUE(*made), HANDLE_VALUE(from), start, group);
+  mpi_calls.PMPI_Group_free(&group);
+}
+
+void mpi_win_made(int64_t status, uint64_t start, MPI_Comm from, MPI_Win *made) {
+  MPI_Group group;
+  if (status != MPI_SUCCESS || !made || *made == MPI_WIN_NULL || !mpi_calls_ready() ||
+      mpi_calls.PMPI_Win_get_group(*made, &group) != MPI_SUCCESS)
+    return;
+  group_made(TRACER_GROUP_WINDOW, HANDLE_VALUE(*made), HANDLE_VALUE(from), start, group);
+  mpi_calls.PMPI_Group_free(&group);
 }

@@ -79,6 +79,26 @@ if(TARGET tracer)
   if(TARGET testapp_mpi_openmpi_c)
     ex_test(openmpi "${CMAKE_CURRENT_BINARY_DIR}/mpi/mpi_app_openmpi_c" "" -n 2 mpirun.openmpi)
   endif()
+  # Communicators, Sendrecv, completions through arrays, RMA and its synchronization, on
+  # 4 ranks, checked record by record against the app's known pattern.
+  foreach(b mpich openmpi)
+    if(TARGET testapp_otf2_comms_${b})
+      set(launcher mpiexec.mpich)
+      if(b STREQUAL "openmpi")
+        set(launcher mpirun.openmpi)
+      endif()
+      add_test(NAME e2e_otf2_comms_${b}
+        COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/exports/otf2_comms_test.sh" $<TARGET_FILE:tracer>
+                4 ${launcher} "${CMAKE_CURRENT_BINARY_DIR}/mpi/otf2_comms_app_${b}")
+      list(APPEND ex_tests e2e_otf2_comms_${b})
+      if(b STREQUAL "openmpi")
+        # Open MPI 4.1's shared-memory RMA (osc sm/rdma) now and then fails to make or
+        # hangs in a window over a split communicator on this small VM, traced or not;
+        # its point-to-point component does not.
+        set_tests_properties(e2e_otf2_comms_${b} PROPERTIES ENVIRONMENT "OMPI_MCA_osc=pt2pt")
+      endif()
+    endif()
+  endforeach()
   if(TARGET testapp_vadd)
     add_test(NAME e2e_exports_usage
       COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/exports/exports_usage_test.sh"

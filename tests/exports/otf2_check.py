@@ -13,13 +13,16 @@ Checks, each against the tally, never against fixed numbers:
     tally's (a range that ends inside the call that closes it ends where that call
     begins, to nest);
   - the enters of each API function's region (on thread locations) are the tally's calls
-    of that function, those of each kernel, copy or command (on queue locations) its
+    of that function (a counted call, of a counted function or a poll that found nothing,
+    has none: the calls of API functions without an enter add up to the tally's
+    counted_calls, and their regions' times are at most the tally's), those of each kernel, copy or command (on queue locations) its
     device rows' commands, those of each named region (paradigm user) its regions';
     and no region has enters the tally does not count;
   - MPI records per function, by the tally's message kind of that function: a send's
     calls each have one MpiSend or MpiIsend and their lengths add up to its bytes; a
     receive's one MpiRecv or MpiIrecvRequest; a blocking collective's one
-    MpiCollectiveBegin and End whose sizes add up to its bytes; each MpiIsendComplete
+    MpiCollectiveBegin and End whose sizes add up to its bytes; a send that also receives
+    (MPI_Sendrecv) one MpiRecv a call; each MpiIsendComplete
     and MpiIrecv completes a request its location started; every record inside a call;
   - each device command's enter names its submitting call: an enter of an API function
     of its backend on that location at that very time;
@@ -53,13 +56,15 @@ def main():
     with open(args.tally) as f:
         tally = json.load(f)
     problems = []
-    if tally.get("counted_calls"):
-        problems.append("the tally has counted calls (run with --every-call): they have no events")
+    # Counted calls (counted functions' and polls that found nothing) have no enter: the
+    # tally has them in its calls and times, and their number alone (counted_calls).
+    counted = tally.get("counted_calls", 0)
 
     enters = Counter()          # (where, description, name) -> enters
     spent = Counter()           # (where, description, name) -> ns between enter and leave
     mpi = defaultdict(Counter)  # function -> record kind -> count
     mpi_bytes = Counter()       # function -> bytes of its sends, receives, collectives
+    recv_bytes = Counter()      # function -> bytes of its MpiRecv records
     requests = {}               # (location, request) -> the function that started it
     device_submitters = []      # (location ref, time, backend) of each device enter
     call_enters = {}            # (location ref, time) -> (backend description, name)
@@ -122,8 +127,10 @@ def main():
                 problems.append("%s: %s outside any call" % (location.name, kind))
                 continue
             mpi[function][kind] += 1
-            if kind in ("MpiSend", "MpiIsend", "MpiRecv"):
+            if kind in ("MpiSend", "MpiIsend"):
                 mpi_bytes[function] += event.msg_length
+            if kind == "MpiRecv":  # a receive's, or the receive half of MPI_Sendrecv
+                recv_bytes[function] += event.msg_length
             if kind == "MpiCollectiveEnd":
                 mpi_bytes[function] += event.size_sent
             if kind in ("MpiIsend", "MpiIrecvRequest", "NonBlockingCollectiveRequest"):
@@ -160,7 +167,16 @@ def main():
             expected[key] += row["calls"]
             expected_ns[key] += row["time_ns"]
             slack[key] = None if per_call is None else slack.get(key, 0) + per_call * row["calls"]
+    uncounted = 0               # calls the tally has and the archive no enter of
     for key in sorted(set(expected) | set(enters)):
+        if counted and key[0] == "thread" and slack.get(key) is not None and \
+                0 < expected[key] - enters[key]:
+            uncounted += expected[key] - enters[key]
+            if spent[key] > expected_ns[key] + slack[key]:
+                problems.append("%s %s (%s): %d ns between enters and leaves, more than the "
+                                "tally's %d with its counted calls"
+                                % (key[0], key[2], key[1], spent[key], expected_ns[key]))
+            continue
         if expected[key] != enters[key]:
             problems.append("%s %s (%s): %d enters, the tally counts %d"
                             % (key[0], key[2], key[1], enters[key], expected[key]))
@@ -168,6 +184,10 @@ def main():
               else abs(spent[key] - expected_ns[key]) > slack[key]):
             problems.append("%s %s (%s): %d ns between enters and leaves, the tally counts %d"
                             % (key[0], key[2], key[1], spent[key], expected_ns[key]))
+
+    if uncounted != counted:
+        problems.append("%d calls have no enter, the tally counts %d counted calls"
+                        % (uncounted, counted))
 
     # MPI records against the tally's message kinds and bytes.
     records = 0
@@ -191,10 +211,15 @@ def main():
                 continue
             if n != calls:
                 problems.append("%s (%s): %d MPI records, the tally counts %d calls" % (f, kind, n, calls))
+            # A send that also receives (MPI_Sendrecv): one MpiRecv a call too.
+            if kind == "send" and got["MpiRecv"] and got["MpiRecv"] != calls:
+                problems.append("%s (send and receive): %d MpiRecv records, %d calls"
+                                % (f, got["MpiRecv"], calls))
             if kind != "collective" or not got["NonBlockingCollectiveRequest"]:
-                if mpi_bytes[f] != row.get("bytes", 0):
+                have = mpi_bytes[f] + (recv_bytes[f] if kind == "recv" else 0)
+                if have != row.get("bytes", 0):
                     problems.append("%s (%s): %d bytes in its records, the tally counts %d"
-                                    % (f, kind, mpi_bytes[f], row.get("bytes", 0)))
+                                    % (f, kind, have, row.get("bytes", 0)))
     if requests:
         problems.append("%d requests started and never completed: %s"
                         % (len(requests), sorted(set(requests.values()))))

@@ -273,8 +273,10 @@ OTF2_ErrorCode otf2_defs_write(const struct otf2_defs *defs, OTF2_GlobalDefWrite
       CHECK(OTF2_GlobalDefWriter_WriteMetricInstance(w, i, m->of_class, m->recorder,
                                                      OTF2_SCOPE_SYSTEM_TREE_NODE, m->scope));
   }
-  if (defs->world_size)
+  if (defs->world_size) {
     CHECK(write_world(defs, w));
+    CHECK(otf2_comms_write(&defs->comms, w));
+  }
   return OTF2_SUCCESS;
 }
 
@@ -297,6 +299,7 @@ void otf2_defs_free(struct otf2_defs *defs) {
   free(defs->groups);
   free(defs->locations);
   free(defs->world);
+  otf2_comms_free(&defs->comms);
   free(defs->members);
   free(defs->metrics);
   key_map_free(&defs->region_keys);

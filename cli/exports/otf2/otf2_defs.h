@@ -17,6 +17,7 @@
 #include <otf2/otf2.h>
 
 #include "key_map.h"
+#include "otf2_comms.h"
 #include "name_table.h"
 
 struct otf2_region {
@@ -90,6 +91,7 @@ struct otf2_defs {
    * thread), OTF2_UNDEFINED_LOCATION for ranks with none; world_size 0 when no MPI. */
   uint64_t *world;
   uint32_t world_size;
+  struct otf2_comms comms;      /* the other communicators, and windows (otf2_comms.h) */
 };
 
 /* Each returns the definition's id, or UINT32_MAX when out of memory. */

@@ -29,6 +29,13 @@ struct part {
   struct otf2_location *locations;
   uint64_t location_count;
   uint64_t world;               /* its MPI location (its COMM_LOCATIONS group's first) */
+  /* Its communicators other than the world, and windows (otf2_comms.h): by id. */
+  struct otf2_comms comms;      /* members of comm i + 1 in comms.comms[i] */
+  struct part_group {           /* COMM_GROUP groups, by id */
+    uint64_t *members;          /* owned */
+    uint32_t size;
+  } *comm_groups;
+  uint32_t comm_group_count;
   bool has_clock;
   uint64_t first, last;
   bool failed;                  /* out of memory */
@@ -153,6 +160,40 @@ static OTF2_CallbackCode on_comm_group(void *user, OTF2_GroupRef self, OTF2_Stri
   struct part *p = user;
   if (type == OTF2_GROUP_TYPE_COMM_LOCATIONS && count)
     p->world = members[0];
+  if (type == OTF2_GROUP_TYPE_COMM_GROUP) {
+    if (!place32((void **)&p->comm_groups, &p->comm_group_count, self, sizeof *p->comm_groups))
+      return p->failed = true, OTF2_CALLBACK_INTERRUPT;
+    p->comm_groups[self].members = malloc((count + 1) * sizeof *members);
+    if (!p->comm_groups[self].members)
+      return p->failed = true, OTF2_CALLBACK_INTERRUPT;
+    memcpy(p->comm_groups[self].members, members, count * sizeof *members);
+    p->comm_groups[self].size = count;
+  }
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The part's communicators come after their groups and parents (otf2_comms.c); the world
+ * (comm 0) is the job's. */
+static OTF2_CallbackCode on_comm(void *user, OTF2_CommRef self, OTF2_StringRef name,
+                                 OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags) {
+  (void)flags;
+  struct part *p = user;
+  if (self == 0 || group >= p->comm_group_count)
+    return OTF2_CALLBACK_SUCCESS;
+  /* Ids in the part are dense from 1 (otf2_comms.h): kept in order. */
+  if (self != p->comms.comm_count + 1 ||
+      otf2_comms_comm(&p->comms, name, parent, p->comm_groups[group].members,
+                      p->comm_groups[group].size) != self)
+    return p->failed = true, OTF2_CALLBACK_INTERRUPT;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_win(void *user, OTF2_RmaWinRef self, OTF2_StringRef name,
+                                    OTF2_CommRef comm, OTF2_RmaWinFlag flags) {
+  (void)flags;
+  struct part *p = user;
+  if (self != p->comms.win_count || otf2_comms_win(&p->comms, name, comm) != self)
+    return p->failed = true, OTF2_CALLBACK_INTERRUPT;
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -165,6 +206,10 @@ static void free_part(struct part *p) {
   free(p->regions);
   free(p->groups);
   free(p->locations);
+  otf2_comms_free(&p->comms);
+  for (uint32_t i = 0; i < p->comm_group_count; i++)
+    free(p->comm_groups[i].members);
+  free(p->comm_groups);
   memset(p, 0, sizeof *p);
 }
 
@@ -192,6 +237,8 @@ static int read_part(const char *folder, struct part *p, char clock[2][64], stru
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, on_region);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_comm_group);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
+    OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, on_rma_win);
     rc = OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, cb, p);
     uint64_t read = 0;
     if (rc == OTF2_SUCCESS)
@@ -217,7 +264,7 @@ static int read_part(const char *folder, struct part *p, char clock[2][64], stru
 
 /* A part's ids mapped to the job's. */
 struct part_map {
-  uint64_t *strings, *attributes, *regions;
+  uint64_t *strings, *attributes, *regions, *comms, *wins;
   uint32_t *nodes, *groups;
 };
 
@@ -280,6 +327,25 @@ static int unify(struct otf2_defs *job, const struct part *p, struct part_map *m
     if (otf2_defs_location(job, &l) == UINT64_MAX)
       return -1;
   }
+  /* Communicators by name, parent and members: the same one on every member rank. */
+  m->comms = calloc(p->comms.comm_count + 2, sizeof *m->comms);
+  m->wins = calloc(p->comms.win_count + 1, sizeof *m->wins);
+  if (!m->comms || !m->wins)
+    return -1;
+  for (uint32_t i = 0; i < p->comms.comm_count; i++) {
+    const struct otf2_comm *c = &p->comms.comms[i];
+    uint32_t parent = c->parent <= i ? (uint32_t)m->comms[c->parent] : 0;
+    if ((m->comms[i + 1] = otf2_comms_comm(&job->comms, (uint32_t)map_string(m, p, c->name),
+                                           parent, c->members, c->size)) == UINT32_MAX)
+      return -1;
+  }
+  for (uint32_t i = 0; i < p->comms.win_count; i++) {
+    const struct otf2_win *w = &p->comms.wins[i];
+    uint32_t comm = w->comm <= p->comms.comm_count ? (uint32_t)m->comms[w->comm] : 0;
+    if ((m->wins[i] = otf2_comms_win(&job->comms, (uint32_t)map_string(m, p, w->name), comm)) ==
+        UINT32_MAX)
+      return -1;
+  }
   if (p->has_clock) {
     otf2_defs_time(job, p->first);
     otf2_defs_time(job, p->last);
@@ -291,6 +357,8 @@ static void free_map(struct part_map *m) {
   free(m->strings);
   free(m->attributes);
   free(m->regions);
+  free(m->comms);
+  free(m->wins);
   free(m->nodes);
   free(m->groups);
   memset(m, 0, sizeof *m);
@@ -326,6 +394,10 @@ static int add_locations(OTF2_Archive *archive, const char *tmp, const char *fol
       rc = write_map(w, OTF2_MAPPING_ATTRIBUTE, m->attributes, p->attribute_count);
     if (rc == OTF2_SUCCESS)
       rc = write_map(w, OTF2_MAPPING_REGION, m->regions, p->region_count);
+    if (rc == OTF2_SUCCESS)
+      rc = write_map(w, OTF2_MAPPING_COMM, m->comms, p->comms.comm_count + 1);
+    if (rc == OTF2_SUCCESS)
+      rc = write_map(w, OTF2_MAPPING_RMA_WIN, m->wins, p->comms.win_count);
     if (w) {
       OTF2_ErrorCode closed = OTF2_Archive_CloseDefWriter(archive, w);
       rc = rc == OTF2_SUCCESS ? closed : rc;

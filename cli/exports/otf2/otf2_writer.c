@@ -13,6 +13,7 @@
 #include "otf2_defs.h"
 #include "otf2_folder.h"
 #include "otf2_mpi.h"
+#include "otf2_mpi_events.h"
 #include "tracer_runtime.h"
 
 enum {
@@ -92,6 +93,8 @@ struct otf2_export {
   int64_t rank_pid;                 /* a rank's first process */
   char clock_name[64];
   uint64_t clock_frequency;
+  void *event_buffer;               /* an MPI event read here (otf2_mpi_events.h) */
+  size_t event_cap;
   bool failed;                      /* an OTF2 call failed: error says which */
   char error[512];
 };
@@ -381,7 +384,8 @@ static int on_leave(void *context, struct stack_thread *t, const struct stack_fr
     return 0;
   OTF2_ErrorCode rc = OTF2_SUCCESS;
   if (is_mpi(x, f))
-    rc = otf2_mpi_leave(&x->mpi, l->writer, l->id, f, x->attributes, x->attr_comm);
+    rc = otf2_mpi_leave(&x->mpi, l->writer, l->id, t->pid, t->tid, f, x->attributes,
+                        x->attr_comm);
   if (rc == OTF2_SUCCESS)
     rc = OTF2_EvtWriter_Leave(l->writer, NULL, f->end, r);
   otf2_defs_time(&x->defs, f->end);
@@ -668,8 +672,44 @@ static int on_call(void *context, const struct trace_call *c) {
     return 0;
   note_clock(x, &c->from);
   uint64_t payload[STACK_PAYLOAD];
-  otf2_mpi_payload(c, payload);
+  otf2_mpi_payload(&x->mpi, c, payload);
   return stacks_said(x, call_stacks_call(x->stacks, c, payload));
+}
+
+/* The runtime's MPI events (otf2_mpi_events.h): as prepared on the decoding thread, or
+ * read here in a read on one thread. */
+static int on_other(void *context, const struct trace_source *from) {
+  struct otf2_export *x = context;
+  if (x->failed)
+    return 0;
+  const struct otf2_mpi_event *e = from->prepared;
+  if (!e) {
+    if (!otf2_mpi_event_is(from->event))
+      return 0;
+    int rc = otf2_mpi_event_read(from->event, &x->event_buffer, &x->event_cap);
+    if (rc)
+      return rc < 0 ? fail(x, "cannot read an MPI event", OTF2_SUCCESS) : 0;
+    e = x->event_buffer;
+  } else if (from->prepared_size < sizeof *e) {
+    return 0;
+  }
+  return otf2_mpi_event(&x->mpi, &x->defs, e, (const uint64_t *)(e + 1))
+             ? fail(x, "cannot keep an MPI event", OTF2_SUCCESS)
+             : 0;
+}
+
+static int prepare_other(void *worker, const struct trace_source *from,
+                         struct trace_bytes *out) {
+  (void)worker;
+  return otf2_mpi_event_is(from->event) ? otf2_mpi_event_prepare(from->event, out) : 0;
+}
+
+/* The decoding threads' contexts: prepare_other keeps nothing. */
+static void *fork_nothing(void *context) { return context; }
+
+static int join_nothing(void *context, void *worker) {
+  (void)context, (void)worker;
+  return 0;
 }
 
 static int on_region(void *context, const struct trace_region *r) {
@@ -768,6 +808,7 @@ static void free_export(struct otf2_export *x) {
   free(x->sampled);
   free(x->function_regions);
   free(x->paradigms);
+  free(x->event_buffer);
   key_map_free(&x->hosts);
   key_map_free(&x->processes);
   key_map_free(&x->devices);
@@ -805,9 +846,15 @@ int otf2_export_open(const struct otf2_options *options, struct otf2_export **ou
   }
   *consumer = (struct trace_consumer){
       .name = "otf2",
+      /* No TRACE_NEEDS_EVENT nor prepare_call: calls come with their slots copied; the
+       * MPI events are read in prepare_other, or here in a read on one thread. */
       .needs = TRACE_NEEDS_ORDER | TRACE_NEEDS_TIMES | TRACE_NEEDS_HORIZON | TRACE_NEEDS_SLOTS,
       .context = x,
+      .fork = fork_nothing,
+      .join = join_nothing,
+      .prepare_other = prepare_other,
       .call = on_call,
+      .other = on_other,
       .device = on_device,
       .region = on_region,
       .sample = on_sample,

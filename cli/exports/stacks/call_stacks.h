@@ -39,7 +39,7 @@
 #include "trace_consumer.h"
 
 enum stack_kind { STACK_CALL, STACK_REGION };
-enum { STACK_PAYLOAD = 6 };
+enum { STACK_PAYLOAD = 9 };
 
 struct stack_frame {
   uint8_t kind;                 /* enum stack_kind */

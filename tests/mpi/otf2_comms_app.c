@@ -1,0 +1,106 @@
+/* MPI calls whose OTF2 records need more than the world (tests/exports/otf2_comms_test.sh,
+ * whose check, otf2_comms_check.py, knows this pattern): a sub-communicator (the world
+ * split in two halves) with a collective and a message on it, MPI_Sendrecv, Isend/Irecv
+ * completed by MPI_Waitall, MPI_Waitany and MPI_Testsome, and RMA (put, get, accumulate)
+ * on a window over the world with fence and lock/unlock, and on a window over the half
+ * with lock_all, flush, unlock_all and a shared lock. Needs an even number of ranks, 2 at
+ * least. */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size < 2 || size % 2) {
+    fprintf(stderr, "otf2_comms_app: an even number of ranks, please\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  /* Halves: ranks [0, size/2) and [size/2, size), in reverse order of world rank. */
+  MPI_Comm half;
+  MPI_Comm_split(MPI_COMM_WORLD, rank < size / 2, -rank, &half);
+  int hrank, hsize;
+  MPI_Comm_rank(half, &hrank);
+  MPI_Comm_size(half, &hsize);
+  double sum = rank, total = 0;
+  MPI_Allreduce(&sum, &total, 1, MPI_DOUBLE, MPI_SUM, half);
+  int token[3] = {rank, 0, 0};
+  if (hsize > 1) { /* half rank 0 sends 3 ints to half rank 1 */
+    if (hrank == 0)
+      MPI_Send(token, 3, MPI_INT, 1, 7, half);
+    else if (hrank == 1)
+      MPI_Recv(token, 3, MPI_INT, 0, 7, half, MPI_STATUS_IGNORE);
+  }
+  /* Sendrecv around the world ring: 4 ints out, 2 ints in... of the same 4 sent. */
+  int out[4] = {rank, rank, rank, rank}, in[4];
+  MPI_Sendrecv(out, 4, MPI_INT, (rank + 1) % size, 1, in, 4, MPI_INT, (rank + size - 1) % size,
+               1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Sendrecv_replace(out, 2, MPI_INT, (rank + 1) % size, 2, (rank + size - 1) % size, 2,
+                       MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  /* Requests: two exchanges with the partner in the other half, completed by Waitall,
+   * then by Waitany twice, then by Testsome until done. */
+  int partner = (rank + size / 2) % size;
+  double a[8] = {0}, b[8];
+  MPI_Request reqs[2];
+  MPI_Status statuses[2]; /* not MPI_STATUSES_IGNORE: GCC's -Wstringop-overflow misreads it */
+  for (int round = 0; round < 3; round++) {
+    MPI_Irecv(b, 8, MPI_DOUBLE, partner, 10 + round, MPI_COMM_WORLD, &reqs[0]);
+    if (round == 2) {
+      /* A poll that finds nothing: the partner sends after the barrier (counted, not
+       * recorded). */
+      int outcount, index;
+      MPI_Testsome(1, reqs, &outcount, &index, statuses);
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+    MPI_Isend(a, 5, MPI_DOUBLE, partner, 10 + round, MPI_COMM_WORLD, &reqs[1]);
+    if (round == 0) {
+      MPI_Waitall(2, reqs, statuses);
+    } else if (round == 1) {
+      int index;
+      MPI_Waitany(2, reqs, &index, MPI_STATUS_IGNORE);
+      MPI_Waitany(2, reqs, &index, MPI_STATUS_IGNORE);
+    } else {
+      int done = 0, outcount, indices[2];
+      while (done < 2) {
+        MPI_Testsome(2, reqs, &outcount, indices, statuses);
+        if (outcount != MPI_UNDEFINED)
+          done += outcount;
+      }
+    }
+  }
+  /* RMA on a window of 16 ints over the world. */
+  int *base;
+  MPI_Win win;
+  MPI_Win_allocate(16 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+  for (int i = 0; i < 16; i++)
+    base[i] = 0;
+  int mine[4] = {1, 2, 3, 4}, got[2];
+  MPI_Win_fence(0, win);
+  MPI_Put(mine, 4, MPI_INT, (rank + 1) % size, 0, 4, MPI_INT, win);
+  MPI_Win_fence(0, win);
+  MPI_Get(got, 2, MPI_INT, (rank + size - 1) % size, 0, 2, MPI_INT, win);
+  MPI_Win_fence(0, win);
+  MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+  MPI_Accumulate(mine, 3, MPI_INT, 0, 8, 3, MPI_INT, MPI_SUM, win);
+  MPI_Win_unlock(0, win);
+  MPI_Win_free(&win);
+  /* A window over the half: targets are ranks of the half. Made by MPI_Win_create: Open
+   * MPI 4.1's MPI_Win_allocate over a split communicator now and then fails to open its
+   * shared memory ("MPI_ERR_WIN: invalid window"). */
+  int hbase[16] = {0};
+  MPI_Win hwin;
+  MPI_Win_create(hbase, sizeof hbase, sizeof(int), MPI_INFO_NULL, half, &hwin);
+  MPI_Win_lock_all(0, hwin);
+  MPI_Put(mine, 1, MPI_INT, 0, hrank, 1, MPI_INT, hwin);
+  MPI_Win_flush(0, hwin);
+  MPI_Win_unlock_all(hwin);
+  MPI_Barrier(half);
+  MPI_Win_lock(MPI_LOCK_SHARED, hsize - 1, 0, hwin);
+  MPI_Get(got, 1, MPI_INT, hsize - 1, 0, 1, MPI_INT, hwin);
+  MPI_Win_unlock(hsize - 1, hwin);
+  MPI_Win_free(&hwin);
+  MPI_Comm_free(&half);
+  MPI_Finalize();
+  return 0;
+}
