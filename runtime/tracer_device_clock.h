@@ -1,5 +1,5 @@
 /* tracer_device_clock: device times put on the host's CLOCK_MONOTONIC_RAW, from which
- * tracer_clock_raw_to_trace() takes them to the trace clock.
+ * tracer_clock_raw_span_to_trace() takes them to the trace clock.
  *
  * Two ways a device gives its times: ticks of its own timer, related to the host's clock
  * by a pair of readings taken together (Level Zero's zeDeviceGetGlobalTimestamps), or

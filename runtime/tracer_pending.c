@@ -165,9 +165,9 @@ void tracer_pending_drain(const char *backend, bool wait) {
 
 void tracer_pending_record(const char *backend, const struct tracer_pending *p, uint64_t start_raw,
                            uint64_t end_raw) {
+  tracer_clock_raw_span_to_trace(&start_raw, &end_raw);
   tracer_device_command_on(&p->call, backend, p->device, p->kind, p->name, p->bytes, p->queue,
-                           tracer_clock_raw_to_trace(start_raw),
-                           tracer_clock_raw_to_trace(end_raw));
+                           start_raw, end_raw);
 }
 
 void tracer_list_created(const char *backend, uintptr_t list, uintptr_t context, uintptr_t device,

@@ -192,9 +192,8 @@ static uint64_t raw_to_tsc(uint64_t raw_ns) {
   return tsc - (uint64_t)((double)(int64_t)(raw - raw_ns) * ticks_per_ns);
 }
 
-uint64_t tracer_clock_raw_to_trace(uint64_t raw_ns) {
-  if (tracer_clock_is_tsc)
-    return raw_to_tsc(raw_ns);
+/* What to add to a CLOCK_MONOTONIC_RAW time to have it on CLOCK_MONOTONIC, now. */
+static uint64_t raw_to_monotonic_offset(void) {
   /* MONOTONIC and MONOTONIC_RAW drift apart slowly (NTP slews only the former), so the
    * offset is measured at each conversion, between two reads of the raw clock: the
    * tightest of a few tries, since a thread preempted between the reads would put its
@@ -209,7 +208,22 @@ uint64_t tracer_clock_raw_to_trace(uint64_t raw_ns) {
       offset = mono - (raw_before + best_gap / 2);
     }
   }
-  return raw_ns + offset;
+  return offset;
+}
+
+uint64_t tracer_clock_raw_to_trace(uint64_t raw_ns) {
+  return tracer_clock_is_tsc ? raw_to_tsc(raw_ns) : raw_ns + raw_to_monotonic_offset();
+}
+
+void tracer_clock_raw_span_to_trace(uint64_t *start, uint64_t *end) {
+  if (tracer_clock_is_tsc) {
+    *start = raw_to_tsc(*start);
+    *end = raw_to_tsc(*end);
+    return;
+  }
+  uint64_t offset = raw_to_monotonic_offset();
+  *start += offset;
+  *end += offset;
 }
 
 void tracer_device_command(const char *backend, enum tracer_command_kind kind, const char *name,

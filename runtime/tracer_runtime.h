@@ -102,6 +102,10 @@ static inline uint64_t tracer_slot_double(double value) {
  * clock, by sampling both clocks now (and, for the TSC, the rate since the runtime
  * started). */
 uint64_t tracer_clock_raw_to_trace(uint64_t raw_ns);
+/* A command's start and end, both by one sampling: each end converted alone carries its
+ * own sampling's error (up to half a microsecond, more on a loaded machine), which would
+ * change the command's duration. */
+void tracer_clock_raw_span_to_trace(uint64_t *start, uint64_t *end);
 
 /* Looks up symbol in library (a soname, opened without loading it twice) and stores it in
  * *slot. A symbol that cannot be found is fatal: the message names both, then abort(). */

@@ -82,8 +82,8 @@ static void record(const CUpti_Activity *record) {
                                "",
                                0,
                                k->streamId,
-                               tracer_clock_raw_to_trace(k->start),
-                               tracer_clock_raw_to_trace(k->end)};
+                               k->start,
+                               k->end};
     tracer_demangle(k->name ? k->name : "kernel", c.name, sizeof c.name);
   } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
     const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)record;
@@ -93,8 +93,8 @@ static void record(const CUpti_Activity *record) {
                                "",
                                m->bytes,
                                m->streamId,
-                               tracer_clock_raw_to_trace(m->start),
-                               tracer_clock_raw_to_trace(m->end)};
+                               m->start,
+                               m->end};
     tracer_copy_kind(&names, memory_of(m->srcKind), memory_of(m->dstKind), kind, sizeof kind);
     snprintf(c.name, sizeof c.name, "memcpy(%s)", kind);
   } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
@@ -105,14 +105,15 @@ static void record(const CUpti_Activity *record) {
                                "memset",
                                m->bytes,
                                m->streamId,
-                               tracer_clock_raw_to_trace(m->start),
-                               tracer_clock_raw_to_trace(m->end)};
+                               m->start,
+                               m->end};
   } else if (record->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
     cupti_correlation_record((const CUpti_ActivityExternalCorrelation *)record);
     return;
   } else {
     return;
   }
+  tracer_clock_raw_span_to_trace(&c.start, &c.end);
   cupti_command_record(&c);
 }
 
