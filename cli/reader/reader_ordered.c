@@ -731,13 +731,14 @@ bool reader_read_ordered_parallel(struct read_state *st, const struct reader_tar
                                   size_t n) {
   const struct trace_reader *r = st->reader;
   size_t streams = ctf_trace_stream_count(r->trace);
-  /* The calling thread merges and runs the consumers; threads - 1 workers decode: as
-   * many threads as cores in all (bench/RESULTS.md: on 2 cores, two decoders and the
-   * merge were slower than one thread, one decoder and the merge faster). */
+  /* The calling thread merges and runs the consumers; threads - 1 workers decode. By
+   * default only from 3 cores: on 2, the hand-over to the merge costs more than the
+   * decoding it takes off it (bench/RESULTS.md: the timeline and -t ran faster on one
+   * thread than on two workers and the merge). */
   unsigned threads = st->options->threads;
   if (threads == 0) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    threads = cores > 0 ? (unsigned)cores : 1;
+    threads = cores >= 3 ? (unsigned)cores : 1;
   }
   if (threads < 2 || streams < 2)
     return false;
