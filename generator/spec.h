@@ -153,8 +153,9 @@ struct spec_message {
    * `recv`); NULL when it does not. */
   char *recv_count, *recv_datatype, *recv_peer, *recv_tag;
   /* The param pointing to the status a receive fills (`status`; `recv.status` for the
-   * receive of a send, and a complete call's of its one request): its source and bytes
-   * are what was received (trace.message_status); NULL when none. */
+   * receive of a send, and a complete call's of its one request; of a complete call of an
+   * array, the statuses of those it completes, one each in the order it names them): its
+   * source and bytes are what was received (trace.message_status); NULL when none. */
   char *status, *recv_status;
   struct spec_rank_factor size_factor, bus_factor;
   struct spec_loc loc;

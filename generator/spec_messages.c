@@ -181,9 +181,10 @@ static int read_message(struct yamldoc *y, yaml_node_t *key, yaml_node_t *body,
                          "has a recv", m->function);
   }
   if (m->status && (!m->kind || (strcmp(m->kind, "recv") != 0 &&
-                                 (strcmp(m->kind, "complete") != 0 || !m->request))))
+                                 (strcmp(m->kind, "complete") != 0 ||
+                                  (!m->request && !m->requests)))))
     rc = yamldoc_error(y, body, d, "Cannot read trace message: function=%s: only a recv, "
-                       "or a complete call of one request, has a status (a send's receive: "
+                       "or a complete call, has a status (a send's receive: "
                        "recv.status)", m->function);
   if ((m->index || m->indices) && !m->requests)
     rc = yamldoc_error(y, body, d, "Cannot read trace message: function=%s: index and "

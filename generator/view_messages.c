@@ -139,19 +139,25 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
                            "names no param",
                            f->name, msg->index ? msg->index : "", 
                            msg->indices_count ? msg->indices_count : "");
+      /* The statuses of those it completed, one each in the order named: the runtime
+       * reads their senders and bytes through the generated reader (args.h). */
+      char *statuses =
+          msg->status ? xasprintf("tracer_args.%s, %s_%s_at", msg->status, prefix, status_source)
+                      : xstrdup("NULL, NULL");
       if (index)
         completed = xasprintf("tracer_requests_after(tracer_args.tracer_start, %s, "
-                              "TRACER_COMPLETED_INDEX, (int64_t)(%s), NULL, 0)",
-                              ok, index);
+                              "TRACER_COMPLETED_INDEX, (int64_t)(%s), NULL, 0, %s)",
+                              ok, index, statuses);
       else if (count)
         completed = xasprintf("tracer_requests_after(tracer_args.tracer_start, %s, "
                               "TRACER_COMPLETED_INDICES, (int64_t)(%s), tracer_args.%s, "
-                              "sizeof *tracer_args.%s)",
-                              ok, count, msg->indices, msg->indices);
+                              "sizeof *tracer_args.%s, %s)",
+                              ok, count, msg->indices, msg->indices, statuses);
       else
         completed = xasprintf("tracer_requests_after(tracer_args.tracer_start, %s, "
-                              "TRACER_COMPLETED_ALL, 0, NULL, 0)",
-                              ok);
+                              "TRACER_COMPLETED_ALL, 0, NULL, 0, %s)",
+                              ok, statuses);
+      free(statuses);
       free(ok);
       free(index);
       free(count);
@@ -166,8 +172,9 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
     else if (s->trace.element_size)
       extra->bytes = xstrdup(completed);
     /* The receive its request made, as its status says (-1: ignored, or not done: the
-     * status is not filled then; the hooks check the call's status). */
-    if (msg->status) {
+     * status is not filled then; the hooks check the call's status). Those of an array
+     * go in the runtime's completed event instead. */
+    if (msg->status && msg->request) {
       char *bytes = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, 0)", prefix,
                               status_bytes, msg->status);
       char *source = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, -1)", prefix,
@@ -288,7 +295,7 @@ void view_message_describe(const struct spec_message *msg, struct tree *fn) {
     free(world);
     if (recv_peer < 0)
       recv_peer = slot_index(fn, msg->recv_peer);
-  } else if (msg->status && strcmp(msg->kind, "complete") == 0) {
+  } else if (msg->status && msg->request && strcmp(msg->kind, "complete") == 0) {
     recv_peer = slot_index(fn, "status_source");
   }
   const struct spec_rank_factor *size = &msg->size_factor, *bus = &msg->bus_factor;
@@ -369,6 +376,7 @@ int view_messages_finish(const struct spec *s, struct tree *root, struct diag *d
     tree_set_string(status, "type", s->trace.message_status_type);
     tree_set_string(status, "source", s->trace.message_status_source);
     tree_set_string(status, "bytes", s->trace.message_status_bytes);
+    tree_set_string(status, "success", s->trace.status_success ? s->trace.status_success : "0");
   }
   struct tree *world_ranks = tree_set(root, "world_ranks", tree_list());
   for (size_t i = 0; i < s->trace.world_ranks.len; i++) {

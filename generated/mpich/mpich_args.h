@@ -14598,6 +14598,19 @@ uint64_t mpi_element_size(MPI_Datatype datatype);
 int64_t mpi_status_source(int64_t status, MPI_Status *received, int64_t named);
 uint64_t mpi_status_bytes(int64_t status, MPI_Status *received, uint64_t named);
 
+/* The status at index of the statuses of a call that completed requests of an array, for
+ * the runtime (tracer_status_read): false when the call ignored them, which its first
+ * status says as the hooks see it (named back). */
+static inline bool mpi_status_source_at(void *statuses, int64_t index, int64_t *source,
+                                        uint64_t *bytes) {
+  MPI_Status *first = statuses;
+  if (mpi_status_source(MPI_SUCCESS, first, INT64_MIN) == INT64_MIN)
+    return false;
+  *source = mpi_status_source(MPI_SUCCESS, first + index, -1);
+  *bytes = mpi_status_bytes(MPI_SUCCESS, first + index, 0);
+  return true;
+}
+
 /* The world rank of rank in the group of handle (trace.world_rank), for the peers of
  * messages; rank itself when status is not success or rank is negative (no process, any
  * source): defined by the hooks. */

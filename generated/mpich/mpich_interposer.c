@@ -26629,11 +26629,11 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes =
-      tracer_requests_after(tracer_args.tracer_start,
-                            tracer_args.tracer_status == MPI_SUCCESS &&
-                                (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
-                            TRACER_COMPLETED_ALL, 0, NULL, 0);
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start,
+      tracer_args.tracer_status == MPI_SUCCESS &&
+          (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
+      TRACER_COMPLETED_ALL, 0, NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testall);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testall, tracer_args.tracer_status,
@@ -26751,7 +26751,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
       tracer_args.tracer_status == MPI_SUCCESS &&
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.indx ? (uintptr_t)(*tracer_args.indx) : 0)),
-      NULL, 0);
+      NULL, 0, tracer_args.status, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testany);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testany, tracer_args.tracer_status,
@@ -26868,7 +26868,8 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
-      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
+      tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testsome);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testsome, tracer_args.tracer_status,
@@ -27042,9 +27043,9 @@ __attribute__((noinline)) static int mpich_traced_MPI_Waitall(mpich_MPI_Waitall_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Waitall, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes =
-      tracer_requests_after(tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS,
-                            TRACER_COMPLETED_ALL, 0, NULL, 0);
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_ALL, 0,
+      NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27135,7 +27136,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Waitany(mpich_MPI_Waitany_
   tracer_record.indx_val = tracer_args.indx ? (uint64_t)(int64_t)(*tracer_args.indx) : 0;
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDEX,
-      (int64_t)((tracer_args.indx ? (uintptr_t)(*tracer_args.indx) : 0)), NULL, 0);
+      (int64_t)((tracer_args.indx ? (uintptr_t)(*tracer_args.indx) : 0)), NULL, 0,
+      tracer_args.status, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27232,7 +27234,8 @@ mpich_traced_MPI_Waitsome(mpich_MPI_Waitsome_fn *tracer_real, const void *tracer
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
-      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
+      tracer_args.array_of_statuses, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

@@ -15872,11 +15872,11 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes =
-      tracer_requests_after(tracer_args.tracer_start,
-                            tracer_args.tracer_status == MPI_SUCCESS &&
-                                (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
-                            TRACER_COMPLETED_ALL, 0, NULL, 0);
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start,
+      tracer_args.tracer_status == MPI_SUCCESS &&
+          (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
+      TRACER_COMPLETED_ALL, 0, NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testall);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
@@ -15946,7 +15946,7 @@ void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void 
       tracer_args.tracer_status == MPI_SUCCESS &&
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)),
-      NULL, 0);
+      NULL, 0, tracer_args.status, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testany);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
@@ -16135,7 +16135,8 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
-      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
+      tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testsome);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
@@ -18386,9 +18387,9 @@ void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_sta
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes =
-      tracer_requests_after(tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS,
-                            TRACER_COMPLETED_ALL, 0, NULL, 0);
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_ALL, 0,
+      NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18449,7 +18450,8 @@ void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDEX,
-      (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)), NULL, 0);
+      (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)), NULL, 0,
+      tracer_args.status, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18571,7 +18573,8 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
-      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
+      tracer_args.array_of_statuses, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

@@ -24719,11 +24719,11 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes =
-      tracer_requests_after(tracer_args.tracer_start,
-                            tracer_args.tracer_status == MPI_SUCCESS &&
-                                (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
-                            TRACER_COMPLETED_ALL, 0, NULL, 0);
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start,
+      tracer_args.tracer_status == MPI_SUCCESS &&
+          (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
+      TRACER_COMPLETED_ALL, 0, NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testall);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
@@ -24842,7 +24842,7 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
       tracer_args.tracer_status == MPI_SUCCESS &&
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)),
-      NULL, 0);
+      NULL, 0, tracer_args.status, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testany);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
@@ -25157,7 +25157,8 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
-      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
+      tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testsome);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
@@ -28561,9 +28562,9 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitall(openmpi_MPI_Wait
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes =
-      tracer_requests_after(tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS,
-                            TRACER_COMPLETED_ALL, 0, NULL, 0);
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_ALL, 0,
+      NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28656,7 +28657,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitany(openmpi_MPI_Wait
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDEX,
-      (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)), NULL, 0);
+      (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)), NULL, 0,
+      tracer_args.status, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28839,7 +28841,8 @@ openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real, const void *tr
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
-      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
+      tracer_args.array_of_statuses, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

@@ -26,6 +26,8 @@
  * - A receive's sender and bytes as its status says (trace.message_status): a receive from
  *   MPI_ANY_SOURCE names no sender, and one may receive less than its count allows.
  *   The bytes are PMPI_Get_count's in MPI_BYTE, which the library counts in any case.
+ *   The statuses of a call that completes requests of an array are read the same way,
+ *   one per request, by the runtime (args.h's reader; runtime/tracer_requests.h).
  *
  * Only PMPI_ entry points are called (mpi_calls, the spec's trace.hooks_calls): the
  * interposer wraps MPI_ names only, so none of these calls is traced or counted. Open
@@ -57,10 +59,11 @@ uint64_t mpi_element_size(MPI_Datatype datatype) {
 /* ---- what a receive's status says ---- */
 
 /* Is there a status to read? Not when the call failed or the app passed
- * MPI_STATUS_IGNORE (then the caller keeps what the call named). */
+ * MPI_STATUS_IGNORE, or MPI_STATUSES_IGNORE as the first of an array's (then the caller
+ * keeps what the call named). */
 static bool status_filled(int64_t status, const MPI_Status *received) {
   return status == MPI_SUCCESS && received && received != MPI_STATUS_IGNORE &&
-         mpi_calls_ready();
+         received != MPI_STATUSES_IGNORE && mpi_calls_ready();
 }
 
 int64_t mpi_status_source(int64_t status, MPI_Status *received, int64_t named) {

@@ -4,8 +4,10 @@
  * completed by MPI_Waitall, MPI_Waitany and MPI_Testsome, and RMA (put, get, accumulate)
  * on a window over the world with fence and lock/unlock, and on a window over the half
  * with lock_all, flush, unlock_all and a shared lock. Receives from MPI_ANY_SOURCE of
- * fewer bytes than their count allows (MPI_Recv; MPI_Irecv completed by MPI_Wait), whose
- * records must name the sender and the bytes that came, and an MPI_Allreduce on
+ * fewer bytes than their count allows (MPI_Recv; MPI_Irecv completed by MPI_Wait, by
+ * MPI_Waitall and by MPI_Waitany with statuses), whose records must name the sender and
+ * the bytes that came (as must those of the requests rounds whose completions give
+ * statuses: Waitall's and Testsome's, not Waitany's), and an MPI_Allreduce on
  * MPI_COMM_SELF, whose records must name the rank alone. Needs an even number of ranks,
  * 2 at least. */
 #include <mpi.h>
@@ -59,6 +61,21 @@ int main(int argc, char **argv) {
     MPI_Irecv(room, 8, MPI_DOUBLE, MPI_ANY_SOURCE, 30, MPI_COMM_WORLD, &any);
     MPI_Send(three, 3, MPI_DOUBLE, other, 30, MPI_COMM_WORLD);
     MPI_Wait(&any, &status);
+  }
+  /* The same completed through arrays with statuses: 4 ints into room for 6 by
+   * MPI_Waitall (beside an MPI_Isend), then 2 ints into room for 6 by MPI_Waitany. */
+  {
+    int other = (rank + size / 2) % size;
+    int room[6], four[4] = {rank, rank, rank, rank};
+    MPI_Request pair[2];
+    MPI_Status got[2];
+    MPI_Irecv(room, 6, MPI_INT, MPI_ANY_SOURCE, 40, MPI_COMM_WORLD, &pair[0]);
+    MPI_Isend(four, 4, MPI_INT, other, 40, MPI_COMM_WORLD, &pair[1]);
+    MPI_Waitall(2, pair, got);
+    int index;
+    MPI_Irecv(room, 6, MPI_INT, MPI_ANY_SOURCE, 41, MPI_COMM_WORLD, &pair[0]);
+    MPI_Send(four, 2, MPI_INT, other, 41, MPI_COMM_WORLD);
+    MPI_Waitany(1, pair, &index, &status);
   }
   /* A collective on MPI_COMM_SELF: its communicator is the rank alone. */
   double own = rank, own_total = 0;

@@ -298,7 +298,7 @@ int otf2_mpi_event(struct otf2_mpi *m, struct otf2_defs *defs, const struct otf2
       m->completion_count++;
     }
     struct otf2_completed *c = &m->completions[i];
-    c->requests = malloc((e->count + 1) * sizeof *c->requests);
+    c->requests = malloc((otf2_mpi_event_values(e) + 1) * sizeof *c->requests);
     bool added;
     uint64_t *slot = c->requests ? key_map_put(&m->by_call, key, &added) : NULL;
     if (!slot) {
@@ -308,7 +308,7 @@ int otf2_mpi_event(struct otf2_mpi *m, struct otf2_defs *defs, const struct otf2
     }
     if (!added) /* an earlier list of that call never taken: replaced */
       free(m->completions[*slot - 1].requests), m->completions[*slot - 1].key = 0;
-    memcpy(c->requests, values, e->count * sizeof *values);
+    memcpy(c->requests, values, otf2_mpi_event_values(e) * sizeof *values);
     c->count = e->count;
     c->key = key;
     *slot = i + 1;
@@ -630,8 +630,14 @@ static OTF2_ErrorCode complete_array(struct otf2_mpi *m, OTF2_EvtWriter *w, uint
   struct otf2_completed *c = &m->completions[*index - 1];
   key_map_remove(&m->by_call, key);
   OTF2_ErrorCode rc = OTF2_SUCCESS;
+  const uint64_t *sources = c->requests + c->count, *received = sources + c->count;
   for (uint32_t i = 0; i < c->count && rc == OTF2_SUCCESS; i++) {
     struct otf2_request *r = find_request(m, location, c->requests[i]);
+    /* A receive's sender and bytes as its status says, as MPI_Wait's (otf2_mpi_leave). */
+    if (r && r->kind == TRACER_MESSAGE_RECV && (int64_t)sources[i] >= 0) {
+      r->peer = sources[i];
+      r->bytes = received[i];
+    }
     if (r)
       rc = complete(m, w, r, f->end, list, attribute, f->payload[COMM]);
   }
