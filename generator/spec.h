@@ -152,6 +152,11 @@ struct spec_message {
   /* A call that also receives (MPI_Sendrecv), its receive's params (trace.messages'
    * `recv`); NULL when it does not. */
   char *recv_count, *recv_datatype, *recv_peer, *recv_tag;
+  /* The param pointing to the status a receive fills (`status`; `recv.status` for the
+   * receive of a send, and a complete call's of its one request; of a complete call of an
+   * array, the statuses of those it completes, one each in the order it names them): its
+   * source and bytes are what was received (trace.message_status); NULL when none. */
+  char *status, *recv_status;
   struct spec_rank_factor size_factor, bus_factor;
   struct spec_loc loc;
   unsigned matches;
@@ -302,6 +307,9 @@ struct spec_trace {
   struct ptrvec polls;        /* struct spec_poll* */
   char *element_size;         /* the datatype handle type whose element size the hooks'
                                  <backend>_element_size() gives; may be NULL */
+  /* The status type of receives (trace.message_status: MPI_Status) and the hooks
+   * functions that read its source and its bytes; all NULL without it. */
+  char *message_status_type, *message_status_source, *message_status_bytes;
   /* Handle types whose ranks the hooks translate to world ranks (trace.world_rank): a
    * message whose `comm` param has such a type gets its peer as a world rank too. */
   struct ptrvec world_ranks;  /* struct spec_world_rank* */

@@ -10,8 +10,9 @@
 static const char *const message_keys[] = {
     "kind",     "count", "datatype", "peer",        "tag",        "comm", "request",
     "requests", "done",  "op",       "root",        "size_factor", "bus_factor",
-    "index",    "indices", "indices_count", "recv", NULL};
-static const char *const recv_keys[] = {"count", "datatype", "peer", "tag", NULL};
+    "index",    "indices", "indices_count", "recv", "status", NULL};
+static const char *const recv_keys[] = {"count", "datatype", "peer", "tag", "status", NULL};
+static const char *const message_status_keys[] = {"type", "source", "bytes", NULL};
 static const char *const group_call_keys[] = {"made", "from", NULL};
 static const char *const rma_sync_keys[] = {"sync", "win", "peer", "shared", NULL};
 static const char *const communicator_keys[] = {"rank", "size", "id", NULL};
@@ -159,7 +160,7 @@ static int read_message(struct yamldoc *y, yaml_node_t *key, yaml_node_t *body,
                 {"tag", &m->tag},           {"comm", &m->comm},         {"request", &m->request},
                 {"requests", &m->requests}, {"done", &m->done},         {"op", &m->op},
                 {"root", &m->root},         {"index", &m->index},       {"indices", &m->indices},
-                {"indices_count", &m->indices_count}};
+                {"indices_count", &m->indices_count}, {"status", &m->status}};
   for (size_t i = 0; i < sizeof params / sizeof *params; i++)
     rc |= read_optional(y, body, params[i].key, params[i].value, d);
   yaml_node_t *recv = yamldoc_get(y, body, "recv");
@@ -174,10 +175,17 @@ static int read_message(struct yamldoc *y, yaml_node_t *key, yaml_node_t *body,
     rc |= read_optional(y, recv, "datatype", &m->recv_datatype, d);
     rc |= read_optional(y, recv, "peer", &m->recv_peer, d);
     rc |= read_optional(y, recv, "tag", &m->recv_tag, d);
+    rc |= read_optional(y, recv, "status", &m->recv_status, d);
     if (!m->kind || strcmp(m->kind, "send") != 0)
       rc = yamldoc_error(y, recv, d, "Cannot read trace message: function=%s: only a send "
                          "has a recv", m->function);
   }
+  if (m->status && (!m->kind || (strcmp(m->kind, "recv") != 0 &&
+                                 (strcmp(m->kind, "complete") != 0 ||
+                                  (!m->request && !m->requests)))))
+    rc = yamldoc_error(y, body, d, "Cannot read trace message: function=%s: only a recv, "
+                       "or a complete call, has a status (a send's receive: "
+                       "recv.status)", m->function);
   if ((m->index || m->indices) && !m->requests)
     rc = yamldoc_error(y, body, d, "Cannot read trace message: function=%s: index and "
                        "indices need requests", m->function);
@@ -353,9 +361,27 @@ static int read_rma_syncs(struct yamldoc *y, yaml_node_t *n, struct spec_trace *
   return rc;
 }
 
+/* trace.message_status: {type, source, bytes}, all three. */
+static int read_message_status(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
+                               struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE ||
+      yamldoc_check_keys(y, n, message_status_keys, "trace.message_status", d))
+    return n->type != YAML_MAPPING_NODE
+               ? yamldoc_error(y, n, d, "Cannot read trace.message_status: expected "
+                               "{type, source, bytes}")
+               : -1;
+  int rc = spec_read_string(y, n, "type", true, &t->message_status_type, d);
+  rc |= spec_read_string(y, n, "source", true, &t->message_status_source, d);
+  rc |= spec_read_string(y, n, "bytes", true, &t->message_status_bytes, d);
+  return rc;
+}
+
 int spec_read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, struct diag *d) {
   int rc = read_messages(y, yamldoc_get(y, n, "messages"), t, d);
   rc |= read_optional(y, n, "element_size", &t->element_size, d);
+  rc |= read_message_status(y, yamldoc_get(y, n, "message_status"), t, d);
   rc |= read_world_ranks(y, yamldoc_get(y, n, "world_rank"), "trace.world_rank",
                          &t->world_ranks, d);
   rc |= read_world_ranks(y, yamldoc_get(y, n, "group_made"), "trace.group_made",
@@ -373,13 +399,17 @@ void spec_free_messages(struct spec_trace *t) {
                        m->peer,       m->tag,           m->comm,       m->request,
                        m->requests,   m->done,          m->op,         m->root,
                        m->index,      m->indices,       m->indices_count, m->recv_count,
-                       m->recv_datatype, m->recv_peer,  m->recv_tag};
+                       m->recv_datatype, m->recv_peer,  m->recv_tag,    m->status,
+                       m->recv_status};
     for (size_t k = 0; k < sizeof strings / sizeof *strings; k++)
       free(strings[k]);
     free(m);
   }
   ptrvec_free(&t->messages);
   free(t->element_size);
+  free(t->message_status_type);
+  free(t->message_status_source);
+  free(t->message_status_bytes);
   for (size_t i = 0; i < t->world_ranks.len; i++) {
     struct spec_world_rank *w = t->world_ranks.items[i];
     free(w->type);

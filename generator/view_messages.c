@@ -57,19 +57,27 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
   const char *names[] = {msg->count,      msg->datatype,      msg->peer,      msg->tag,
                          msg->comm,       msg->request,       msg->requests,  msg->op,
                          msg->root,       msg->indices,       msg->recv_count, msg->recv_datatype,
-                         msg->recv_peer,  msg->recv_tag};
+                         msg->recv_peer,  msg->recv_tag,      msg->status,    msg->recv_status};
   const char *keys[] = {"count", "datatype", "peer",    "tag",        "comm",
                         "request", "requests", "op",    "root",       "indices",
-                        "recv.count", "recv.datatype", "recv.peer", "recv.tag"};
+                        "recv.count", "recv.datatype", "recv.peer", "recv.tag", "status",
+                        "recv.status"};
   int rc = 0;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (names[i] && !param_of(f, names[i]))
       rc = diag_error_at(d, s->path, msg->loc.line, msg->loc.column,
                          "Cannot describe message: function=%s, %s=%s names no param", f->name,
                          keys[i], names[i]);
+  if ((msg->status || msg->recv_status) && !s->trace.message_status_type)
+    rc = diag_error_at(d, s->path, msg->loc.line, msg->loc.column,
+                       "Cannot describe message: function=%s: a status needs "
+                       "trace.message_status",
+                       f->name);
   if (rc)
     return rc;
   const char *success = s->trace.status_success ? s->trace.status_success : "0";
+  const char *status_source = s->trace.message_status_source;
+  const char *status_bytes = s->trace.message_status_bytes;
   if (msg->count && msg->datatype && s->trace.element_size) {
     const char *c = msg->count;
     char *bytes = xasprintf("tracer_args.%s > 0 ? (uint64_t)tracer_args.%s * "
@@ -81,6 +89,11 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
       extra->bytes = xasprintf("tracer_request_started(tracer_args.tracer_status == %s, "
                                "tracer_record.%s_val, %s)",
                                success, msg->request, bytes);
+      free(bytes);
+    } else if (msg->status) {
+      /* What arrived, which may be less than the count allows. */
+      extra->bytes = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, %s)", prefix,
+                               status_bytes, msg->status, bytes);
       free(bytes);
     } else {
       extra->bytes = bytes;
@@ -126,19 +139,25 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
                            "names no param",
                            f->name, msg->index ? msg->index : "", 
                            msg->indices_count ? msg->indices_count : "");
+      /* The statuses of those it completed, one each in the order named: the runtime
+       * reads their senders and bytes through the generated reader (args.h). */
+      char *statuses =
+          msg->status ? xasprintf("tracer_args.%s, %s_%s_at", msg->status, prefix, status_source)
+                      : xstrdup("NULL, NULL");
       if (index)
         completed = xasprintf("tracer_requests_after(tracer_args.tracer_start, %s, "
-                              "TRACER_COMPLETED_INDEX, (int64_t)(%s), NULL, 0)",
-                              ok, index);
+                              "TRACER_COMPLETED_INDEX, (int64_t)(%s), NULL, 0, %s)",
+                              ok, index, statuses);
       else if (count)
         completed = xasprintf("tracer_requests_after(tracer_args.tracer_start, %s, "
                               "TRACER_COMPLETED_INDICES, (int64_t)(%s), tracer_args.%s, "
-                              "sizeof *tracer_args.%s)",
-                              ok, count, msg->indices, msg->indices);
+                              "sizeof *tracer_args.%s, %s)",
+                              ok, count, msg->indices, msg->indices, statuses);
       else
         completed = xasprintf("tracer_requests_after(tracer_args.tracer_start, %s, "
-                              "TRACER_COMPLETED_ALL, 0, NULL, 0)",
-                              ok);
+                              "TRACER_COMPLETED_ALL, 0, NULL, 0, %s)",
+                              ok, statuses);
+      free(statuses);
       free(ok);
       free(index);
       free(count);
@@ -152,6 +171,25 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
                                completed);
     else if (s->trace.element_size)
       extra->bytes = xstrdup(completed);
+    /* The receive its request made, as its status says (-1: ignored, or not done: the
+     * status is not filled then; the hooks check the call's status). Those of an array
+     * go in the runtime's completed event instead. */
+    if (msg->status && msg->request) {
+      char *bytes = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, 0)", prefix,
+                              status_bytes, msg->status);
+      char *source = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, -1)", prefix,
+                               status_source, msg->status);
+      extra->recv_world_name = xstrdup("status_source");
+      if (done) {
+        extra->recv_bytes = xasprintf("%s ? %s : 0", done, bytes);
+        extra->recv_world = xasprintf("(%s ? %s : -1)", done, source);
+        free(bytes);
+        free(source);
+      } else {
+        extra->recv_bytes = bytes;
+        extra->recv_world = source;
+      }
+    }
     free(done);
     free(completed);
   }
@@ -161,19 +199,35 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
   if (world) {
     world->matches++;
     extra->world_name = xasprintf("%s_world", msg->peer);
-    extra->world = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, tracer_args.%s)",
-                             prefix, world->function, msg->comm, msg->peer);
+    char *peer = msg->status ? xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, "
+                                         "tracer_args.%s)",
+                                         prefix, status_source, msg->status, msg->peer)
+                             : xasprintf("tracer_args.%s", msg->peer);
+    extra->world = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, %s)", prefix,
+                             world->function, msg->comm, peer);
+    free(peer);
   }
   /* A send that also receives: the receive's bytes and its peer as a world rank. */
-  if (msg->recv_count && msg->recv_datatype && s->trace.element_size)
-    extra->recv_bytes = xasprintf("tracer_args.%s > 0 ? (uint64_t)tracer_args.%s * "
-                                  "%s_element_size(tracer_args.%s) : 0",
-                                  msg->recv_count, msg->recv_count, prefix, msg->recv_datatype);
+  if (msg->recv_count && msg->recv_datatype && s->trace.element_size) {
+    char *named = xasprintf("tracer_args.%s > 0 ? (uint64_t)tracer_args.%s * "
+                            "%s_element_size(tracer_args.%s) : 0",
+                            msg->recv_count, msg->recv_count, prefix, msg->recv_datatype);
+    extra->recv_bytes = msg->recv_status
+                            ? xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, %s)",
+                                        prefix, status_bytes, msg->recv_status, named)
+                            : xstrdup(named);
+    free(named);
+  }
   if (world && msg->recv_peer) {
+    char *peer = msg->recv_status
+                     ? xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, "
+                                 "tracer_args.%s)",
+                                 prefix, status_source, msg->recv_status, msg->recv_peer)
+                     : xasprintf("tracer_args.%s", msg->recv_peer);
     extra->recv_world_name = xasprintf("%s_world", msg->recv_peer);
-    extra->recv_world = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, "
-                                  "tracer_args.%s)",
-                                  prefix, world->function, msg->comm, msg->recv_peer);
+    extra->recv_world = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, %s)",
+                                  prefix, world->function, msg->comm, peer);
+    free(peer);
   }
   /* The communicator's rank and size, which the hooks read from its handle. */
   struct spec_communicator *communicator = comm ? communicator_of(s, comm->type) : NULL;
@@ -241,6 +295,8 @@ void view_message_describe(const struct spec_message *msg, struct tree *fn) {
     free(world);
     if (recv_peer < 0)
       recv_peer = slot_index(fn, msg->recv_peer);
+  } else if (msg->status && msg->request && strcmp(msg->kind, "complete") == 0) {
+    recv_peer = slot_index(fn, "status_source");
   }
   const struct spec_rank_factor *size = &msg->size_factor, *bus = &msg->bus_factor;
   tree_set(fn, "message",
@@ -315,6 +371,13 @@ int view_messages_finish(const struct spec *s, struct tree *root, struct diag *d
   tree_set_string(root, "no_message", NO_MESSAGE);
   if (s->trace.element_size)
     tree_set_string(tree_set(root, "element_size", tree_map()), "type", s->trace.element_size);
+  if (s->trace.message_status_type) {
+    struct tree *status = tree_set(root, "message_status", tree_map());
+    tree_set_string(status, "type", s->trace.message_status_type);
+    tree_set_string(status, "source", s->trace.message_status_source);
+    tree_set_string(status, "bytes", s->trace.message_status_bytes);
+    tree_set_string(status, "success", s->trace.status_success ? s->trace.status_success : "0");
+  }
   struct tree *world_ranks = tree_set(root, "world_ranks", tree_list());
   for (size_t i = 0; i < s->trace.world_ranks.len; i++) {
     const struct spec_world_rank *w = s->trace.world_ranks.items[i];

@@ -128,7 +128,9 @@ struct tracer_message {
   int16_t bytes, peer, tag, comm, request;
   int16_t op, root, comm_rank, comm_size, comm_id;
   /* A send that also receives (MPI_Sendrecv): its receive's bytes, peer and tag slots;
-   * -1 when it does not. */
+   * a complete call of one request with a status (MPI_Wait): the bytes and the sender (a
+   * rank of the request's communicator; -1 when ignored) its status says a receive got;
+   * -1 when none. */
   int16_t recv_bytes, recv_peer, recv_tag;
   struct tracer_rank_factor size_factor, bus_factor;
 };

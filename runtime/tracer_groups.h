@@ -10,7 +10,13 @@
 
 #include <stdint.h>
 
-enum tracer_group_kind { TRACER_GROUP_COMMUNICATOR = 0, TRACER_GROUP_WINDOW = 1 };
+/* SELF: the process's own communicator (MPI_COMM_SELF), which no call makes: recorded
+ * once the library is initialized, its one member the process itself. */
+enum tracer_group_kind {
+  TRACER_GROUP_COMMUNICATOR = 0,
+  TRACER_GROUP_WINDOW = 1,
+  TRACER_GROUP_SELF = 2,
+};
 
 /* The call that started at call_start made handle from the communicator from: its size
  * members, in the order of their ranks in it, as ranks of the job (-1: outside it);

@@ -30,10 +30,13 @@ uint64_t tracer_request_completed(uint64_t request) {
   return bytes;
 }
 
-/* The array of the completing call in progress on this thread (its requests as passed);
- * grown, never shrunk. */
+/* The array of the completing call in progress on this thread (its requests as passed),
+ * and what the statuses of those it completed say (sources, received: their sender and
+ * bytes); grown, never shrunk. */
 static __thread struct {
   uint64_t *values;
+  int32_t *sources;
+  uint64_t *received;
   int64_t count, cap;
 } before;
 
@@ -52,9 +55,16 @@ void tracer_requests_before(const void *array, size_t size, bool is_signed, int6
     return;
   if (count > before.cap) {
     uint64_t *grown = realloc(before.values, (size_t)count * sizeof *grown);
-    if (!grown)
+    if (grown)
+      before.values = grown;
+    int32_t *sources = grown ? realloc(before.sources, (size_t)count * sizeof *sources) : NULL;
+    if (sources)
+      before.sources = sources;
+    uint64_t *received =
+        sources ? realloc(before.received, (size_t)count * sizeof *received) : NULL;
+    if (!received)
       return;
-    before.values = grown;
+    before.received = received;
     before.cap = count;
   }
   for (int64_t i = 0; i < count; i++)
@@ -62,17 +72,37 @@ void tracer_requests_before(const void *array, size_t size, bool is_signed, int6
   before.count = count;
 }
 
+/* What the status at position of the call's statuses says, as completed request n's;
+ * a sender of -1 (unknown) when the call gave none (false then). */
+static bool status_of(int64_t n, void *statuses, tracer_status_read *read, int64_t position) {
+  int64_t source = -1;
+  uint64_t bytes = 0;
+  bool given = statuses && read && read(statuses, position, &source, &bytes);
+  if (!given || source < INT32_MIN || source > INT32_MAX)
+    source = -1, bytes = 0;
+  before.sources[n] = (int32_t)source;
+  before.received[n] = bytes;
+  return given;
+}
+
 uint64_t tracer_requests_after(uint64_t call_start, bool completed, enum tracer_completed how,
-                               int64_t which, const void *indices, size_t index_size) {
+                               int64_t which, const void *indices, size_t index_size,
+                               void *statuses, tracer_status_read *read) {
   if (!completed || !before.count)
     return 0;
-  /* The completed ones move to the front of the kept array, in the order named. */
+  /* The completed ones move to the front of the kept array, in the order named, each
+   * with its status: the statuses are in that order (MPI_Waitany's one, MPI_Waitsome's
+   * one per index). */
   int64_t n = 0;
+  bool given = false;
   if (how == TRACER_COMPLETED_ALL) {
-    n = before.count;
+    for (n = 0; n < before.count; n++)
+      given |= status_of(n, statuses, read, n);
   } else if (how == TRACER_COMPLETED_INDEX) {
-    if (which >= 0 && which < before.count)
-      before.values[n++] = before.values[which];
+    if (which >= 0 && which < before.count) {
+      before.values[n] = before.values[which];
+      given = status_of(n++, statuses, read, 0);
+    }
   } else {
     for (int64_t i = 0; indices && index_size <= sizeof(uint64_t) && i < which; i++) {
       int64_t index = (int64_t)element(indices, index_size, true, i);
@@ -80,7 +110,8 @@ uint64_t tracer_requests_after(uint64_t call_start, bool completed, enum tracer_
       if (index >= n && index < before.count) {
         uint64_t value = before.values[index];
         before.values[index] = before.values[n];
-        before.values[n++] = value;
+        before.values[n] = value;
+        given |= status_of(n++, statuses, read, i);
       }
     }
   }
@@ -90,11 +121,16 @@ uint64_t tracer_requests_after(uint64_t call_start, bool completed, enum tracer_
     if (!before.values[i])
       continue; /* a null request completes nothing */
     bytes += tracer_request_completed(before.values[i]);
+    before.sources[kept] = before.sources[i];
+    before.received[kept] = before.received[i];
     before.values[kept++] = before.values[i];
   }
+  /* Statuses ignored: no senders nor bytes (the exports keep those the starts named). */
+  uint32_t with_status = given ? (uint32_t)kept : 0;
   if (kept && !tracer_recording_counting())
     lttng_ust_tracepoint(lttng_ust_tracer, completed, tracer_pid(), tracer_tid(), call_start,
-                         before.values, (uint32_t)kept);
+                         before.values, (uint32_t)kept, before.sources, before.received,
+                         with_status);
   before.count = 0;
   return bytes;
 }

@@ -8,8 +8,9 @@
  * A persistent request counts its bytes at its first completion only.
  *
  * Completions through an array are also written as an lttng_ust_tracer:completed event
- * (the requests completed, in array order) just before the completing call's own event:
- * the call's record holds no array.
+ * (the requests completed, in array order, with what their statuses say when the call
+ * gave them) just before the completing call's own event: the call's record holds no
+ * array.
  */
 #ifndef TRACER_REQUESTS_H
 #define TRACER_REQUESTS_H
@@ -42,11 +43,17 @@ enum tracer_completed {
                                (MPI_Waitsome) */
 };
 
+/* Reads the status at index of a call's array of statuses (trace.message_status): its
+ * sender, a rank of its request's communicator (-1: none), and the bytes it received; false
+ * when the call ignored them. Generated per backend (args.h). */
+typedef bool tracer_status_read(void *statuses, int64_t index, int64_t *source, uint64_t *bytes);
 /* After the call that started at call_start (the trace clock): the bytes of the requests
  * it completed, forgotten, and an lttng_ust_tracer:completed event naming them, for the
  * exports to match each with the call that started it. Indices out of the array (MPI_UNDEFINED)
- * name none. */
+ * name none. statuses (NULL, read NULL: none), one per request completed in the order the
+ * call names them, add each one's sender and received bytes to the event. */
 uint64_t tracer_requests_after(uint64_t call_start, bool completed, enum tracer_completed how,
-                               int64_t which, const void *indices, size_t index_size);
+                               int64_t which, const void *indices, size_t index_size,
+                               void *statuses, tracer_status_read *read);
 
 #endif

@@ -162,15 +162,20 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, region,
 /* Requests a call completed through an array of them (MPI_Waitall, MPI_Waitany,
  * MPI_Testsome: runtime/tracer_requests.h), in array order, as its records hold request
  * values; written when the call returns, just before its own event. call_start: the
- * call's start, which ties the two. */
+ * call's start, which ties the two. sources and received, one per request or none (the
+ * call ignored its statuses): what each one's status says, its sender as a rank of its
+ * communicator (-1: none) and the bytes received (a receive's; a send's mean nothing). */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, completed,
   LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint64_t, call_start, const uint64_t *, requests,
-                    uint32_t, count),
+                    uint32_t, count, const int32_t *, sources, const uint64_t *, received,
+                    uint32_t, with_status),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_integer(int32_t, pid, pid)
     lttng_ust_field_integer(int32_t, tid, tid)
     lttng_ust_field_integer(uint64_t, call_start, call_start)
     lttng_ust_field_sequence(uint64_t, requests, requests, uint32_t, count)
+    lttng_ust_field_sequence(int32_t, sources, sources, uint32_t, with_status)
+    lttng_ust_field_sequence(uint64_t, received, received, uint32_t, with_status)
   )
 )
 

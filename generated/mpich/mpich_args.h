@@ -5340,6 +5340,7 @@ struct mpich_MPI_Init_record {
   uint64_t argc_val;
   uint64_t argv_val;
 };
+void mpi_hook_MPI_Init_after(struct mpich_MPI_Init_args *args);
 
 /* int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) */
 typedef __typeof__(MPI_Init_thread) mpich_MPI_Init_thread_fn;
@@ -5362,6 +5363,7 @@ struct mpich_MPI_Init_thread_record {
   uint64_t argv_val;
   uint64_t provided_val;
 };
+void mpi_hook_MPI_Init_thread_after(struct mpich_MPI_Init_thread_args *args);
 
 /* int MPI_Initialized(int *flag) */
 typedef __typeof__(MPI_Initialized) mpich_MPI_Initialized_fn;
@@ -6655,6 +6657,8 @@ struct mpich_MPI_Test_record {
   uint64_t request_val;
   uint64_t flag_val;
   uint64_t bytes;
+  uint64_t recv_bytes;
+  uint64_t status_source;
   uint64_t polls;
 };
 extern __thread uint64_t mpich_polls_MPI_Test; /* polls folded since its last record */
@@ -6768,6 +6772,8 @@ struct mpich_MPI_Wait_record {
   uint64_t request_in;
   uint64_t request_val;
   uint64_t bytes;
+  uint64_t recv_bytes;
+  uint64_t status_source;
 };
 
 /* int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) */
@@ -14586,6 +14592,25 @@ struct mpich_MPI_Register_datarep_c_record {
  * defined by the hooks. */
 uint64_t mpi_element_size(MPI_Datatype datatype);
 
+/* What a receive's status says (trace.message_status), when status (the call's) is
+ * success and the status was not ignored: its source, a rank of the call's communicator,
+ * and its bytes; else named: defined by the hooks. */
+int64_t mpi_status_source(int64_t status, MPI_Status *received, int64_t named);
+uint64_t mpi_status_bytes(int64_t status, MPI_Status *received, uint64_t named);
+
+/* The status at index of the statuses of a call that completed requests of an array, for
+ * the runtime (tracer_status_read): false when the call ignored them, which its first
+ * status says as the hooks see it (named back). */
+static inline bool mpi_status_source_at(void *statuses, int64_t index, int64_t *source,
+                                        uint64_t *bytes) {
+  MPI_Status *first = statuses;
+  if (mpi_status_source(MPI_SUCCESS, first, INT64_MIN) == INT64_MIN)
+    return false;
+  *source = mpi_status_source(MPI_SUCCESS, first + index, -1);
+  *bytes = mpi_status_bytes(MPI_SUCCESS, first + index, 0);
+  return true;
+}
+
 /* The world rank of rank in the group of handle (trace.world_rank), for the peers of
  * messages; rank itself when status is not success or rank is negative (no process, any
  * source): defined by the hooks. */
@@ -14606,6 +14631,7 @@ void mpi_win_made(int64_t status, uint64_t start, MPI_Comm from, MPI_Win *made);
  * says whether every one is there. */
 struct mpi_calls {
   __typeof__(PMPI_Type_size) *PMPI_Type_size;
+  __typeof__(PMPI_Get_count) *PMPI_Get_count;
   __typeof__(PMPI_Comm_create_keyval) *PMPI_Comm_create_keyval;
   __typeof__(PMPI_Comm_get_attr) *PMPI_Comm_get_attr;
   __typeof__(PMPI_Comm_set_attr) *PMPI_Comm_set_attr;

@@ -4811,11 +4811,17 @@ static const int64_t mpich_MPI_Test_ok_statuses[] = {
 };
 
 static const struct tracer_slot mpich_MPI_Test_slots[] = {
-    {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1}, {"flag", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
-    {"status", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},  {"request_in", 7, 4, TRACER_SLOT_SIGNED, 0, 4},
-    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},   {"request_val", 8, 4, TRACER_SLOT_SIGNED, 1, 4},
-    {"flag_val", 9, 4, TRACER_SLOT_SIGNED, 1, 5},  {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"polls", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flag", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"status", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"request_in", 7, 4, TRACER_SLOT_SIGNED, 0, 4},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"request_val", 8, 4, TRACER_SLOT_SIGNED, 1, 4},
+    {"flag_val", 9, 4, TRACER_SLOT_SIGNED, 1, 5},
+    {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"recv_bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"status_source", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"polls", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Test_formats[] = {
@@ -4912,9 +4918,14 @@ static const int64_t mpich_MPI_Wait_ok_statuses[] = {
 };
 
 static const struct tracer_slot mpich_MPI_Wait_slots[] = {
-    {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},   {"status", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
-    {"request_in", 6, 4, TRACER_SLOT_SIGNED, 0, 4},  {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
-    {"request_val", 7, 4, TRACER_SLOT_SIGNED, 1, 4}, {"bytes", 8, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"status", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"request_in", 6, 4, TRACER_SLOT_SIGNED, 0, 4},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"request_val", 7, 4, TRACER_SLOT_SIGNED, 1, 4},
+    {"bytes", 8, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"recv_bytes", 9, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"status_source", 10, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Wait_formats[] = {
@@ -19757,8 +19768,8 @@ static const struct tracer_function_desc mpich_functions[] = {
     {"MPI_Test",
      TRACER_STATUS_RESULT,
      mpich_MPI_Test_slots,
-     9,
-     12,
+     11,
+     14,
      0,
      mpich_MPI_Test_ok_statuses,
      1,
@@ -19781,8 +19792,8 @@ static const struct tracer_function_desc mpich_functions[] = {
       -1,
       -1,
       -1,
-      -1,
-      -1,
+      11,
+      12,
       -1,
       {0, 1, 0, 1},
       {0, 0, 0, 0}},
@@ -19922,8 +19933,8 @@ static const struct tracer_function_desc mpich_functions[] = {
     {"MPI_Wait",
      TRACER_STATUS_RESULT,
      mpich_MPI_Wait_slots,
-     6,
-     9,
+     8,
+     11,
      0,
      mpich_MPI_Wait_ok_statuses,
      1,
@@ -19946,8 +19957,8 @@ static const struct tracer_function_desc mpich_functions[] = {
       -1,
       -1,
       -1,
-      -1,
-      -1,
+      9,
+      10,
       -1,
       {0, 1, 0, 1},
       {0, 0, 0, 0}},

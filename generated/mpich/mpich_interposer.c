@@ -690,6 +690,7 @@ bool mpi_calls_ready(void) {
     return state > 0;
   bool missing = false;
   missing |= !(mpi_calls.PMPI_Type_size = mpich_library_object("PMPI_Type_size"));
+  missing |= !(mpi_calls.PMPI_Get_count = mpich_library_object("PMPI_Get_count"));
   missing |= !(mpi_calls.PMPI_Comm_create_keyval = mpich_library_object("PMPI_Comm_create_keyval"));
   missing |= !(mpi_calls.PMPI_Comm_get_attr = mpich_library_object("PMPI_Comm_get_attr"));
   missing |= !(mpi_calls.PMPI_Comm_set_attr = mpich_library_object("PMPI_Comm_set_attr"));
@@ -20997,26 +20998,6 @@ __attribute__((noinline)) static int mpich_traced_MPI_Init(mpich_MPI_Init_fn *tr
       (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(argc, argv);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init__full)) {
-    mpich_depth++;
-    unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Init);
-    int tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(argc, argv);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    if (tracer_recording_counting())
-      tracer_count_span("mpich", MPICH_ID_MPI_Init, (int64_t)tracer_result, tracer_start,
-                        tracer_end);
-    else
-      tracer_batch_call(
-          mpich_batch, mpich_write_calls, tracer_start, tracer_end,
-          tracer_record_call(MPICH_ID_MPI_Init, tracer_depth, (int64_t)tracer_result));
-    mpich_depth--;
-    return tracer_result;
-  }
   mpich_depth++;
   struct mpich_MPI_Init_args tracer_args;
   tracer_args.argc = argc;
@@ -21032,6 +21013,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Init(mpich_MPI_Init_fn *tr
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_hook_MPI_Init_after(&tracer_args);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Init, tracer_depth, tracer_args.tracer_status);
@@ -21077,26 +21059,6 @@ mpich_traced_MPI_Init_thread(mpich_MPI_Init_thread_fn *tracer_real, const void *
       (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(argc, argv, required, provided);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread__full)) {
-    mpich_depth++;
-    unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Init_thread);
-    int tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(argc, argv, required, provided);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    if (tracer_recording_counting())
-      tracer_count_span("mpich", MPICH_ID_MPI_Init_thread, (int64_t)tracer_result, tracer_start,
-                        tracer_end);
-    else
-      tracer_batch_call(
-          mpich_batch, mpich_write_calls, tracer_start, tracer_end,
-          tracer_record_call(MPICH_ID_MPI_Init_thread, tracer_depth, (int64_t)tracer_result));
-    mpich_depth--;
-    return tracer_result;
-  }
   mpich_depth++;
   struct mpich_MPI_Init_thread_args tracer_args;
   tracer_args.argc = argc;
@@ -21117,6 +21079,7 @@ mpich_traced_MPI_Init_thread(mpich_MPI_Init_thread_fn *tracer_real, const void *
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_hook_MPI_Init_thread_after(&tracer_args);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Init_thread, tracer_depth, tracer_args.tracer_status);
@@ -24786,11 +24749,13 @@ __attribute__((noinline)) static int mpich_traced_MPI_Recv(mpich_MPI_Recv_fn *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Recv, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0
-                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
-                            : 0;
-  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
-                                                             tracer_args.comm, tracer_args.source);
+  tracer_record.bytes = mpi_status_bytes(
+      tracer_args.tracer_status, tracer_args.status,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
+      tracer_args.tracer_status, tracer_args.comm,
+      mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Recv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25392,11 +25357,14 @@ mpich_traced_MPI_Sendrecv(mpich_MPI_Sendrecv_fn *tracer_real, const void *tracer
                                                   : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_record.recv_bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
-                                                             mpi_element_size(tracer_args.recvtype)
-                                                       : 0;
-  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
-                                                             tracer_args.comm, tracer_args.source);
+  tracer_record.recv_bytes =
+      mpi_status_bytes(tracer_args.tracer_status, tracer_args.status,
+                       tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
+                                                       mpi_element_size(tracer_args.recvtype)
+                                                 : 0);
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
+      tracer_args.tracer_status, tracer_args.comm,
+      mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Sendrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25504,11 +25472,13 @@ mpich_traced_MPI_Sendrecv_replace(mpich_MPI_Sendrecv_replace_fn *tracer_real,
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_record.recv_bytes =
+  tracer_record.recv_bytes = mpi_status_bytes(
+      tracer_args.tracer_status, tracer_args.status,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
-                            : 0;
-  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
-                                                             tracer_args.comm, tracer_args.source);
+                            : 0);
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
+      tracer_args.tracer_status, tracer_args.comm,
+      mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Sendrecv_replace, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26464,6 +26434,14 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
                                 (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
                             ? tracer_request_completed(tracer_record.request_in)
                             : 0;
+  tracer_record.recv_bytes =
+      (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
+          ? mpi_status_bytes(tracer_args.tracer_status, tracer_args.status, 0)
+          : 0;
+  tracer_record.status_source =
+      (uint64_t)((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
+                     ? mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1)
+                     : -1);
   tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Test);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Test, tracer_args.tracer_status,
@@ -26651,11 +26629,11 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes =
-      tracer_requests_after(tracer_args.tracer_start,
-                            tracer_args.tracer_status == MPI_SUCCESS &&
-                                (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
-                            TRACER_COMPLETED_ALL, 0, NULL, 0);
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start,
+      tracer_args.tracer_status == MPI_SUCCESS &&
+          (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
+      TRACER_COMPLETED_ALL, 0, NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testall);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testall, tracer_args.tracer_status,
@@ -26773,7 +26751,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
       tracer_args.tracer_status == MPI_SUCCESS &&
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.indx ? (uintptr_t)(*tracer_args.indx) : 0)),
-      NULL, 0);
+      NULL, 0, tracer_args.status, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testany);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testany, tracer_args.tracer_status,
@@ -26890,7 +26868,8 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
-      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
+      tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testsome);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testsome, tracer_args.tracer_status,
@@ -26977,6 +26956,9 @@ __attribute__((noinline)) static int mpich_traced_MPI_Wait(mpich_MPI_Wait_fn *tr
       tracer_record_call(MPICH_ID_MPI_Wait, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record.bytes = tracer_request_completed(tracer_record.request_in);
+  tracer_record.recv_bytes = mpi_status_bytes(tracer_args.tracer_status, tracer_args.status, 0);
+  tracer_record.status_source =
+      (uint64_t)mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Wait, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27061,9 +27043,9 @@ __attribute__((noinline)) static int mpich_traced_MPI_Waitall(mpich_MPI_Waitall_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Waitall, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes =
-      tracer_requests_after(tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS,
-                            TRACER_COMPLETED_ALL, 0, NULL, 0);
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_ALL, 0,
+      NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27154,7 +27136,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Waitany(mpich_MPI_Waitany_
   tracer_record.indx_val = tracer_args.indx ? (uint64_t)(int64_t)(*tracer_args.indx) : 0;
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDEX,
-      (int64_t)((tracer_args.indx ? (uintptr_t)(*tracer_args.indx) : 0)), NULL, 0);
+      (int64_t)((tracer_args.indx ? (uintptr_t)(*tracer_args.indx) : 0)), NULL, 0,
+      tracer_args.status, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27251,7 +27234,8 @@ mpich_traced_MPI_Waitsome(mpich_MPI_Waitsome_fn *tracer_real, const void *tracer
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
-      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
+      tracer_args.array_of_statuses, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

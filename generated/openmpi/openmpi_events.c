@@ -4569,11 +4569,17 @@ static const int64_t openmpi_MPI_Test_ok_statuses[] = {
 };
 
 static const struct tracer_slot openmpi_MPI_Test_slots[] = {
-    {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1}, {"flag", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
-    {"status", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},  {"request_in", 7, 8, TRACER_SLOT_ADDRESS, 0, 4},
-    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},   {"request_val", 8, 8, TRACER_SLOT_ADDRESS, 1, 4},
-    {"flag_val", 9, 4, TRACER_SLOT_SIGNED, 1, 5},  {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
-    {"polls", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flag", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"status", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"request_in", 7, 8, TRACER_SLOT_ADDRESS, 0, 4},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"request_val", 8, 8, TRACER_SLOT_ADDRESS, 1, 4},
+    {"flag_val", 9, 4, TRACER_SLOT_SIGNED, 1, 5},
+    {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"recv_bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"status_source", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
+    {"polls", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Test_formats[] = {
@@ -5271,9 +5277,14 @@ static const int64_t openmpi_MPI_Wait_ok_statuses[] = {
 };
 
 static const struct tracer_slot openmpi_MPI_Wait_slots[] = {
-    {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},    {"status", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
-    {"request_in", 6, 8, TRACER_SLOT_ADDRESS, 0, 4},  {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
-    {"request_val", 7, 8, TRACER_SLOT_ADDRESS, 1, 4}, {"bytes", 8, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"request", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"status", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"request_in", 6, 8, TRACER_SLOT_ADDRESS, 0, 4},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"request_val", 7, 8, TRACER_SLOT_ADDRESS, 1, 4},
+    {"bytes", 8, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"recv_bytes", 9, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"status_source", 10, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Wait_formats[] = {
@@ -15138,8 +15149,8 @@ static const struct tracer_function_desc openmpi_functions[] = {
     {"MPI_Test",
      TRACER_STATUS_RESULT,
      openmpi_MPI_Test_slots,
-     9,
-     12,
+     11,
+     14,
      0,
      openmpi_MPI_Test_ok_statuses,
      1,
@@ -15162,8 +15173,8 @@ static const struct tracer_function_desc openmpi_functions[] = {
       -1,
       -1,
       -1,
-      -1,
-      -1,
+      11,
+      12,
       -1,
       {0, 1, 0, 1},
       {0, 0, 0, 0}},
@@ -16524,8 +16535,8 @@ static const struct tracer_function_desc openmpi_functions[] = {
     {"MPI_Wait",
      TRACER_STATUS_RESULT,
      openmpi_MPI_Wait_slots,
-     6,
-     9,
+     8,
+     11,
      0,
      openmpi_MPI_Wait_ok_statuses,
      1,
@@ -16548,8 +16559,8 @@ static const struct tracer_function_desc openmpi_functions[] = {
       -1,
       -1,
       -1,
-      -1,
-      -1,
+      9,
+      10,
       -1,
       {0, 1, 0, 1},
       {0, 0, 0, 0}},

@@ -11236,6 +11236,7 @@ void mpi_init_(MPI_Fint *f_ierr) {
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_hook_MPI_Init_after(&tracer_args);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, tracer_args.tracer_status);
@@ -11341,6 +11342,7 @@ void mpi_init_thread_(void *f_required, void *f_provided, MPI_Fint *f_ierr) {
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_hook_MPI_Init_thread_after(&tracer_args);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Init_thread, tracer_depth, tracer_args.tracer_status);
@@ -13654,11 +13656,13 @@ void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, voi
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Recv, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0
-                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
-                            : 0;
-  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
-                                                             tracer_args.comm, tracer_args.source);
+  tracer_record.bytes = mpi_status_bytes(
+      tracer_args.tracer_status, tracer_args.status,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
+      tracer_args.tracer_status, tracer_args.comm,
+      mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15330,11 +15334,14 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
                                                   : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_record.recv_bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
-                                                             mpi_element_size(tracer_args.recvtype)
-                                                       : 0;
-  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
-                                                             tracer_args.comm, tracer_args.source);
+  tracer_record.recv_bytes =
+      mpi_status_bytes(tracer_args.tracer_status, tracer_args.status,
+                       tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
+                                                       mpi_element_size(tracer_args.recvtype)
+                                                 : 0);
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
+      tracer_args.tracer_status, tracer_args.comm,
+      mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15411,11 +15418,13 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_record.recv_bytes =
+  tracer_record.recv_bytes = mpi_status_bytes(
+      tracer_args.tracer_status, tracer_args.status,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
-                            : 0;
-  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
-                                                             tracer_args.comm, tracer_args.source);
+                            : 0);
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
+      tracer_args.tracer_status, tracer_args.comm,
+      mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv_replace, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15863,11 +15872,11 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes =
-      tracer_requests_after(tracer_args.tracer_start,
-                            tracer_args.tracer_status == MPI_SUCCESS &&
-                                (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
-                            TRACER_COMPLETED_ALL, 0, NULL, 0);
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start,
+      tracer_args.tracer_status == MPI_SUCCESS &&
+          (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
+      TRACER_COMPLETED_ALL, 0, NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testall);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
@@ -15937,7 +15946,7 @@ void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void 
       tracer_args.tracer_status == MPI_SUCCESS &&
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)),
-      NULL, 0);
+      NULL, 0, tracer_args.status, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testany);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
@@ -16000,6 +16009,14 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
                                 (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
                             ? tracer_request_completed(tracer_record.request_in)
                             : 0;
+  tracer_record.recv_bytes =
+      (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
+          ? mpi_status_bytes(tracer_args.tracer_status, tracer_args.status, 0)
+          : 0;
+  tracer_record.status_source =
+      (uint64_t)((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
+                     ? mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1)
+                     : -1);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Test);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Test, tracer_args.tracer_status,
@@ -16118,7 +16135,8 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
-      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
+      tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testsome);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
@@ -18369,9 +18387,9 @@ void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_sta
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes =
-      tracer_requests_after(tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS,
-                            TRACER_COMPLETED_ALL, 0, NULL, 0);
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_ALL, 0,
+      NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18432,7 +18450,8 @@ void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDEX,
-      (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)), NULL, 0);
+      (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)), NULL, 0,
+      tracer_args.status, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18486,6 +18505,9 @@ void mpi_wait_(void *f_request, void *f_status, MPI_Fint *f_ierr) {
       tracer_record_call(OPENMPI_ID_MPI_Wait, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record.bytes = tracer_request_completed(tracer_record.request_in);
+  tracer_record.recv_bytes = mpi_status_bytes(tracer_args.tracer_status, tracer_args.status, 0);
+  tracer_record.status_source =
+      (uint64_t)mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Wait, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18551,7 +18573,8 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
-      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
+      tracer_args.array_of_statuses, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

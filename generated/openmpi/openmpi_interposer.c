@@ -454,6 +454,7 @@ bool mpi_calls_ready(void) {
     return state > 0;
   bool missing = false;
   missing |= !(mpi_calls.PMPI_Type_size = openmpi_library_object("PMPI_Type_size"));
+  missing |= !(mpi_calls.PMPI_Get_count = openmpi_library_object("PMPI_Get_count"));
   missing |=
       !(mpi_calls.PMPI_Comm_create_keyval = openmpi_library_object("PMPI_Comm_create_keyval"));
   missing |= !(mpi_calls.PMPI_Comm_get_attr = openmpi_library_object("PMPI_Comm_get_attr"));
@@ -17834,26 +17835,6 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn
       (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(argc, argv);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full)) {
-    openmpi_depth++;
-    unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Init);
-    int tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(argc, argv);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    if (tracer_recording_counting())
-      tracer_count_span("openmpi", OPENMPI_ID_MPI_Init, (int64_t)tracer_result, tracer_start,
-                        tracer_end);
-    else
-      tracer_batch_call(
-          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-          tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, (int64_t)tracer_result));
-    openmpi_depth--;
-    return tracer_result;
-  }
   openmpi_depth++;
   struct openmpi_MPI_Init_args tracer_args;
   tracer_args.argc = argc;
@@ -17869,6 +17850,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_hook_MPI_Init_after(&tracer_args);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, tracer_args.tracer_status);
@@ -17992,26 +17974,6 @@ openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_real, const vo
       (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(argc, argv, required, provided);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full)) {
-    openmpi_depth++;
-    unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Init_thread);
-    int tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(argc, argv, required, provided);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    if (tracer_recording_counting())
-      tracer_count_span("openmpi", OPENMPI_ID_MPI_Init_thread, (int64_t)tracer_result, tracer_start,
-                        tracer_end);
-    else
-      tracer_batch_call(
-          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-          tracer_record_call(OPENMPI_ID_MPI_Init_thread, tracer_depth, (int64_t)tracer_result));
-    openmpi_depth--;
-    return tracer_result;
-  }
   openmpi_depth++;
   struct openmpi_MPI_Init_thread_args tracer_args;
   tracer_args.argc = argc;
@@ -18032,6 +17994,7 @@ openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_real, const vo
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpi_hook_MPI_Init_thread_after(&tracer_args);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Init_thread, tracer_depth, tracer_args.tracer_status);
@@ -21473,11 +21436,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Recv, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0
-                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
-                            : 0;
-  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
-                                                             tracer_args.comm, tracer_args.source);
+  tracer_record.bytes = mpi_status_bytes(
+      tracer_args.tracer_status, tracer_args.status,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
+      tracer_args.tracer_status, tracer_args.comm,
+      mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23908,11 +23873,14 @@ openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real, const void *tr
                                                   : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_record.recv_bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
-                                                             mpi_element_size(tracer_args.recvtype)
-                                                       : 0;
-  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
-                                                             tracer_args.comm, tracer_args.source);
+  tracer_record.recv_bytes =
+      mpi_status_bytes(tracer_args.tracer_status, tracer_args.status,
+                       tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
+                                                       mpi_element_size(tracer_args.recvtype)
+                                                 : 0);
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
+      tracer_args.tracer_status, tracer_args.comm,
+      mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24021,11 +23989,13 @@ openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *tracer_real
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_record.recv_bytes =
+  tracer_record.recv_bytes = mpi_status_bytes(
+      tracer_args.tracer_status, tracer_args.status,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
-                            : 0;
-  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
-                                                             tracer_args.comm, tracer_args.source);
+                            : 0);
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
+      tracer_args.tracer_status, tracer_args.comm,
+      mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv_replace, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24749,11 +24719,11 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes =
-      tracer_requests_after(tracer_args.tracer_start,
-                            tracer_args.tracer_status == MPI_SUCCESS &&
-                                (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
-                            TRACER_COMPLETED_ALL, 0, NULL, 0);
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start,
+      tracer_args.tracer_status == MPI_SUCCESS &&
+          (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
+      TRACER_COMPLETED_ALL, 0, NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testall);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
@@ -24872,7 +24842,7 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
       tracer_args.tracer_status == MPI_SUCCESS &&
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)),
-      NULL, 0);
+      NULL, 0, tracer_args.status, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testany);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
@@ -24984,6 +24954,14 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
                                 (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
                             ? tracer_request_completed(tracer_record.request_in)
                             : 0;
+  tracer_record.recv_bytes =
+      (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
+          ? mpi_status_bytes(tracer_args.tracer_status, tracer_args.status, 0)
+          : 0;
+  tracer_record.status_source =
+      (uint64_t)((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
+                     ? mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1)
+                     : -1);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Test);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Test, tracer_args.tracer_status,
@@ -25179,7 +25157,8 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
-      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
+      tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testsome);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
@@ -28583,9 +28562,9 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitall(openmpi_MPI_Wait
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes =
-      tracer_requests_after(tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS,
-                            TRACER_COMPLETED_ALL, 0, NULL, 0);
+  tracer_record.bytes = tracer_requests_after(
+      tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_ALL, 0,
+      NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28678,7 +28657,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitany(openmpi_MPI_Wait
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDEX,
-      (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)), NULL, 0);
+      (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)), NULL, 0,
+      tracer_args.status, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28763,6 +28743,9 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Wait(openmpi_MPI_Wait_fn
       tracer_record_call(OPENMPI_ID_MPI_Wait, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record.bytes = tracer_request_completed(tracer_record.request_in);
+  tracer_record.recv_bytes = mpi_status_bytes(tracer_args.tracer_status, tracer_args.status, 0);
+  tracer_record.status_source =
+      (uint64_t)mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Wait, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28858,7 +28841,8 @@ openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real, const void *tr
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDICES,
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
-      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices);
+      tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
+      tracer_args.array_of_statuses, mpi_status_source_at);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

@@ -20,7 +20,14 @@
  * - The members of the communicators and windows the app makes (trace.groups), as world
  *   ranks, recorded when the call that makes one returns (runtime/tracer_groups.h): the
  *   exports name the communicator a call passes by them. The same translation, done
- *   locally: no communication.
+ *   locally: no communication. MPI_COMM_SELF, which no call makes, is recorded when
+ *   MPI_Init or MPI_Init_thread returns (trace.after).
+ *
+ * - A receive's sender and bytes as its status says (trace.message_status): a receive from
+ *   MPI_ANY_SOURCE names no sender, and one may receive less than its count allows.
+ *   The bytes are PMPI_Get_count's in MPI_BYTE, which the library counts in any case.
+ *   The statuses of a call that completes requests of an array are read the same way,
+ *   one per request, by the runtime (args.h's reader; runtime/tracer_requests.h).
  *
  * Only PMPI_ entry points are called (mpi_calls, the spec's trace.hooks_calls): the
  * interposer wraps MPI_ names only, so none of these calls is traced or counted. Open
@@ -47,6 +54,29 @@ uint64_t mpi_element_size(MPI_Datatype datatype) {
   if (datatype == MPI_DATATYPE_NULL || !mpi_calls_ready())
     return 0;
   return mpi_calls.PMPI_Type_size(datatype, &size) == MPI_SUCCESS && size > 0 ? (uint64_t)size : 0;
+}
+
+/* ---- what a receive's status says ---- */
+
+/* Is there a status to read? Not when the call failed or the app passed
+ * MPI_STATUS_IGNORE, or MPI_STATUSES_IGNORE as the first of an array's (then the caller
+ * keeps what the call named). */
+static bool status_filled(int64_t status, const MPI_Status *received) {
+  return status == MPI_SUCCESS && received && received != MPI_STATUS_IGNORE &&
+         received != MPI_STATUSES_IGNORE && mpi_calls_ready();
+}
+
+int64_t mpi_status_source(int64_t status, MPI_Status *received, int64_t named) {
+  return status_filled(status, received) ? received->MPI_SOURCE : named;
+}
+
+uint64_t mpi_status_bytes(int64_t status, MPI_Status *received, uint64_t named) {
+  int count = 0;
+  if (!status_filled(status, received) ||
+      mpi_calls.PMPI_Get_count(received, MPI_BYTE, &count) != MPI_SUCCESS ||
+      count == MPI_UNDEFINED || count < 0)
+    return named;
+  return (uint64_t)count;
 }
 
 /* ---- peers as world ranks ---- */
@@ -221,4 +251,32 @@ void mpi_win_made(int64_t status, uint64_t start, MPI_Comm from, MPI_Win *made) 
     return;
   group_made(TRACER_GROUP_WINDOW, HANDLE_VALUE(*made), HANDLE_VALUE(from), start, group);
   mpi_calls.PMPI_Group_free(&group);
+}
+
+/* The after hooks' argument structs carry the backend's name (mpich_, openmpi_): the
+ * guard of the header this build includes says which. */
+#if defined(MPICH_ARGS_H)
+#define MPI_ARGS(function) struct mpich_##function##_args
+#else
+#define MPI_ARGS(function) struct openmpi_##function##_args
+#endif
+
+/* MPI_COMM_SELF as a group of this rank alone, so that the records of calls on it name
+ * no more than the rank (the exports' MPI_COMM_SELF). */
+static void self_made(int64_t status, uint64_t start) {
+  MPI_Group group;
+  if (status != MPI_SUCCESS || !mpi_calls_ready() ||
+      mpi_calls.PMPI_Comm_group(MPI_COMM_SELF, &group) != MPI_SUCCESS)
+    return;
+  group_made(TRACER_GROUP_SELF, HANDLE_VALUE(MPI_COMM_SELF), HANDLE_VALUE(MPI_COMM_WORLD), start,
+             group);
+  mpi_calls.PMPI_Group_free(&group);
+}
+
+void mpi_hook_MPI_Init_after(MPI_ARGS(MPI_Init) *args) {
+  self_made(args->tracer_status, args->tracer_start);
+}
+
+void mpi_hook_MPI_Init_thread_after(MPI_ARGS(MPI_Init_thread) *args) {
+  self_made(args->tracer_status, args->tracer_start);
 }

@@ -8,12 +8,18 @@ Usage: otf2_comms_check.py ARCHIVE_DIR TALLY_JSON --ranks N [--pattern-ranks M]
 The app splits the world in halves, [0, N/2) and [N/2, N), each ordered by descending
 world rank. Checks:
   - the communicators other than the world are exactly the two halves: members (world
-    ranks, in the order of their ranks in it) and parent MPI_COMM_WORLD; the windows are
+    ranks, in the order of their ranks in it) and parent MPI_COMM_WORLD, and one
+    MPI_COMM_SELF a rank whose one member is that rank; the windows are
     one over the world and one over each half, flagged with create/destroy events;
   - per rank, the MPI and RMA records inside each function, with their communicator or
     window (by members), peer or root (as a rank of it), tag and bytes, equal the app's
     pattern, as multisets (MPI_Waitany's order is the library's): the Allreduce and the
-    message on the half, each MPI_Sendrecv's one MpiSend and one MpiRecv, the requests'
+    message on the half, each MPI_Sendrecv's one MpiSend and one MpiRecv, the receives
+    from MPI_ANY_SOURCE with the sender and the bytes that came (fewer than their count
+    allows: MPI_Recv's MpiRecv, and the MpiIrecv inside the MPI_Wait, MPI_Waitall and
+    MPI_Waitany with statuses that complete an MPI_Irecv; the requests rounds' bytes are
+    those that came where the completion gives statuses, the count where it ignores
+    them), the MPI_Allreduce on the rank's MPI_COMM_SELF, the requests'
     starts and completions inside MPI_Waitall, MPI_Waitany and MPI_Testsome, RMA puts and
     gets with their completions, fences, locks, the flush and the windows' creation and
     destruction;
@@ -34,6 +40,11 @@ from collections import Counter, defaultdict
 import otf2
 
 WORLD = "world"
+
+
+def self_of(rank):
+    """The key of a rank's MPI_COMM_SELF (apart from a half of one rank, on 2 ranks)."""
+    return ("self", rank)
 
 
 def members_of(group, rank_of_location):
@@ -63,10 +74,28 @@ def pattern(n):
         c[("MPI_Sendrecv_replace", "MpiSend", WORLD, nxt, 2, 8)] += 1
         c[("MPI_Sendrecv_replace", "MpiRecv", WORLD, prv, 2, 8)] += 1
         partner = (r + h) % n
+        # From MPI_ANY_SOURCE: the sender and the bytes its status says, not the count's.
+        c[("MPI_Send", "MpiSend", WORLD, nxt, 20, 8)] += 1
+        c[("MPI_Recv", "MpiRecv", WORLD, prv, 20, 8)] += 1
+        c[("MPI_Irecv", "MpiIrecvRequest")] += 1
+        c[("MPI_Send", "MpiSend", WORLD, partner, 30, 24)] += 1
+        c[("MPI_Wait", "MpiIrecv", WORLD, partner, 30, 24)] += 1
+        # ... and through arrays with statuses: MPI_Waitall's beside an Isend, MPI_Waitany's.
+        c[("MPI_Irecv", "MpiIrecvRequest")] += 2
+        c[("MPI_Isend", "MpiIsend", WORLD, partner, 40, 16)] += 1
+        c[("MPI_Waitall", "MpiIrecv", WORLD, partner, 40, 16)] += 1
+        c[("MPI_Waitall", "MpiIsendComplete")] += 1
+        c[("MPI_Send", "MpiSend", WORLD, partner, 41, 8)] += 1
+        c[("MPI_Waitany", "MpiIrecv", WORLD, partner, 41, 8)] += 1
+        c[("MPI_Allreduce", "MpiCollectiveBegin")] += 1
+        c[("MPI_Allreduce", "MpiCollectiveEnd", "ALLREDUCE", self_of(r), None, 8, 8)] += 1
         for rnd, completer in enumerate(["MPI_Waitall", "MPI_Waitany", "MPI_Testsome"]):
             c[("MPI_Irecv", "MpiIrecvRequest")] += 1
             c[("MPI_Isend", "MpiIsend", WORLD, partner, 10 + rnd, 40)] += 1
-            c[(completer, "MpiIrecv", WORLD, partner, 10 + rnd, 64)] += 1
+            # 5 doubles into room for 8: what came where the call gives statuses
+            # (Waitall, Testsome); the count where it ignores them (Waitany).
+            got = 64 if completer == "MPI_Waitany" else 40
+            c[(completer, "MpiIrecv", WORLD, partner, 10 + rnd, got)] += 1
             c[(completer, "MpiIsendComplete")] += 1
         c[("MPI_Barrier", "MpiCollectiveBegin")] += 1  # after the poll that finds nothing
         c[("MPI_Barrier", "MpiCollectiveEnd", "BARRIER", WORLD, None, 0, 0)] += 1
@@ -140,13 +169,20 @@ def main():
             if "COMM_LOCATIONS" in str(g.group_type):
                 rank_of_location = {m._ref: i for i, m in enumerate(g.members)}
         comms = {}
+        selves = []
         for c in defs.comms:
             key = WORLD if c.name == "MPI_COMM_WORLD" else members_of(c.group, rank_of_location)
+            if c.name == "MPI_COMM_SELF":
+                selves.append(key)
+                key = self_of(key[0]) if len(key) == 1 else ("self",) + key
             comms[c._ref] = key
             if c.name != "MPI_COMM_WORLD" and (c.parent is None or c.parent.name != "MPI_COMM_WORLD"):
                 problems.append("communicator %s: parent %s, not MPI_COMM_WORLD"
                                 % (c.name, c.parent and c.parent.name))
-        made = sorted(k for k in comms.values() if k != WORLD)
+        if sorted(selves) != [(r,) for r in range(args.pattern_ranks or args.ranks)]:
+            problems.append("MPI_COMM_SELF communicators of members %s, not one a rank of "
+                            "that rank alone" % sorted(selves))
+        made = sorted(k for k in comms.values() if k != WORLD and k[0] != "self")
         if made != sorted(halves):
             problems.append("communicators %s, the app made %s" % (made, sorted(halves)))
         world = tuple(range(args.ranks))
@@ -252,7 +288,8 @@ def main():
         for p in problems:
             print(p)
         return 1
-    print("ok: %d ranks, %d records, 2 communicators, 3 windows, calls as the tally's"
+    print("ok: %d ranks, %d records, 2 communicators and a MPI_COMM_SELF a rank, 3 windows, "
+          "calls as the tally's"
           % (len(got), sum(sum(c.values()) for c in got.values())))
     return 0
 

@@ -3,8 +3,13 @@
  * split in two halves) with a collective and a message on it, MPI_Sendrecv, Isend/Irecv
  * completed by MPI_Waitall, MPI_Waitany and MPI_Testsome, and RMA (put, get, accumulate)
  * on a window over the world with fence and lock/unlock, and on a window over the half
- * with lock_all, flush, unlock_all and a shared lock. Needs an even number of ranks, 2 at
- * least. */
+ * with lock_all, flush, unlock_all and a shared lock. Receives from MPI_ANY_SOURCE of
+ * fewer bytes than their count allows (MPI_Recv; MPI_Irecv completed by MPI_Wait, by
+ * MPI_Waitall and by MPI_Waitany with statuses), whose records must name the sender and
+ * the bytes that came (as must those of the requests rounds whose completions give
+ * statuses: Waitall's and Testsome's, not Waitany's), and an MPI_Allreduce on
+ * MPI_COMM_SELF, whose records must name the rank alone. Needs an even number of ranks,
+ * 2 at least. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -38,6 +43,43 @@ int main(int argc, char **argv) {
                1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   MPI_Sendrecv_replace(out, 2, MPI_INT, (rank + 1) % size, 2, (rank + size - 1) % size, 2,
                        MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  /* From any source: 2 ints around the ring into room for 4. Even ranks send first, odd
+   * ones receive first: no rank waits on a send that has no receive posted. */
+  int ring[4] = {rank, rank, 0, 0};
+  MPI_Status status;
+  if (rank % 2 == 0)
+    MPI_Send(ring, 2, MPI_INT, (rank + 1) % size, 20, MPI_COMM_WORLD);
+  MPI_Recv(in, 4, MPI_INT, MPI_ANY_SOURCE, 20, MPI_COMM_WORLD, &status);
+  if (rank % 2 == 1)
+    MPI_Send(ring, 2, MPI_INT, (rank + 1) % size, 20, MPI_COMM_WORLD);
+  /* Non-blocking from any source: 3 doubles from the partner into room for 8, the
+   * receive posted before the send on both sides, completed by MPI_Wait with a status. */
+  {
+    int other = (rank + size / 2) % size;
+    double room[8], three[3] = {rank, rank, rank};
+    MPI_Request any;
+    MPI_Irecv(room, 8, MPI_DOUBLE, MPI_ANY_SOURCE, 30, MPI_COMM_WORLD, &any);
+    MPI_Send(three, 3, MPI_DOUBLE, other, 30, MPI_COMM_WORLD);
+    MPI_Wait(&any, &status);
+  }
+  /* The same completed through arrays with statuses: 4 ints into room for 6 by
+   * MPI_Waitall (beside an MPI_Isend), then 2 ints into room for 6 by MPI_Waitany. */
+  {
+    int other = (rank + size / 2) % size;
+    int room[6], four[4] = {rank, rank, rank, rank};
+    MPI_Request pair[2];
+    MPI_Status got[2];
+    MPI_Irecv(room, 6, MPI_INT, MPI_ANY_SOURCE, 40, MPI_COMM_WORLD, &pair[0]);
+    MPI_Isend(four, 4, MPI_INT, other, 40, MPI_COMM_WORLD, &pair[1]);
+    MPI_Waitall(2, pair, got);
+    int index;
+    MPI_Irecv(room, 6, MPI_INT, MPI_ANY_SOURCE, 41, MPI_COMM_WORLD, &pair[0]);
+    MPI_Send(four, 2, MPI_INT, other, 41, MPI_COMM_WORLD);
+    MPI_Waitany(1, pair, &index, &status);
+  }
+  /* A collective on MPI_COMM_SELF: its communicator is the rank alone. */
+  double own = rank, own_total = 0;
+  MPI_Allreduce(&own, &own_total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF);
   /* Requests: two exchanges with the partner in the other half, completed by Waitall,
    * then by Waitany twice, then by Testsome until done. */
   int partner = (rank + size / 2) % size;

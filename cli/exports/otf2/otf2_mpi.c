@@ -298,7 +298,7 @@ int otf2_mpi_event(struct otf2_mpi *m, struct otf2_defs *defs, const struct otf2
       m->completion_count++;
     }
     struct otf2_completed *c = &m->completions[i];
-    c->requests = malloc((e->count + 1) * sizeof *c->requests);
+    c->requests = malloc((otf2_mpi_event_values(e) + 1) * sizeof *c->requests);
     bool added;
     uint64_t *slot = c->requests ? key_map_put(&m->by_call, key, &added) : NULL;
     if (!slot) {
@@ -308,7 +308,7 @@ int otf2_mpi_event(struct otf2_mpi *m, struct otf2_defs *defs, const struct otf2
     }
     if (!added) /* an earlier list of that call never taken: replaced */
       free(m->completions[*slot - 1].requests), m->completions[*slot - 1].key = 0;
-    memcpy(c->requests, values, e->count * sizeof *values);
+    memcpy(c->requests, values, otf2_mpi_event_values(e) * sizeof *values);
     c->count = e->count;
     c->key = key;
     *slot = i + 1;
@@ -339,7 +339,9 @@ int otf2_mpi_event(struct otf2_mpi *m, struct otf2_defs *defs, const struct otf2
     return -1;
   }
   *ordinal = added ? 1 : *ordinal + 1;
-  char *name = comm_name(parent_name, members, size, *ordinal);
+  /* MPI_COMM_SELF: a communicator of the rank alone, one per rank (its members differ). */
+  bool self = e->kind == TRACER_GROUP_SELF;
+  char *name = self ? strdup("MPI_COMM_SELF") : comm_name(parent_name, members, size, *ordinal);
   if (name && e->kind == TRACER_GROUP_WINDOW) {
     char *window = NULL;
     if (asprintf(&window, "window #%" PRIu64 " of %s", *ordinal, parent_name) < 0)
@@ -359,7 +361,8 @@ int otf2_mpi_event(struct otf2_mpi *m, struct otf2_defs *defs, const struct otf2
     free(name);
     return -1;
   }
-  uint64_t *index = key_map_put(&m->by_handle, handle_key(e->pid, e->kind, e->handle), &added);
+  uint8_t kind = self ? TRACER_GROUP_COMMUNICATOR : e->kind;
+  uint64_t *index = key_map_put(&m->by_handle, handle_key(e->pid, kind, e->handle), &added);
   if (!index) {
     free(members);
     free(name);
@@ -627,8 +630,14 @@ static OTF2_ErrorCode complete_array(struct otf2_mpi *m, OTF2_EvtWriter *w, uint
   struct otf2_completed *c = &m->completions[*index - 1];
   key_map_remove(&m->by_call, key);
   OTF2_ErrorCode rc = OTF2_SUCCESS;
+  const uint64_t *sources = c->requests + c->count, *received = sources + c->count;
   for (uint32_t i = 0; i < c->count && rc == OTF2_SUCCESS; i++) {
     struct otf2_request *r = find_request(m, location, c->requests[i]);
+    /* A receive's sender and bytes as its status says, as MPI_Wait's (otf2_mpi_leave). */
+    if (r && r->kind == TRACER_MESSAGE_RECV && (int64_t)sources[i] >= 0) {
+      r->peer = sources[i];
+      r->bytes = received[i];
+    }
     if (r)
       rc = complete(m, w, r, f->end, list, attribute, f->payload[COMM]);
   }
@@ -667,6 +676,12 @@ OTF2_ErrorCode otf2_mpi_leave(struct otf2_mpi *m, OTF2_EvtWriter *w, uint64_t lo
     if (!(p[0] & HAS_REQUEST))
       return complete_array(m, w, location, pid, tid, f, list, attribute);
     struct otf2_request *r = find_request(m, location, p[REQUEST]);
+    /* A receive's sender and bytes as its status says (a rank of its communicator, as
+     * OTF2 wants; -1: the status was ignored), over those its start named. */
+    if (r && r->kind == TRACER_MESSAGE_RECV && p[0] & HAS_RECV && (int64_t)p[RECV_PEER] >= 0) {
+      r->peer = p[RECV_PEER];
+      r->bytes = p[RECV_BYTES];
+    }
     return r ? complete(m, w, r, f->end, list, attribute, p[COMM]) : OTF2_SUCCESS;
   }
   case TRACER_MESSAGE_COLLECTIVE: {

@@ -14,7 +14,8 @@
  *                                      bytes) when a call that completes it ends
  *   send with a recv (MPI_Sendrecv)    MpiSend when it begins, MpiRecv when it ends
  *   complete through an array          per request it completed (lttng_ust_tracer:
- *   (MPI_Waitall, MPI_Waitany, ...)    completed), its completion record
+ *   (MPI_Waitall, MPI_Waitany, ...)    completed), its completion record (a receive's
+ *                                      sender and bytes from its status, when given)
  *   put, get (MPI_Put, MPI_Get)        RmaPut or RmaGet (window, target, bytes) when it
  *                                      begins; RmaOpCompleteBlocking when it ends
  *                                      (RmaOpCompleteNonBlocking with a request)
@@ -74,7 +75,7 @@ struct otf2_mpi {
   struct key_map by_call;       /* (pid, tid, call start) -> index in completions + 1 */
   struct otf2_completed {
     uint64_t key;               /* 0: free */
-    uint64_t *requests;         /* owned */
+    uint64_t *requests;         /* owned; then count senders and count bytes (statuses) */
     uint32_t count;
   } *completions;
   uint32_t completion_count, completion_cap;

@@ -51,12 +51,22 @@ static bool decode(const struct ctf_event *ev, struct otf2_mpi_event *e, struct 
   return true;
 }
 
+/* The sequence name of ev into out when it has count values (one per request). */
+static void statuses_of(const struct ctf_event *ev, const char *name, uint64_t *out,
+                        uint32_t count) {
+  struct ctf_value seq;
+  int index = ctf_event_class_field_index(ev->event_class, name);
+  if (index >= 0 && ctf_event_decode_field(ev, (size_t)index, &seq, NULL) == CTF_OK &&
+      seq.kind == CTF_VALUE_ARRAY && seq.u.array.count == count)
+    ctf_value_u64s(&seq, out, count);
+}
+
 int otf2_mpi_event_read(const struct ctf_event *ev, void **buffer, size_t *cap) {
   struct otf2_mpi_event e;
   struct ctf_value seq;
   if (!decode(ev, &e, &seq))
     return 1;
-  size_t need = sizeof e + (size_t)e.count * sizeof(uint64_t);
+  size_t need = sizeof e + otf2_mpi_event_values(&e) * sizeof(uint64_t);
   if (need > *cap) {
     void *grown = realloc(*buffer, need);
     if (!grown)
@@ -65,7 +75,17 @@ int otf2_mpi_event_read(const struct ctf_event *ev, void **buffer, size_t *cap) 
     *cap = need;
   }
   uint64_t *values = (uint64_t *)((char *)*buffer + sizeof e);
-  e.count = (uint32_t)ctf_value_u64s(&seq, values, e.count);
+  uint32_t count = e.count;
+  e.count = (uint32_t)ctf_value_u64s(&seq, values, count);
+  if (e.type == OTF2_MPI_EVENT_COMPLETED) {
+    /* What the statuses say, when the call gave them (the sequences are empty when it
+     * ignored them, and absent from older traces). */
+    uint64_t *sources = values + e.count, *received = sources + e.count;
+    for (uint32_t i = 0; i < e.count; i++)
+      sources[i] = (uint64_t)-1, received[i] = 0;
+    statuses_of(ev, "sources", sources, e.count);
+    statuses_of(ev, "received", received, e.count);
+  }
   memcpy(*buffer, &e, sizeof e);
   return 0;
 }
@@ -76,7 +96,7 @@ int otf2_mpi_event_prepare(const struct ctf_event *ev, struct trace_bytes *out) 
   int rc = otf2_mpi_event_read(ev, &buffer, &cap);
   if (rc == 0) {
     const struct otf2_mpi_event *e = buffer;
-    rc = trace_bytes_put(out, buffer, sizeof *e + (size_t)e->count * sizeof(uint64_t));
+    rc = trace_bytes_put(out, buffer, sizeof *e + otf2_mpi_event_values(e) * sizeof(uint64_t));
   }
   free(buffer);
   return rc < 0 ? -1 : 0;

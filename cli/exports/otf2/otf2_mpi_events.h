@@ -14,8 +14,10 @@
 
 enum otf2_mpi_event_type { OTF2_MPI_EVENT_GROUP = 1, OTF2_MPI_EVENT_COMPLETED = 2 };
 
-/* Followed by count uint64_t values: a group's members (world ranks, signed), or the
- * requests completed. */
+/* Followed by otf2_mpi_event_values uint64_t values: a group's members (world ranks,
+ * signed), or the count requests completed, then what their statuses say: count senders
+ * (ranks of their communicators, signed; -1: none, as when the call ignored its statuses
+ * or the trace is older) and count bytes received. */
 struct otf2_mpi_event {
   uint8_t type;                 /* enum otf2_mpi_event_type */
   uint8_t kind;                 /* a group's: enum tracer_group_kind */
@@ -24,6 +26,11 @@ struct otf2_mpi_event {
   int64_t pid, tid;
   uint64_t handle, from, call_start;
 };
+
+/* How many values follow e. */
+static inline size_t otf2_mpi_event_values(const struct otf2_mpi_event *e) {
+  return (size_t)e->count * (e->type == OTF2_MPI_EVENT_COMPLETED ? 3 : 1);
+}
 
 /* Whether ev is one of them. */
 bool otf2_mpi_event_is(const struct ctf_event *ev);
