@@ -127,10 +127,17 @@ compare() {
         return r + 0
       }
       { if (length($2) >= 19 && $2 + 0 > 9223372036854775807) total -= two_to_64_minus($2)
-        else total += $2 }
-      END { printf "%d\n", total }')
-    if [ "$ours" != "$theirs" ]; then
-      fail "$label: ctf_dump counts ${ours:-?} discarded events, babeltrace2 $theirs"
+        else { total += $2; rises += $2 } }
+      END { printf "%d %d\n", total, rises }')
+    # With several writers LTTng's cumulative counter may drop by a little between two
+    # packets of a stream. babeltrace2 counts a drop as negative; ctf_dump adds nothing
+    # for it and keeps the higher value (ctf_cursor.c), so the two differ only where a
+    # stream ends on a drop: ctf_dump's count lies between babeltrace2's and the sum of
+    # babeltrace2's rises alone, and equals babeltrace2's where nothing dropped.
+    rises=${theirs#* }
+    theirs=${theirs% *}
+    if [ -z "$ours" ] || [ "$ours" -lt "$theirs" ] || [ "$ours" -gt "$rises" ]; then
+      fail "$label: ctf_dump counts ${ours:-?} discarded events, babeltrace2 $theirs (rises alone: $rises)"
       return 1
     fi
   fi
