@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "view_record.h"
 #include "view_expr.h"
 
 struct spec_message *view_message_of(const struct spec *s, const struct model_function *f) {
@@ -254,15 +255,6 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
   "{TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, {0, 0, 0, 0}, "    \
   "{0, 0, 0, 0}}"
 
-/* The index of the slot named name in fn's record, or -1. */
-static int slot_index(const struct tree *fn, const char *name) {
-  const struct tree *slots = tree_get(fn, "slots");
-  for (size_t i = 0; name && slots && i < slots->len; i++)
-    if (strcmp(tree_get(slots->items[i], "name")->string, name) == 0)
-      return atoi(tree_get(slots->items[i], "index")->string);
-  return -1;
-}
-
 void view_message_describe(const struct spec_message *msg, struct tree *fn) {
   if (!msg) {
     tree_set_string(fn, "message", NO_MESSAGE);
@@ -276,38 +268,40 @@ void view_message_describe(const struct spec_message *msg, struct tree *fn) {
   int request = -1;
   if (msg->request) {
     char *name = xasprintf("%s_%s", msg->request, strcmp(msg->kind, "complete") ? "val" : "in");
-    request = slot_index(fn, name);
+    request = view_record_slot_index(fn, name);
     free(name);
   }
   /* The peer as a world rank when the record has it, else as the call named it. */
   int peer = -1;
   if (msg->peer) {
     char *world = xasprintf("%s_world", msg->peer);
-    peer = slot_index(fn, world);
+    peer = view_record_slot_index(fn, world);
     free(world);
   }
   if (peer < 0)
-    peer = slot_index(fn, msg->peer);
+    peer = view_record_slot_index(fn, msg->peer);
   int recv_peer = -1;
   if (msg->recv_peer) {
     char *world = xasprintf("%s_world", msg->recv_peer);
-    recv_peer = slot_index(fn, world);
+    recv_peer = view_record_slot_index(fn, world);
     free(world);
     if (recv_peer < 0)
-      recv_peer = slot_index(fn, msg->recv_peer);
+      recv_peer = view_record_slot_index(fn, msg->recv_peer);
   } else if (msg->status && msg->request && strcmp(msg->kind, "complete") == 0) {
-    recv_peer = slot_index(fn, "status_source");
+    recv_peer = view_record_slot_index(fn, "status_source");
   }
   const struct spec_rank_factor *size = &msg->size_factor, *bus = &msg->bus_factor;
   tree_set(fn, "message",
-           tree_stringf("{TRACER_MESSAGE_%s, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, "
-                        "{%d, %d, %d, %d}, {%d, %d, %d, %d}}",
-                        kind, slot_index(fn, "bytes"), peer, slot_index(fn, msg->tag),
-                        slot_index(fn, msg->comm), request, slot_index(fn, msg->op),
-                        slot_index(fn, msg->root), slot_index(fn, "comm_rank"),
-                        slot_index(fn, "comm_size"), slot_index(fn, "comm_id"),
-                        slot_index(fn, "recv_bytes"), recv_peer, slot_index(fn, msg->recv_tag),
-                        size->a, size->b, size->c, size->d, bus->a, bus->b, bus->c, bus->d));
+           tree_stringf(
+               "{TRACER_MESSAGE_%s, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, "
+               "{%d, %d, %d, %d}, {%d, %d, %d, %d}}",
+               kind, view_record_slot_index(fn, "bytes"), peer,
+               view_record_slot_index(fn, msg->tag), view_record_slot_index(fn, msg->comm), request,
+               view_record_slot_index(fn, msg->op), view_record_slot_index(fn, msg->root),
+               view_record_slot_index(fn, "comm_rank"), view_record_slot_index(fn, "comm_size"),
+               view_record_slot_index(fn, "comm_id"), view_record_slot_index(fn, "recv_bytes"),
+               recv_peer, view_record_slot_index(fn, msg->recv_tag), size->a, size->b, size->c,
+               size->d, bus->a, bus->b, bus->c, bus->d));
 }
 
 int view_group_call(const struct spec *s, const char *prefix, const struct model_function *f,

@@ -206,3 +206,11 @@ void view_record_build(const struct model_function *f, bool status_in_head,
   tree_set(fn, "slot_count", tree_stringf("%zu", r.slots->len));
   strset_free(&r.names);
 }
+
+int view_record_slot_index(const struct tree *fn, const char *name) {
+  const struct tree *slots = tree_get(fn, "slots");
+  for (size_t i = 0; name && slots && i < slots->len; i++)
+    if (strcmp(tree_get(slots->items[i], "name")->string, name) == 0)
+      return atoi(tree_get(slots->items[i], "index")->string);
+  return -1;
+}

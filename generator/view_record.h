@@ -52,4 +52,8 @@ void view_record_build(const struct model_function *f, bool status_in_head,
                        const char *status_param, const struct view_record_extra *extra,
                        struct tree *fn);
 
+/* The index of the slot named name in fn's record (fn: a function's view, with the
+ * "slots" view_record_build made), or -1. */
+int view_record_slot_index(const struct tree *fn, const char *name);
+
 #endif

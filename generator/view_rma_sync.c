@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "view_record.h"
 #include "view_expr.h"
 
 /* The description of a call that synchronizes no window. */
@@ -60,15 +61,6 @@ int view_rma_sync_slots(const struct spec *s, const struct model_function *f,
   return 0;
 }
 
-/* The index of the slot named name in fn's record, or -1. */
-static int slot_index(const struct tree *fn, const char *name) {
-  const struct tree *slots = tree_get(fn, "slots");
-  for (size_t i = 0; name && slots && i < slots->len; i++)
-    if (strcmp(tree_get(slots->items[i], "name")->string, name) == 0)
-      return atoi(tree_get(slots->items[i], "index")->string);
-  return -1;
-}
-
 void view_rma_sync_describe(const struct spec_rma_sync *r, struct tree *fn) {
   if (!r) {
     tree_set_string(fn, "rma_sync", NO_RMA_SYNC);
@@ -81,8 +73,9 @@ void view_rma_sync_describe(const struct spec_rma_sync *r, struct tree *fn) {
   sync[n] = '\0';
   char *win_slot = frees(r) ? xasprintf("%s_in", r->win) : xstrdup(r->win);
   tree_set(fn, "rma_sync",
-           tree_stringf("{TRACER_RMA_SYNC_%s, %d, %d, %d}", sync, slot_index(fn, win_slot),
-                        slot_index(fn, r->peer), slot_index(fn, r->shared ? "lock_shared" : NULL)));
+           tree_stringf("{TRACER_RMA_SYNC_%s, %d, %d, %d}", sync,
+                        view_record_slot_index(fn, win_slot), view_record_slot_index(fn, r->peer),
+                        view_record_slot_index(fn, r->shared ? "lock_shared" : NULL)));
   free(win_slot);
 }
 
