@@ -2,12 +2,14 @@
  * (tests/mpi/polls_test.sh). Rank 0 starts a receive and tests it $APP_POLLS times
  * (default 1000) before it tells rank 1 to send: those tests cannot find the message.
  * Then it tests until the message is there. Rank 1 probes (MPI_Iprobe) for the go
- * message until it is there, receives it and sends. Each rank writes what it counted to
- * $APP_MANIFEST.RANK as
+ * message until it is there, receives it and sends; rank 0 sends the go message only
+ * once rank 1 has probed once (a ready message), so that some probes find nothing.
+ * Each rank writes what it counted to $APP_MANIFEST.RANK as
  *   {"rank": R, "calls": {"MPI_Test": N, "MPI_Iprobe": N},
  *    "not_ready": {"MPI_Test": N, "MPI_Iprobe": N}}
  * where not_ready counts the calls that returned with flag 0. */
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -43,6 +45,10 @@ int main(int argc, char **argv) {
       }
       test_empty++;
     }
+    /* Rank 1 says it has probed once, which then cannot have found the go message: a
+     * rank that started late would otherwise find it at its first probe. */
+    int ready = 0;
+    check(MPI_Recv(&ready, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
     check(MPI_Send(&go, 1, MPI_INT, 1, 2, MPI_COMM_WORLD), "MPI_Send");
     do {
       check(MPI_Test(&request, &flag, MPI_STATUS_IGNORE), "MPI_Test");
@@ -50,11 +56,14 @@ int main(int argc, char **argv) {
       test_empty += !flag;
     } while (!flag);
   } else {
-    do {
+    int ready = 1;
+    for (bool told = false; !flag; told = true) {
       check(MPI_Iprobe(0, 2, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
       probe_calls++;
       probe_empty += !flag;
-    } while (!flag);
+      if (!told)
+        check(MPI_Send(&ready, 1, MPI_INT, 0, 3, MPI_COMM_WORLD), "MPI_Send");
+    }
     check(MPI_Recv(&go, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
     value = 42;
     check(MPI_Send(&value, 1, MPI_INT, 0, 1, MPI_COMM_WORLD), "MPI_Send");
