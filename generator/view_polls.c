@@ -19,6 +19,16 @@ static struct spec_poll *poll_of(const struct spec *s, const struct model_functi
   return NULL;
 }
 
+/* Whether f's not-ready values are its own: the first status rule matching it has some. */
+static bool own_not_ready(const struct spec *s, const struct model_function *f) {
+  for (size_t i = 0; i < s->trace.status_rules.len; i++) {
+    const struct spec_status_rule *r = s->trace.status_rules.items[i];
+    if (fnmatch(r->function, f->name, 0) == 0)
+      return r->not_ready.len > 0;
+  }
+  return false;
+}
+
 /* "(S == v1 || S == v2)" over the values; "0" without any. */
 static void any_of(struct strbuf *out, const char *status, const struct ptrvec *values) {
   if (!values->len) {
@@ -69,6 +79,10 @@ int view_poll_function(const struct spec *s, const char *backend, const struct m
   char *lean = not_ready(f, lean_status, lean_done);
   tree_set_string(poll, "not_ready", full);
   tree_set_string(poll, "lean_not_ready", lean);
+  bool sampled = p || own_not_ready(s, f);
+  tree_set_string(poll, "timed", sampled ? "tracer_timed" : "true");
+  if (sampled)
+    tree_set_string(tree_set(fn, "sampled_poll", tree_map()), "not_ready", full);
   extra->polls = xasprintf("tracer_polls_take(&%s)", counter);
   free(counter);
   free(full);

@@ -1,16 +1,22 @@
 /* view_polls: calls that answer "not ready" (docs/spec-format.md, `trace.polls` and
  * `status.not_ready`). HPC codes overlap work by polling (MPI_Test, cuStreamQuery,
  * zeEventQueryStatus) millions of times; a poll that found nothing is counted like a
- * counted function (runtime/tracer_runtime.h: tracer_count_poll), with its time, and
- * not recorded; the call that completes is recorded in full, its `polls` slot saying how
- * many polls of its function the thread made since its last recorded one.
+ * counted function (runtime/tracer_runtime.h: tracer_count_poll) and not recorded; the
+ * call that completes is recorded in full, its `polls` slot saying how many polls of its
+ * function the thread made since its last recorded one.
  *
  * A function is a poll when its status has not-ready values, or when a trace.polls entry
  * matches it: then a call whose status is a success and whose `done` expression is 0
- * found nothing. A counted function is never a poll. The view gets, per poll function:
- *   poll  {counter, not_ready, lean_not_ready}: the thread's counter of folded polls
- *         (<backend>_polls_<function>) and the C conditions of a poll that found nothing,
- *         over tracer_args and over the params as passed (minimal mode's lean path)
+ * found nothing. A counted function is never a poll. A poll named by trace.polls or by a
+ * status rule of its own is a query whose usual answer is "not yet": its calls are timed
+ * one in 16, as counted calls are; a function that is a poll by its backend's not-ready
+ * values (NCCL's ncclInProgress) is one that rarely is, and every call is timed. The
+ * view gets, per poll function:
+ *   poll  {counter, not_ready, lean_not_ready, timed}: the thread's counter of folded
+ *         polls (<backend>_polls_<function>), the C conditions of a poll that found
+ *         nothing, over tracer_args and over the params as passed (minimal mode's lean
+ *         path), and whether the call was timed ("tracer_timed", or "true")
+ *   sampled_poll  {not_ready}: for a poll timed one in 16
  */
 #ifndef APIGEN_VIEW_POLLS_H
 #define APIGEN_VIEW_POLLS_H

@@ -117,7 +117,8 @@ void tracer_counted_write(struct tracer_thread_calls *t, struct tracer_counted *
   uint64_t timed = c->timed, min = c->min, max = c->max;
   double total = (double)c->total;
   if (!timed) {
-    uint64_t last = tracer_count_sampler_of(t, c->backend, c->function)->last_ticks;
+    const struct tracer_count_sampler *s = tracer_count_sampler_of(t, c->backend, c->function);
+    uint64_t last = s->last_on_trace_clock == c->on_trace_clock ? s->last_ticks : 0;
     timed = 1, total = (double)last, min = max = last;
   }
   if (tracer_count_on_tsc && !c->on_trace_clock)

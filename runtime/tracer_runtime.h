@@ -172,9 +172,12 @@ enum {
   TRACER_COUNTED_SAMPLERS = 64,
 };
 /* When a function's next call is timed, by function (hashed): calls left until then,
- * and the ticks of its last timed call, for an entry none of whose calls was timed. */
+ * and the ticks of its last timed call, for an entry none of whose calls was timed: on
+ * the trace clock for a poll, else of tracer_count_now() (functions may share a
+ * sampler, so the clock is kept with the ticks). */
 struct tracer_count_sampler {
   uint8_t countdown;
+  bool last_on_trace_clock;
   uint64_t last_ticks;
 };
 struct tracer_thread_calls {
@@ -355,8 +358,11 @@ static inline void tracer_count_call_on(struct tracer_thread_calls *t, const cha
                                         uint16_t function, int64_t status, bool timed,
                                         uint64_t ticks) {
   struct tracer_counted *c = tracer_count_entry(t, backend, function, status, false);
-  if (timed)
-    tracer_count_sampler_of(t, backend, function)->last_ticks = ticks;
+  if (timed) {
+    struct tracer_count_sampler *s = tracer_count_sampler_of(t, backend, function);
+    s->last_ticks = ticks;
+    s->last_on_trace_clock = false;
+  }
   tracer_count_add(t, c, timed, ticks);
 }
 static inline void tracer_count_call(const char *backend, uint16_t function, int64_t status,
@@ -378,18 +384,49 @@ static inline void tracer_count_on_trace_clock(const char *backend, uint16_t fun
 }
 
 /* Polls (trace.polls, status.not_ready): a call that answered "not ready" is counted, not
- * recorded: added to its thread's entry for its function and status, with its time on the
- * trace clock (`ns`, its record's end less its start), and to *folded, the thread's polls
- * of the function since its last recorded call (NULL: none kept), which that record's
- * `polls` slot takes (tracer_polls_take). The call that completes is recorded in full. */
+ * recorded, and timed as a counted call is, one in 16: hpcc's RandomAccess loop makes
+ * millions of MPI_Test calls of some 17 ns each, and two clock reads around every one of
+ * them tripled its time. Whether a call is timed is drawn before it (tracer_poll_timed):
+ * every call is with --every-call or when its function's full event is on. The call is
+ * added to its thread's entry for its function and status, `ns` long on the trace clock
+ * when timed (its record's end less its start), and to *folded, the thread's polls of the
+ * function since its last recorded call (NULL: none kept), which that record's `polls`
+ * slot takes (tracer_polls_take). The call that completes is recorded in full; when its
+ * call was not timed, tracer_poll_found gives it its times. */
+static inline bool tracer_poll_timed(const char *backend, uint16_t function, bool every_call) {
+  return every_call || !tracer_counting || tracer_count_timed(backend, function);
+}
 static inline void tracer_count_poll(const char *backend, uint16_t function, int64_t status,
-                                     uint64_t ns, uint64_t *folded) {
+                                     bool timed, uint64_t ns, uint64_t *folded) {
   if (folded)
     ++*folded;
   struct tracer_thread_calls *t = tracer_thread_calls;
-  if (t && t->unspent) /* a poll writes no event: it spends none of the budget */
+  if (!t && !(t = tracer_thread_calls_register()))
+    return;
+  if (t->unspent) /* a poll writes no event: it spends none of the budget */
     t->unspent--;
-  tracer_count_on_trace_clock(backend, function, status, ns);
+  if (timed) {
+    struct tracer_count_sampler *s = tracer_count_sampler_of(t, backend, function);
+    s->last_ticks = ns;
+    s->last_on_trace_clock = true;
+  }
+  tracer_count_add(t, tracer_count_entry(t, backend, function, status, true), timed, ns);
+}
+/* The times of a call that completed a poll without being timed: it ends now (read at
+ * once after the call), and started its function's last timed poll on the thread before
+ * (a poll's time is the call's own: tens of ns where it finds nothing), or now if none
+ * was timed. */
+static inline void tracer_poll_found(const char *backend, uint16_t function, uint64_t *start,
+                                     uint64_t *end) {
+  *end = tracer_now();
+  uint64_t last = 0;
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (t) {
+    const struct tracer_count_sampler *s = tracer_count_sampler_of(t, backend, function);
+    if (s->last_on_trace_clock && s->last_ticks < *end)
+      last = s->last_ticks;
+  }
+  *start = *end - last;
 }
 static inline uint64_t tracer_polls_take(uint64_t *folded) {
   uint64_t n = *folded;

@@ -3,7 +3,8 @@
 # ranks make MPI_Test and MPI_Iprobe calls that find nothing, then one that finds
 # something, under the real launcher. The tally counts every call the ranks counted; the
 # trace holds one event per call that found something, and its `polls` slot (-t) the
-# calls that found nothing before it; with --every-call, every call is an event.
+# calls that found nothing before it, and the tally their time (polls are timed one in
+# 16); with --every-call, every call is an event.
 # Usage: polls_test.sh TRACER APP LAUNCHER [LAUNCHER-OPTIONS...]
 set -eu
 # shellcheck source=../e2e/lib.sh
@@ -39,6 +40,11 @@ tallied() {
   jq --arg f "$2" '[.backends[].host[] | select(.name == $f) | .calls] | add // 0' \
     "$tmp/$1.json"
 }
+# timed NAME FUNCTION: the time the job's report gives the function's calls, in ns.
+timed() {
+  jq --arg f "$2" '[.backends[].host[] | select(.name == $f) | .time_ns] | add // 0' \
+    "$tmp/$1.json"
+}
 # lines NAME FUNCTION: the events -t prints of the function (their exit lines); folded
 # NAME FUNCTION: the sum of their polls slots.
 text() {
@@ -70,6 +76,8 @@ for f in MPI_Test MPI_Iprobe; do
     fail "folded: $f: $(lines folded $f) events, the ranks made $((calls - empty)) calls that found something"
   [ "$(folded folded $f)" = "$empty" ] ||
     fail "folded: $f: the events say they folded $(folded folded $f) polls, the ranks made $empty"
+  # Polls are timed one in 16 (tracer_poll_timed): the tally still gives them their time.
+  [ "$(timed folded $f)" -gt 0 ] || fail "folded: $f: the tally gives its calls no time"
 done
 
 run every --every-call
