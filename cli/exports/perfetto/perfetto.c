@@ -110,13 +110,12 @@ static void put_args(struct pb *p, const struct trace_arg *args, size_t count,
 
 enum { MAX_INTERNED_ARGS = 64 };
 
-/* A begin or instant event's packet: names first interned (in the packet's interned
- * data), then the event. */
-static void event_packet(struct pf_file *file, struct pb *p, uint64_t ts, int type,
-                         timeline_track track, const char *name, const char *category,
-                         const struct trace_arg *args, size_t arg_count, uint64_t flow_out,
-                         uint64_t flow_in, bool stable) {
-  pb_reset(p);
+/* A begin or instant event's packet, appended to p: names first interned (in the
+ * packet's interned data), then the event. */
+static inline void event_body(struct pf_file *file, struct pb *p, uint64_t ts, int type,
+                              timeline_track track, const char *name, const char *category,
+                              const struct trace_arg *args, size_t arg_count,
+                              uint64_t flow_out, uint64_t flow_in, bool stable) {
   pf_file_packet_head(file, p, ts, true);
   pf_file_machine(file, p, track);
   size_t data = 0;
@@ -145,8 +144,17 @@ static void event_packet(struct pf_file *file, struct pb *p, uint64_t ts, int ty
   pb_end(p, e);
 }
 
-static void end_packet(struct pf_file *file, struct pb *p, uint64_t ts, timeline_track track) {
+static void event_packet(struct pf_file *file, struct pb *p, uint64_t ts, int type,
+                         timeline_track track, const char *name, const char *category,
+                         const struct trace_arg *args, size_t arg_count, uint64_t flow_out,
+                         uint64_t flow_in, bool stable) {
   pb_reset(p);
+  event_body(file, p, ts, type, track, name, category, args, arg_count, flow_out, flow_in,
+             stable);
+}
+
+static inline void end_body(struct pf_file *file, struct pb *p, uint64_t ts,
+                            timeline_track track) {
   pf_file_packet_head(file, p, ts, true);
   pf_file_machine(file, p, track);
   size_t e = pb_begin(p, PACKET_TRACK_EVENT);
@@ -155,23 +163,36 @@ static void end_packet(struct pf_file *file, struct pb *p, uint64_t ts, timeline
   pb_end(p, e);
 }
 
+/* A slice's begin and end packets, each a TracePacket encoded straight into the file's
+ * buffer (no packet built apart and copied: most of a timeline's bytes are these). */
 static int write_slice(struct perfetto *pf, struct pf_file *file, timeline_track track,
                        const struct timeline_slice *s, bool may_split) {
+  struct pb *out = &file->out;
+  size_t before;
   for (int attempt = 0;; attempt++) {
-    event_packet(file, &pf->packet, s->start, TYPE_SLICE_BEGIN, track, s->name, s->category,
-                 s->args, s->arg_count, s->flow_out, s->flow_in, s->stable_names);
-    end_packet(file, &pf->packet2, s->end, track);
-    uint64_t size = pf->packet.len + pf->packet2.len + 16;
+    before = out->len;
+    size_t begin = pb_begin(out, TRACE_PACKET);
+    event_body(file, out, s->start, TYPE_SLICE_BEGIN, track, s->name, s->category, s->args,
+               s->arg_count, s->flow_out, s->flow_in, s->stable_names);
+    uint64_t size = out->len - begin;
+    pb_end(out, begin);
+    size_t end = pb_begin(out, TRACE_PACKET);
+    end_body(file, out, s->end, track);
+    size += out->len - end + 16;
+    pb_end(out, end);
     if (!may_split || attempt || file->events == 0 ||
-        file->bytes + size <= pf->options.split_bytes)
+        file->bytes + size <= pf->options.split_bytes || out->failed)
       break;
     /* The names interned above belong to the closing part; the next part interns
      * them again, so the packets are built again. */
+    out->len = before;
     if (next_part(pf))
       return -1;
+    out = &file->out;
   }
   file->events++;
-  return pf_file_packet(pf, file, &pf->packet) || pf_file_packet(pf, file, &pf->packet2) ? -1 : 0;
+  file->bytes += out->len - before;
+  return out->len >= PF_FLUSH_BYTES || out->failed ? pf_file_flush(pf, file) : 0;
 }
 
 static void keep_longest(struct perfetto *pf, timeline_track track,
@@ -276,7 +297,6 @@ static void free_perfetto(struct perfetto *pf) {
   free(pf->tracks);
   free(pf->longest);
   pb_free(&pf->packet);
-  pb_free(&pf->packet2);
   free(pf->path);
   free(pf);
 }
