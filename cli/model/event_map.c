@@ -193,27 +193,6 @@ size_t event_map_record(const struct event_info *info, const struct ctf_event *e
   return ctf_value_u64s(&record, slots, max);
 }
 
-bool event_map_call_failed(const struct tracer_backend_desc *b,
-                           const struct tracer_function_desc *f, int64_t status) {
-  if (f->status == TRACER_STATUS_NONE)
-    return false;
-  if (!f->ok_status_count)
-    return (int32_t)status != (int32_t)b->success;
-  for (uint32_t i = 0; i < f->ok_status_count; i++)
-    if ((int32_t)status == (int32_t)f->ok_statuses[i])
-      return false;
-  return true;
-}
-
-int64_t event_map_slot_value(const struct tracer_slot *slot, uint64_t raw) {
-  if (slot->size >= 8)
-    return (int64_t)raw;
-  raw &= (UINT64_C(1) << (8 * slot->size)) - 1;
-  if (slot->kind == TRACER_SLOT_SIGNED && (raw >> (8 * slot->size - 1)) & 1)
-    raw |= ~UINT64_C(0) << (8 * slot->size);
-  return (int64_t)raw;
-}
-
 bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
                     struct event_call *call) {
   if (info->batch)

@@ -99,8 +99,18 @@ size_t event_map_record(const struct event_info *info, const struct ctf_event *e
 /* Whether a call of function f (of backend b) with this status failed: the function's own
  * success and "not ready" values when its spec gives them, else the backend's success
  * value. Records keep a status's low 32 bits: compared as such. */
-bool event_map_call_failed(const struct tracer_backend_desc *b,
-                           const struct tracer_function_desc *f, int64_t status);
+static inline bool event_map_call_failed(const struct tracer_backend_desc *b,
+                                         const struct tracer_function_desc *f,
+                                         int64_t status) {
+  if (f->status == TRACER_STATUS_NONE)
+    return false;
+  if (!f->ok_status_count)
+    return (int32_t)status != (int32_t)b->success;
+  for (uint32_t i = 0; i < f->ok_status_count; i++)
+    if ((int32_t)status == (int32_t)f->ok_statuses[i])
+      return false;
+  return true;
+}
 
 /* An integer payload field (its index in the event's class), false when absent (-1) or
  * not an integer. */
@@ -108,7 +118,14 @@ bool event_map_field_int(const struct ctf_event *ev, int field, int64_t *out);
 
 /* A slot's value as its param's type had it (tracer_slot): its low `size` bytes,
  * sign-extended for signed types. */
-int64_t event_map_slot_value(const struct tracer_slot *slot, uint64_t raw);
+static inline int64_t event_map_slot_value(const struct tracer_slot *slot, uint64_t raw) {
+  if (slot->size >= 8)
+    return (int64_t)raw;
+  raw &= (UINT64_C(1) << (8 * slot->size)) - 1;
+  if (slot->kind == TRACER_SLOT_SIGNED && (raw >> (8 * slot->size - 1)) & 1)
+    raw |= ~UINT64_C(0) << (8 * slot->size);
+  return (int64_t)raw;
+}
 
 /* The process and thread of an event: its pid/tid payload fields (or call record), else
  * LTTng's vpid and vtid contexts; false when it has neither. */

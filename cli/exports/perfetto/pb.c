@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WIRE_VARINT = 0, WIRE_FIXED64 = 1, WIRE_BYTES = 2 };
+enum { WIRE_FIXED64 = 1 };
 
 void pb_free(struct pb *pb) {
   free(pb->data);
@@ -38,10 +38,6 @@ static size_t varint_size(uint64_t v) {
   return n;
 }
 
-void pb_sint(struct pb *pb, uint32_t field, int64_t value) {
-  pb_varint(pb, field, (uint64_t)value);
-}
-
 void pb_fixed64(struct pb *pb, uint32_t field, uint64_t value) {
   if (!pb_reserve(pb, 18))
     return;
@@ -56,23 +52,7 @@ void pb_double(struct pb *pb, uint32_t field, double value) {
   pb_fixed64(pb, field, bits);
 }
 
-void pb_bytes(struct pb *pb, uint32_t field, const void *data, size_t len) {
-  if (!pb_reserve(pb, 20 + len))
-    return;
-  pb_put_varint(pb, (uint64_t)field << 3 | WIRE_BYTES);
-  pb_put_varint(pb, len);
-  if (len)
-    memcpy(pb->data + pb->len, data, len);
-  pb->len += len;
-}
-
-void pb_string(struct pb *pb, uint32_t field, const char *s) {
-  pb_bytes(pb, field, s ? s : "", s ? strlen(s) : 0);
-}
-
-void pb_end(struct pb *pb, size_t mark) {
-  if (pb->failed || mark == 0)
-    return;
+void pb_end_long(struct pb *pb, size_t mark) {
   size_t body = pb->len - mark;
   size_t size = varint_size(body);
   if (size > 1) {

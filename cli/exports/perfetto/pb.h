@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct pb {
   uint8_t *data; /* owned */
@@ -50,11 +51,24 @@ static inline void pb_varint(struct pb *pb, uint32_t field, uint64_t value) {
   pb_put_varint(pb, (uint64_t)field << 3); /* wire type 0: varint */
   pb_put_varint(pb, value);
 }
-void pb_sint(struct pb *pb, uint32_t field, int64_t value); /* int64 fields (two's complement) */
+/* int64 fields (two's complement) */
+static inline void pb_sint(struct pb *pb, uint32_t field, int64_t value) {
+  pb_varint(pb, field, (uint64_t)value);
+}
 void pb_fixed64(struct pb *pb, uint32_t field, uint64_t value);
 void pb_double(struct pb *pb, uint32_t field, double value);
-void pb_bytes(struct pb *pb, uint32_t field, const void *data, size_t len);
-void pb_string(struct pb *pb, uint32_t field, const char *s);
+static inline void pb_bytes(struct pb *pb, uint32_t field, const void *data, size_t len) {
+  if (!pb_reserve(pb, 20 + len))
+    return;
+  pb_put_varint(pb, (uint64_t)field << 3 | 2); /* wire type 2: length-delimited */
+  pb_put_varint(pb, len);
+  if (len)
+    memcpy(pb->data + pb->len, data, len);
+  pb->len += len;
+}
+static inline void pb_string(struct pb *pb, uint32_t field, const char *s) {
+  pb_bytes(pb, field, s ? s : "", s ? strlen(s) : 0);
+}
 
 /* A nested message (or length-delimited field): returns its mark for pb_end(). */
 static inline size_t pb_begin(struct pb *pb, uint32_t field) {
@@ -64,7 +78,17 @@ static inline size_t pb_begin(struct pb *pb, uint32_t field) {
   pb->data[pb->len++] = 0; /* the length, filled in by pb_end() */
   return pb->len;
 }
-void pb_end(struct pb *pb, size_t mark);
+/* pb_end() of a message of 128 bytes or more (its length takes more than the byte kept). */
+void pb_end_long(struct pb *pb, size_t mark);
+static inline void pb_end(struct pb *pb, size_t mark) {
+  if (pb->failed || mark == 0)
+    return;
+  size_t body = pb->len - mark;
+  if (body < 0x80)
+    pb->data[mark - 1] = (uint8_t)body;
+  else
+    pb_end_long(pb, mark);
+}
 
 /* Appends raw bytes (an already encoded message). */
 void pb_raw(struct pb *pb, const void *data, size_t len);

@@ -110,13 +110,12 @@ static void put_args(struct pb *p, const struct trace_arg *args, size_t count,
 
 enum { MAX_INTERNED_ARGS = 64 };
 
-/* A begin or instant event's packet: names first interned (in the packet's interned
- * data), then the event. */
-static void event_packet(struct pf_file *file, struct pb *p, uint64_t ts, int type,
-                         timeline_track track, const char *name, const char *category,
-                         const struct trace_arg *args, size_t arg_count, uint64_t flow_out,
-                         uint64_t flow_in, bool stable) {
-  pb_reset(p);
+/* A begin or instant event's packet, appended to p: names first interned (in the
+ * packet's interned data), then the event. */
+static inline void event_body(struct pf_file *file, struct pb *p, uint64_t ts, int type,
+                              timeline_track track, const char *name, const char *category,
+                              const struct trace_arg *args, size_t arg_count,
+                              uint64_t flow_out, uint64_t flow_in, bool stable) {
   pf_file_packet_head(file, p, ts, true);
   pf_file_machine(file, p, track);
   size_t data = 0;
@@ -145,8 +144,17 @@ static void event_packet(struct pf_file *file, struct pb *p, uint64_t ts, int ty
   pb_end(p, e);
 }
 
-static void end_packet(struct pf_file *file, struct pb *p, uint64_t ts, timeline_track track) {
+static void event_packet(struct pf_file *file, struct pb *p, uint64_t ts, int type,
+                         timeline_track track, const char *name, const char *category,
+                         const struct trace_arg *args, size_t arg_count, uint64_t flow_out,
+                         uint64_t flow_in, bool stable) {
   pb_reset(p);
+  event_body(file, p, ts, type, track, name, category, args, arg_count, flow_out, flow_in,
+             stable);
+}
+
+static inline void end_body(struct pf_file *file, struct pb *p, uint64_t ts,
+                            timeline_track track) {
   pf_file_packet_head(file, p, ts, true);
   pf_file_machine(file, p, track);
   size_t e = pb_begin(p, PACKET_TRACK_EVENT);
@@ -155,23 +163,200 @@ static void end_packet(struct pf_file *file, struct pb *p, uint64_t ts, timeline
   pb_end(p, e);
 }
 
+/* ---- The common slice, fast ------------------------------------------------------- */
+
+/* Writers through a local cursor: the compiler keeps it in a register, where stores of
+ * bytes through pb->data made it reload the buffer's fields after every byte. The room
+ * is reserved first, for the whole slice. */
+static inline uint8_t *put_varint(uint8_t *w, uint64_t v) {
+  while (v >= 0x80) {
+    *w++ = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  *w++ = (uint8_t)v;
+  return w;
+}
+
+static inline uint8_t *put_field(uint8_t *w, uint32_t field, uint64_t v) {
+  return put_varint(put_varint(w, (uint64_t)field << 3), v);
+}
+
+static inline uint8_t *put_fixed64(uint8_t *w, uint32_t field, uint64_t v) {
+  w = put_varint(w, (uint64_t)field << 3 | 1);
+  for (int i = 0; i < 8; i++)
+    *w++ = (uint8_t)(v >> (8 * i));
+  return w;
+}
+
+static inline uint8_t *put_bytes(uint8_t *w, uint32_t field, const char *s, size_t len) {
+  w = put_varint(put_varint(w, (uint64_t)field << 3 | 2), len);
+  if (len)
+    memcpy(w, s, len);
+  return w + len;
+}
+
+/* A length-delimited message's head: its tag and one length byte, filled in by close(). */
+static inline uint8_t *open_message(uint8_t *w, uint32_t field) {
+  w = put_varint(w, (uint64_t)field << 3 | 2);
+  *w++ = 0;
+  return w;
+}
+
+/* Closes the message whose body starts at `mark`: its length before it (minimal, as
+ * pb_end writes it); returns the end. */
+static inline uint8_t *close_message(uint8_t *mark, uint8_t *w) {
+  size_t body = (size_t)(w - mark);
+  if (body < 0x80) {
+    mark[-1] = (uint8_t)body;
+    return w;
+  }
+  size_t size = 1;
+  for (size_t v = body; v >= 0x80; v >>= 7)
+    size++;
+  memmove(mark + size - 1, mark, body);
+  put_varint(mark - 1, body);
+  return w + size - 1;
+}
+
+/* The room a message's length may take beyond its one byte, and a field's most. */
+enum { LENGTH_ROOM = 10, FIELD_ROOM = 24 };
+
+/* A slice whose names (stable) this file has interned already, the common case:
+ * encoded at once through a cursor, the same bytes as event_body and end_body write.
+ * Returns the bytes added (begin and end packets), *size as write_slice counts them for
+ * the split; 0 when the slice is not of this kind (or no room): the general way then. */
+static size_t fast_slice(struct pf_file *file, timeline_track track,
+                         const struct timeline_slice *s, uint64_t *size) {
+  if (!file->interning || !s->stable_names || s->arg_count > MAX_INTERNED_ARGS)
+    return 0;
+  const struct intern *names = &file->names, *arg_names = &file->arg_names;
+  size_t slot = pf_intern_slot(s->name);
+  if (names->by_address[slot].address != s->name)
+    return 0;
+  uint64_t iid = names->by_address[slot].iid;
+  uint64_t arg_iids[MAX_INTERNED_ARGS];
+  size_t room = 4 * FIELD_ROOM + 6 * LENGTH_ROOM + 64;
+  size_t category_len = s->category ? strlen(s->category) : 0;
+  room += category_len + FIELD_ROOM;
+  for (size_t i = 0; i < s->arg_count; i++) {
+    const struct trace_arg *a = &s->args[i];
+    slot = pf_intern_slot(a->name);
+    if (arg_names->by_address[slot].address != a->name)
+      return 0;
+    arg_iids[i] = arg_names->by_address[slot].iid;
+    room += 2 * FIELD_ROOM + LENGTH_ROOM;
+  }
+  size_t value_len[MAX_INTERNED_ARGS];
+  for (size_t i = 0; i < s->arg_count; i++) {
+    const struct trace_arg *a = &s->args[i];
+    value_len[i] = a->kind == TRACE_ARG_STRING && a->v.s ? strlen(a->v.s) : 0;
+    room += value_len[i];
+  }
+  struct pb *out = &file->out;
+  if (!pb_reserve(out, room))
+    return 0;
+  uint64_t uuid = pf_file_uuid(file, track);
+  uint32_t machine = track && track <= file->owner->track_count
+                         ? file->owner->tracks[track - 1].machine
+                         : 0;
+  uint8_t *start = out->data + out->len, *w = start;
+  /* The begin packet. */
+  uint8_t *packet = open_message(w, TRACE_PACKET);
+  w = put_field(packet, PACKET_TIMESTAMP, s->start);
+  w = put_field(w, PACKET_SEQUENCE_ID, file->sequence_id);
+  w = put_field(w, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+  if (machine)
+    w = put_field(w, PACKET_MACHINE_ID, machine);
+  uint8_t *event = open_message(w, PACKET_TRACK_EVENT);
+  w = put_field(event, EVENT_TYPE, TYPE_SLICE_BEGIN);
+  w = put_field(w, EVENT_TRACK_UUID, uuid);
+  w = put_field(w, EVENT_NAME_IID_FIELD, iid);
+  if (s->category)
+    w = put_bytes(w, EVENT_CATEGORIES, s->category, category_len);
+  for (size_t i = 0; i < s->arg_count; i++) {
+    const struct trace_arg *a = &s->args[i];
+    uint8_t *m = open_message(w, EVENT_DEBUG_ANNOTATIONS);
+    w = put_field(m, ANNOTATION_NAME_IID, arg_iids[i]);
+    switch (a->kind) {
+    case TRACE_ARG_INT: w = put_field(w, ANNOTATION_INT, (uint64_t)a->v.i); break;
+    case TRACE_ARG_UINT: w = put_field(w, ANNOTATION_UINT, a->v.u); break;
+    case TRACE_ARG_DOUBLE: {
+      uint64_t bits;
+      memcpy(&bits, &a->v.d, sizeof bits);
+      w = put_fixed64(w, ANNOTATION_DOUBLE, bits);
+      break;
+    }
+    case TRACE_ARG_STRING:
+      w = put_bytes(w, ANNOTATION_STRING, a->v.s ? a->v.s : "", value_len[i]);
+      break;
+    case TRACE_ARG_POINTER: w = put_field(w, ANNOTATION_POINTER, a->v.u); break;
+    }
+    w = close_message(m, w);
+  }
+  if (s->flow_out)
+    w = put_fixed64(w, EVENT_FLOW_IDS, s->flow_out);
+  if (s->flow_in)
+    w = put_fixed64(w, EVENT_TERMINATING_FLOW_IDS, s->flow_in);
+  w = close_message(event, w);
+  *size = (uint64_t)(w - packet);
+  w = close_message(packet, w);
+  /* The end packet. */
+  packet = open_message(w, TRACE_PACKET);
+  w = put_field(packet, PACKET_TIMESTAMP, s->end);
+  w = put_field(w, PACKET_SEQUENCE_ID, file->sequence_id);
+  w = put_field(w, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+  if (machine)
+    w = put_field(w, PACKET_MACHINE_ID, machine);
+  event = open_message(w, PACKET_TRACK_EVENT);
+  w = put_field(event, EVENT_TYPE, TYPE_SLICE_END);
+  w = put_field(w, EVENT_TRACK_UUID, uuid);
+  w = close_message(event, w);
+  *size += (uint64_t)(w - packet) + 16;
+  w = close_message(packet, w);
+  return (size_t)(w - start);
+}
+
+/* A slice's begin and end packets, each a TracePacket encoded straight into the file's
+ * buffer (no packet built apart and copied: most of a timeline's bytes are these). */
 static int write_slice(struct perfetto *pf, struct pf_file *file, timeline_track track,
                        const struct timeline_slice *s, bool may_split) {
+  struct pb *out = &file->out;
+  uint64_t fast_size;
+  size_t fast = fast_slice(file, track, s, &fast_size);
+  if (fast && (!may_split || file->events == 0 ||
+               file->bytes + fast_size <= pf->options.split_bytes)) {
+    out->len += fast;
+    file->events++;
+    file->bytes += fast;
+    return out->len >= PF_FLUSH_BYTES ? pf_file_flush(pf, file) : 0;
+  }
+  /* Else (or when the part must split first: written past out->len, not kept) the
+   * general way. */
+  size_t before;
   for (int attempt = 0;; attempt++) {
-    event_packet(file, &pf->packet, s->start, TYPE_SLICE_BEGIN, track, s->name, s->category,
-                 s->args, s->arg_count, s->flow_out, s->flow_in, s->stable_names);
-    end_packet(file, &pf->packet2, s->end, track);
-    uint64_t size = pf->packet.len + pf->packet2.len + 16;
+    before = out->len;
+    size_t begin = pb_begin(out, TRACE_PACKET);
+    event_body(file, out, s->start, TYPE_SLICE_BEGIN, track, s->name, s->category, s->args,
+               s->arg_count, s->flow_out, s->flow_in, s->stable_names);
+    uint64_t size = out->len - begin;
+    pb_end(out, begin);
+    size_t end = pb_begin(out, TRACE_PACKET);
+    end_body(file, out, s->end, track);
+    size += out->len - end + 16;
+    pb_end(out, end);
     if (!may_split || attempt || file->events == 0 ||
-        file->bytes + size <= pf->options.split_bytes)
+        file->bytes + size <= pf->options.split_bytes || out->failed)
       break;
     /* The names interned above belong to the closing part; the next part interns
      * them again, so the packets are built again. */
+    out->len = before;
     if (next_part(pf))
       return -1;
+    out = &file->out;
   }
   file->events++;
-  return pf_file_packet(pf, file, &pf->packet) || pf_file_packet(pf, file, &pf->packet2) ? -1 : 0;
+  file->bytes += out->len - before;
+  return out->len >= PF_FLUSH_BYTES || out->failed ? pf_file_flush(pf, file) : 0;
 }
 
 static void keep_longest(struct perfetto *pf, timeline_track track,
@@ -276,7 +461,6 @@ static void free_perfetto(struct perfetto *pf) {
   free(pf->tracks);
   free(pf->longest);
   pb_free(&pf->packet);
-  pb_free(&pf->packet2);
   free(pf->path);
   free(pf);
 }

@@ -11,7 +11,7 @@
 #include "perfetto_internal.h"
 #include "perfetto_proto.h"
 
-enum { FLUSH_BYTES = 1 << 20, INTERN_MAX = 1 << 16 };
+enum { INTERN_MAX = 1 << 16 };
 
 int perfetto_fail(struct perfetto *pf, const char *fmt, ...) {
   if (!pf->error[0]) {
@@ -83,15 +83,7 @@ int pf_file_packet(struct perfetto *pf, struct pf_file *file, const struct pb *p
   file->bytes += file->out.len - before;
   if (packet->failed)
     file->out.failed = true;
-  return file->out.len >= FLUSH_BYTES || file->out.failed ? pf_file_flush(pf, file) : 0;
-}
-
-void pf_file_packet_head(struct pf_file *file, struct pb *packet, uint64_t ts, bool has_ts) {
-  if (has_ts)
-    pb_varint(packet, PACKET_TIMESTAMP, ts);
-  pb_varint(packet, PACKET_SEQUENCE_ID, file->sequence_id);
-  if (file->interning)
-    pb_varint(packet, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+  return file->out.len >= PF_FLUSH_BYTES || file->out.failed ? pf_file_flush(pf, file) : 0;
 }
 
 static uint64_t hash_name(const char *s) {
@@ -121,26 +113,6 @@ static bool intern_grow(struct intern *in) {
 }
 
 static uint64_t pf_file_intern_text(struct pf_file *file, struct intern *in, const char *name,
-                                 bool arg, struct pb *packet, size_t *data);
-
-uint64_t pf_file_intern(struct pf_file *file, const char *name, bool arg, bool stable,
-                     struct pb *packet, size_t *data) {
-  struct intern *in = arg ? &file->arg_names : &file->names;
-  if (!file->interning)
-    return 0;
-  /* Names of one function's arguments lie a few bytes apart: mix the address. */
-  size_t slot = (size_t)(((uintptr_t)name * 0x9e3779b97f4a7c15ull) >> 52) & (INTERN_BY_ADDRESS - 1);
-  if (stable && in->by_address[slot].address == name)
-    return in->by_address[slot].iid;
-  uint64_t iid = pf_file_intern_text(file, in, name, arg, packet, data);
-  if (stable && iid) {
-    in->by_address[slot].address = name;
-    in->by_address[slot].iid = (uint32_t)iid;
-  }
-  return iid;
-}
-
-static uint64_t pf_file_intern_text(struct pf_file *file, struct intern *in, const char *name,
                                  bool arg, struct pb *packet, size_t *data) {
   (void)file;
   uint64_t h = hash_name(name);
@@ -166,6 +138,18 @@ static uint64_t pf_file_intern_text(struct pf_file *file, struct intern *in, con
   pb_string(packet, EVENT_NAME_NAME, name);
   pb_end(packet, entry);
   return in->count;
+}
+
+uint64_t pf_file_intern_slow(struct pf_file *file, const char *name, bool arg, bool stable,
+                             struct pb *packet, size_t *data) {
+  struct intern *in = arg ? &file->arg_names : &file->names;
+  uint64_t iid = pf_file_intern_text(file, in, name, arg, packet, data);
+  if (stable && iid) {
+    size_t slot = pf_intern_slot(name);
+    in->by_address[slot].address = name;
+    in->by_address[slot].iid = (uint32_t)iid;
+  }
+  return iid;
 }
 
 void intern_free(struct intern *in) {

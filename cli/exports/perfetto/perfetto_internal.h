@@ -4,6 +4,7 @@
 #define TRACER_PERFETTO_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "pb.h"
@@ -41,6 +42,9 @@ struct intern {
   } by_address[INTERN_BY_ADDRESS];
 };
 
+/* A file's buffer is written out once it holds this much. */
+enum { PF_FLUSH_BYTES = 1 << 20 };
+
 /* One output file of protobuf packets. */
 struct pf_file {
   const struct perfetto *owner; /* borrowed: its tracks' written uuids */
@@ -65,7 +69,7 @@ struct perfetto {
   char *path;           /* owned copy of options.path */
   struct pf_file part, summary;
   unsigned part_number;
-  struct pb packet, packet2;   /* packets being built */
+  struct pb packet;             /* a packet being built (not slices') */
   struct pf_track *tracks; /* by uuid - 1; owned */
   size_t track_count, track_cap;
   unsigned hosts_seen;           /* host tracks made */
@@ -84,12 +88,38 @@ int pf_file_flush(struct perfetto *pf, struct pf_file *file);
 /* Appends the packet as one TracePacket. */
 int pf_file_packet(struct perfetto *pf, struct pf_file *file, const struct pb *packet);
 /* The packet's common head: sequence id and flags. */
-void pf_file_packet_head(struct pf_file *file, struct pb *packet, uint64_t ts, bool has_ts);
+static inline void pf_file_packet_head(const struct pf_file *file, struct pb *packet,
+                                       uint64_t ts, bool has_ts) {
+  if (has_ts)
+    pb_varint(packet, PACKET_TIMESTAMP, ts);
+  pb_varint(packet, PACKET_SEQUENCE_ID, file->sequence_id);
+  if (file->interning)
+    pb_varint(packet, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+}
+
+/* A stable name's slot in intern.by_address. Names of one function's arguments lie a
+ * few bytes apart: the address is mixed. */
+static inline size_t pf_intern_slot(const char *name) {
+  return (size_t)(((uintptr_t)name * 0x9e3779b97f4a7c15ull) >> 52) & (INTERN_BY_ADDRESS - 1);
+}
+
+/* pf_file_intern() past the stable names already seen at their address. */
+uint64_t pf_file_intern_slow(struct pf_file *file, const char *name, bool arg, bool stable,
+                             struct pb *packet, size_t *data);
+
 /* The iid of an event name (arg: a debug annotation name) in this file, adding it to
  * the packet's interned data (*data: its InternedData message, opened on first need)
  * when new; 0 when the name must be written inline. */
-uint64_t pf_file_intern(struct pf_file *file, const char *name, bool arg, bool stable,
-                        struct pb *packet, size_t *data);
+static inline uint64_t pf_file_intern(struct pf_file *file, const char *name, bool arg,
+                                      bool stable, struct pb *packet, size_t *data) {
+  if (!file->interning)
+    return 0;
+  const struct intern *in = arg ? &file->arg_names : &file->names;
+  size_t slot = pf_intern_slot(name);
+  if (stable && in->by_address[slot].address == name)
+    return in->by_address[slot].iid;
+  return pf_file_intern_slow(file, name, arg, stable, packet, data);
+}
 void pf_file_track_descriptor(struct pf_file *file, struct pb *packet, const struct pf_track *t);
 void intern_free(struct intern *in);
 /* The machine of the track's host into the packet, when it has one (a job's timeline). */

@@ -293,17 +293,22 @@ int timeline_slice(struct timeline *tl, const struct timeline_slice *s) {
   if (!t)
     return timeline_fail(tl, "Cannot add a slice: no track %llu, name=%s",
                          (unsigned long long)s->track, s->name);
-  struct timeline_slice fixed = *s;
-  if (fixed.end < fixed.start)
+  /* Copied only to be fixed: the copy of the caller's fresh stores (a slice a call) was
+   * a store-forwarding stall a slice. */
+  struct timeline_slice fixed;
+  if (s->end < s->start) {
+    fixed = *s;
     fixed.end = fixed.start;
-  struct track *lane = place(tl, t, fixed.start, fixed.end);
+    s = &fixed;
+  }
+  struct track *lane = place(tl, t, s->start, s->end);
   if (!lane)
     return timeline_fail(tl, "Cannot write the timeline: out of memory");
   for (size_t i = 0; i < tl->sink_count; i++)
-    if (tl->sinks[i].ops->slice(tl->sinks[i].state, lane->uuid, &fixed))
+    if (tl->sinks[i].ops->slice(tl->sinks[i].state, lane->uuid, s))
       return sink_failed(tl, &tl->sinks[i]);
   tl->stats.slices++;
-  tl->stats.flows += fixed.flow_out != 0;
+  tl->stats.flows += s->flow_out != 0;
   return 0;
 }
 

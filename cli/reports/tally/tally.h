@@ -52,6 +52,8 @@ static inline void tally_device_merge(struct tally_device *into, const struct ta
   into->bytes += from->bytes;
 }
 
+enum { TALLY_NOTED = 8 };
+
 struct tally_backend {
   const struct tracer_backend_desc *desc;
   struct tally_stat *host;     /* by function index; owned */
@@ -63,11 +65,14 @@ struct tally_backend {
   size_t device_count, device_cap;
   struct id_set hosts, processes, threads, device_processes, device_threads;
   uint64_t events;
-  /* The host, process and thread whose call was noted last: calls come in runs of one
-   * thread, so the sets are not searched again for each. */
-  bool noted;
-  int noted_host;
-  int64_t noted_pid, noted_tid;
+  /* The hosts, processes and threads whose calls were noted last (by thread id, direct
+   * mapped): calls come in runs of a few threads that take turns, so the sets are not
+   * searched again for each. */
+  struct tally_noted {
+    bool noted;
+    int host;
+    int64_t pid, tid;
+  } noted[TALLY_NOTED];
 };
 
 struct tally {
