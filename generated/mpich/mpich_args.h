@@ -14589,7 +14589,7 @@ struct mpich_MPI_Register_datarep_c_record {
 };
 
 /* The bytes of one element of a datatype, for the bytes of messages (trace.messages):
- * defined by the hooks. */
+ * defined by the hooks, or by the interposer from trace.element_sizes. */
 uint64_t mpi_element_size(MPI_Datatype datatype);
 
 /* What a receive's status says (trace.message_status), when status (the call's) is
