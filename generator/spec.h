@@ -212,7 +212,7 @@ struct spec_world_rank {
   unsigned matches; /* message entries whose comm has the type (trace.group_made: calls
                        that make one) */
   const char *from_type; /* trace.group_made: the type of the first such call's `from`
-                            (borrowed from the model) */
+                            param (borrowed from the model), else `type` */
 };
 
 /* A call that makes a group of processes, a communicator or a window (trace.groups):
@@ -222,6 +222,8 @@ struct spec_group_call {
   char *function; /* name or glob */
   char *made;     /* the out param of the new handle: newcomm */
   char *from;     /* the param of the communicator it is made from: comm */
+  char *type;     /* or: the type of the predefined handles made and from name (MPI_Comm,
+                     with made MPI_COMM_SELF, from MPI_COMM_WORLD); may be NULL */
   struct spec_loc loc;
   unsigned matches;
 };

@@ -13,7 +13,7 @@ static const char *const message_keys[] = {
     "index",    "indices", "indices_count", "recv", "status", NULL};
 static const char *const recv_keys[] = {"count", "datatype", "peer", "tag", "status", NULL};
 static const char *const message_status_keys[] = {"type", "source", "bytes", NULL};
-static const char *const group_call_keys[] = {"made", "from", NULL};
+static const char *const group_call_keys[] = {"made", "from", "type", NULL};
 static const char *const rma_sync_keys[] = {"sync", "win", "peer", "shared", NULL};
 static const char *const communicator_keys[] = {"rank", "size", "id", NULL};
 static const char *const handle_id_keys[] = {"handle", "from", "when", "parent", "salt", "forget",
@@ -365,6 +365,7 @@ static int read_group_calls(struct yamldoc *y, yaml_node_t *n, struct spec_trace
     ptrvec_push(&t->group_calls, g);
     rc |= spec_read_string(y, body, "made", true, &g->made, d);
     rc |= spec_read_string(y, body, "from", true, &g->from, d);
+    rc |= spec_read_string(y, body, "type", false, &g->type, d);
   }
   return rc;
 }
@@ -486,6 +487,7 @@ void spec_free_messages(struct spec_trace *t) {
     free(g->function);
     free(g->made);
     free(g->from);
+    free(g->type);
     free(g);
   }
   ptrvec_free(&t->group_calls);

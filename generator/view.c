@@ -396,7 +396,7 @@ static struct tree *build_function(struct view *v, const struct model_function *
                       "counted calls do not run: take it out of trace.counted",
                       f->name);
   /* Minimal mode needs no args struct when no hook reads one: its own shorter path. */
-  if (!before && !after && !device && !glued && !slot) {
+  if (!before && !after && !device && !glued && !slot && !tree_get(fn, "group_predefined")) {
     struct tree *lean = tree_set(fn, "lean", tree_map());
     tree_set_bool(lean, "counted", counted);
     if (returns) {
