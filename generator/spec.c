@@ -21,7 +21,7 @@ static const char *const trace_keys[] = {"hooks", "runtime_parts", "before", "af
                                          "dispatch_tables", "templates", "exports", "environment",
                                          "pause", "resume", "regions", "load_through",
                                          "callbacks", "scope", "rows", "messages",
-                                         "element_size", "message_status", "world_rank", "communicators", "groups", "group_made", "rma_sync", "symbol_group", "launcher_variables", "runtime_callers", "fortran",
+                                         "element_size", "element_sizes", "handle_ids", "devices", "forget_kernel_names", "message_status", "world_rank", "communicators", "groups", "group_made", "rma_sync", "symbol_group", "launcher_variables", "runtime_callers", "fortran",
                                          "counted", "polls", "results", "add_flags", "entry_points",
                                          "drain_after", "hooks_calls", "callback_tables",
                                          "predefined_macro", NULL};

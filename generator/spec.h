@@ -174,13 +174,33 @@ struct spec_poll {
 
 /* A handle type whose rank and size the hooks read (trace.communicators): hooks functions
  * <prefix>_<rank> and <prefix>_<size>, and <prefix>_<id> when id is given: an id that all
- * ranks of one communicator share. */
+ * ranks of one communicator share. Where rank or size names a function of the model, the
+ * interposer defines <prefix>_comm_rank (comm_size) asking it (view_handles.c, which moves
+ * the name to rank_query, size_query); where trace.handle_ids is given, <prefix>_<id>. */
 struct spec_communicator {
   char *type;       /* ncclComm_t */
   char *rank, *size; /* comm_rank, comm_size */
   char *id;          /* comm_id; may be NULL */
+  char *rank_query, *size_query; /* ncclCommUserRank, ncclCommCount; NULL: the hooks' */
   struct spec_loc loc;
   unsigned matches; /* message entries whose comm has the type */
+};
+
+/* The bytes of one element of a datatype constant (trace.element_sizes). */
+struct spec_element_size {
+  char *constant; /* ncclFloat32 */
+  char *bytes;    /* 4 */
+  struct spec_loc loc;
+};
+
+/* A call that makes or frees a handle whose id every process shares (trace.handle_ids):
+ * handle and from (a param: its bytes, or a pointer param's pointee's), or handle, parent
+ * and salt (a param), or forget. Each an expression over params; when a condition. */
+struct spec_handle_id {
+  char *function;
+  char *handle, *from, *when, *parent, *salt, *forget; /* each may be NULL */
+  struct spec_loc loc;
+  unsigned matches;
 };
 
 /* A handle type whose ranks the hooks translate to world ranks (trace.world_rank): its
@@ -192,7 +212,7 @@ struct spec_world_rank {
   unsigned matches; /* message entries whose comm has the type (trace.group_made: calls
                        that make one) */
   const char *from_type; /* trace.group_made: the type of the first such call's `from`
-                            (borrowed from the model) */
+                            param (borrowed from the model), else `type` */
 };
 
 /* A call that makes a group of processes, a communicator or a window (trace.groups):
@@ -202,6 +222,8 @@ struct spec_group_call {
   char *function; /* name or glob */
   char *made;     /* the out param of the new handle: newcomm */
   char *from;     /* the param of the communicator it is made from: comm */
+  char *type;     /* or: the type of the predefined handles made and from name (MPI_Comm,
+                     with made MPI_COMM_SELF, from MPI_COMM_WORLD); may be NULL */
   struct spec_loc loc;
   unsigned matches;
 };
@@ -316,6 +338,18 @@ struct spec_trace {
   /* Handle types whose rank and size the hooks read (trace.communicators): a message whose
    * `comm` param has such a type records the communicator's rank and size. */
   struct ptrvec communicators; /* struct spec_communicator* */
+  /* The bytes of one element of each datatype constant (trace.element_sizes): the
+   * interposer defines <prefix>_element_size() from them. */
+  struct ptrvec element_sizes; /* struct spec_element_size* */
+  struct ptrvec handle_ids;    /* struct spec_handle_id*: trace.handle_ids */
+  /* trace.devices: a device is its ordinal; a command's is the thread's current device,
+   * which `current` gives through its out param, named by `name` (name, size, ordinal):
+   * the interposer registers them (view_handles.c). Both NULL without it. */
+  char *devices_current, *devices_name;
+  struct spec_loc devices_loc;
+  /* Calls before which the backend's kernel names are forgotten (trace.forget_kernel_names:
+   * unloading a module may free a kernel whose handle comes back for another). */
+  struct ptrvec forget_kernel_names; /* struct spec_pattern* */
   /* Calls that make communicators or windows (trace.groups), and the hooks function that
    * records one, by its handle type (trace.group_made: struct spec_world_rank*, whose
    * matches count the calls). */

@@ -15,6 +15,7 @@ static const char *const command_list_keys[] = {
     "create", "context", "device", "immediate", "execute", "count", "reset", "destroy", NULL};
 static const char *const copy_kinds_keys[] = {"host",   "pageable",  "device",
                                               "shared", "host_kind", NULL};
+static const char *const devices_keys[] = {"current", "name", NULL};
 static const char *const directions[] = {"h2d", "d2h", "d2d", "h2h", "fill", "map", "unmap", NULL};
 
 static bool one_of(const char *value, const char *const *allowed) {
@@ -208,6 +209,16 @@ int spec_read_device(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, st
   rc |= spec_read_entries(y, yamldoc_get(y, n, "command_lists"), "command_lists", "trace command list",
                      command_list_keys, read_command_list, t, d);
   rc |= read_directions(y, yamldoc_get(y, n, "directions"), t, d);
+  rc |= spec_read_list(y, yamldoc_get(y, n, "forget_kernel_names"), "forget_kernel_names", true,
+                       &t->forget_kernel_names, d);
+  yaml_node_t *devices = yamldoc_get(y, n, "devices");
+  if (devices) {
+    if (yamldoc_check_keys(y, devices, devices_keys, "trace.devices", d))
+      return -1;
+    t->devices_loc = spec_loc_of(devices);
+    rc |= spec_read_string(y, devices, "current", true, &t->devices_current, d);
+    rc |= spec_read_string(y, devices, "name", true, &t->devices_name, d);
+  }
   return rc | read_copy_kinds(y, yamldoc_get(y, n, "copy_kinds"), &t->copy_kinds, d);
 }
 
@@ -265,4 +276,11 @@ void spec_free_device(struct spec_trace *t) {
     free(v);
   }
   ptrvec_free(&t->directions);
+  free(t->devices_current);
+  free(t->devices_name);
+  for (size_t i = 0; i < t->forget_kernel_names.len; i++) {
+    free(((struct spec_pattern *)t->forget_kernel_names.items[i])->glob);
+    free(t->forget_kernel_names.items[i]);
+  }
+  ptrvec_free(&t->forget_kernel_names);
 }

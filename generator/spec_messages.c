@@ -13,9 +13,11 @@ static const char *const message_keys[] = {
     "index",    "indices", "indices_count", "recv", "status", NULL};
 static const char *const recv_keys[] = {"count", "datatype", "peer", "tag", "status", NULL};
 static const char *const message_status_keys[] = {"type", "source", "bytes", NULL};
-static const char *const group_call_keys[] = {"made", "from", NULL};
+static const char *const group_call_keys[] = {"made", "from", "type", NULL};
 static const char *const rma_sync_keys[] = {"sync", "win", "peer", "shared", NULL};
 static const char *const communicator_keys[] = {"rank", "size", "id", NULL};
+static const char *const handle_id_keys[] = {"handle", "from", "when", "parent", "salt", "forget",
+                                             NULL};
 
 /* ---- factors of the communicator's size ---- */
 
@@ -289,6 +291,58 @@ static int read_communicators(struct yamldoc *y, yaml_node_t *n, struct spec_tra
   return rc;
 }
 
+/* ---- trace.element_sizes and trace.handle_ids ---- */
+
+static int read_element_sizes(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
+                              struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, "Cannot read trace.element_sizes: expected CONSTANT: BYTES");
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    const char *constant = yamldoc_scalar(key);
+    const char *bytes = yamldoc_scalar(yamldoc_map_value(y, n, i));
+    if (!constant || !*constant || !bytes || strspn(bytes, "0123456789") != strlen(bytes) ||
+        !*bytes) {
+      rc = yamldoc_error(y, key, d, "Cannot read trace.element_sizes: expected CONSTANT: BYTES");
+      continue;
+    }
+    struct spec_element_size *e = xcalloc(1, sizeof *e);
+    e->constant = xstrdup(constant);
+    e->bytes = xstrdup(bytes);
+    e->loc = spec_loc_of(key);
+    ptrvec_push(&t->element_sizes, e);
+  }
+  return rc;
+}
+
+static int read_handle_id(struct yamldoc *y, const char *function, struct spec_loc loc,
+                          yaml_node_t *body, struct spec_trace *t, struct diag *d) {
+  struct spec_handle_id *h = xcalloc(1, sizeof *h);
+  h->function = xstrdup(function);
+  h->loc = loc;
+  ptrvec_push(&t->handle_ids, h);
+  int rc = 0;
+  struct {
+    const char *key;
+    char **value;
+  } keys[] = {{"handle", &h->handle}, {"from", &h->from},  {"when", &h->when},
+              {"parent", &h->parent}, {"salt", &h->salt}, {"forget", &h->forget}};
+  for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+    rc |= read_optional(y, body, keys[i].key, keys[i].value, d);
+  bool made = h->handle && h->from && !h->parent && !h->salt && !h->forget;
+  bool derived = h->handle && h->parent && h->salt && !h->from && !h->forget;
+  bool forget = h->forget && !h->handle && !h->from && !h->parent && !h->salt && !h->when;
+  if (!rc && !made && !derived && !forget)
+    rc = yamldoc_error(y, body, d,
+                       "Cannot read trace.handle_ids.%s: expected {handle, from}, {handle, "
+                       "parent, salt} or {forget}",
+                       function);
+  return rc;
+}
+
 /* ---- trace.groups ---- */
 
 static int read_group_calls(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
@@ -311,6 +365,7 @@ static int read_group_calls(struct yamldoc *y, yaml_node_t *n, struct spec_trace
     ptrvec_push(&t->group_calls, g);
     rc |= spec_read_string(y, body, "made", true, &g->made, d);
     rc |= spec_read_string(y, body, "from", true, &g->from, d);
+    rc |= spec_read_string(y, body, "type", false, &g->type, d);
   }
   return rc;
 }
@@ -389,6 +444,9 @@ int spec_read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, 
   rc |= read_group_calls(y, yamldoc_get(y, n, "groups"), t, d);
   rc |= read_rma_syncs(y, yamldoc_get(y, n, "rma_sync"), t, d);
   rc |= read_communicators(y, yamldoc_get(y, n, "communicators"), t, d);
+  rc |= read_element_sizes(y, yamldoc_get(y, n, "element_sizes"), t, d);
+  rc |= spec_read_entries(y, yamldoc_get(y, n, "handle_ids"), "handle_ids", "trace handle id",
+                          handle_id_keys, read_handle_id, t, d);
   return rc;
 }
 
@@ -429,6 +487,7 @@ void spec_free_messages(struct spec_trace *t) {
     free(g->function);
     free(g->made);
     free(g->from);
+    free(g->type);
     free(g);
   }
   ptrvec_free(&t->group_calls);
@@ -448,7 +507,24 @@ void spec_free_messages(struct spec_trace *t) {
     free(c->rank);
     free(c->size);
     free(c->id);
+    free(c->rank_query);
+    free(c->size_query);
     free(c);
   }
   ptrvec_free(&t->communicators);
+  for (size_t i = 0; i < t->element_sizes.len; i++) {
+    struct spec_element_size *e = t->element_sizes.items[i];
+    free(e->constant);
+    free(e->bytes);
+    free(e);
+  }
+  ptrvec_free(&t->element_sizes);
+  for (size_t i = 0; i < t->handle_ids.len; i++) {
+    struct spec_handle_id *h = t->handle_ids.items[i];
+    char *strings[] = {h->function, h->handle, h->from, h->when, h->parent, h->salt, h->forget};
+    for (size_t k = 0; k < sizeof strings / sizeof *strings; k++)
+      free(strings[k]);
+    free(h);
+  }
+  ptrvec_free(&t->handle_ids);
 }

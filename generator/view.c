@@ -11,6 +11,7 @@
 #include "util.h"
 #include "view_device.h"
 #include "view_glue.h"
+#include "view_handles.h"
 #include "view_events.h"
 #include "view_expr.h"
 #include "view_fortran.h"
@@ -395,7 +396,7 @@ static struct tree *build_function(struct view *v, const struct model_function *
                       "counted calls do not run: take it out of trace.counted",
                       f->name);
   /* Minimal mode needs no args struct when no hook reads one: its own shorter path. */
-  if (!before && !after && !device && !glued && !slot) {
+  if (!before && !after && !device && !glued && !slot && !tree_get(fn, "group_predefined")) {
     struct tree *lean = tree_set(fn, "lean", tree_map());
     tree_set_bool(lean, "counted", counted);
     if (returns) {
@@ -496,6 +497,8 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   char *prefix = hooks_prefix(s, m->backend);
   struct view v = {m, s, d, 0, upper, prefix, view_device_new(m, s, d, prefix)};
   check_trace(&v);
+  if (view_handles_prepare(m, s, d))
+    v.status = -1;
   struct tree *root = tree_map();
   tree_set_string(root, "backend", m->backend);
   tree_set_string(root, "BACKEND", upper);
@@ -553,7 +556,8 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   check_patterns(&v, &s->trace.after, "trace.after");
   check_patterns(&v, &s->trace.exclude, "trace.exclude");
   check_patterns(&v, &s->trace.counted, "trace.counted");
-  if (view_recording_root(m, s, prefix, root, d) || view_glue_root(m, s, root, d))
+  if (view_recording_root(m, s, prefix, root, d) || view_glue_root(m, s, root, d) ||
+      view_handles_root(m, s, root, d))
     v.status = -1;
   if (view_device_finish(v.device, root))
     v.status = -1;

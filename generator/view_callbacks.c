@@ -84,6 +84,23 @@ static const struct model_param *param_of(const struct model_function *f, const 
   return NULL;
 }
 
+/* A command's queue named CALLBACK.PARAM (ompt_callback_target_emi.device_num): the value
+ * of another callback's param, kept per thread from the begin of its scope (the device of
+ * the target region a submit is in). The name of the variable that keeps it, or NULL. */
+static char *kept_value(const struct spec *s, const char *queue) {
+  const char *dot = queue ? strchr(queue, '.') : NULL;
+  if (!dot)
+    return NULL;
+  char *callback = xstrndup(queue, (size_t)(dot - queue));
+  char *type = xasprintf("%s%s", callback, callback_suffix);
+  char *kept = spec_patterns_match((struct ptrvec *)&s->trace.callbacks, type)
+                   ? xasprintf("%s_kept_%s_%s", s->backend, callback, dot + 1)
+                   : NULL;
+  free(type);
+  free(callback);
+  return kept;
+}
+
 /* A callback's device work (trace.commands, timed on the host): at the end of its scope,
  * with the scope's times. A transfer whose direction_param is the param trace.rows splits
  * its calls by is named by its row, and recorded only for the values trace.directions
@@ -103,7 +120,11 @@ static int scope_command(const struct spec *s, const struct model_function *f, s
     if (strcmp(((const struct spec_rows *)s->trace.rows.items[i])->function, f->name) == 0)
       rows = s->trace.rows.items[i];
   char *bytes = c->bytes ? view_length_expr(f, c->bytes, "tracer_args.") : xstrdup("0");
-  char *queue = c->queue ? view_value_expr(f, c->queue, "tracer_args.") : xstrdup("0");
+  char *kept = kept_value(s, c->queue);
+  char *queue = kept ? xasprintf("(uintptr_t)%s", kept)
+                : c->queue ? view_value_expr(f, c->queue, "tracer_args.")
+                           : xstrdup("0");
+  free(kept);
   const char *why = !bytes || !queue ? "bytes or queue names no param"
                     : c->direction_param && (!rows || strcmp(rows->param, c->direction_param))
                         ? "a callback's direction_param must be the param trace.rows splits "
@@ -181,6 +202,26 @@ int view_callbacks_function(const struct model *m, const struct spec *s,
     struct tree *scope = tree_set(fn, "scope", tree_map());
     tree_set_string(scope, "endpoint", endpoint->name);
     tree_set_string(scope, "begin", s->trace.scope_begin);
+  }
+  /* Its params that commands of other callbacks name (kept_value): kept at its begin. */
+  struct tree *keeps = NULL;
+  for (size_t i = 0; i < s->trace.commands.len; i++) {
+    const char *queue = ((const struct spec_command *)s->trace.commands.items[i])->queue;
+    size_t n = strlen(f->name);
+    const struct model_param *p = queue && strncmp(queue, f->name, n) == 0 && queue[n] == '.'
+                                      ? param_of(f, queue + n + 1)
+                                      : NULL;
+    char *kept = p && endpoint && s->trace.scope_begin ? kept_value(s, queue) : NULL;
+    if (!kept)
+      continue;
+    if (!keeps)
+      keeps = tree_set(fn, "scope_keep", tree_list());
+    struct tree *keep = tree_push(keeps, tree_map());
+    tree_set_string(keep, "var", kept);
+    tree_set_string(keep, "callback", f->name);
+    tree_set_string(keep, "param", p->name);
+    tree_set_string(keep, "type", p->type->spelling);
+    free(kept);
   }
   return scope_command(s, f, fn, d);
 }

@@ -250,9 +250,11 @@ static void build_device(struct view_device *v, struct tree *root) {
   const struct spec_trace *t = &v->s->trace;
   const struct spec_copy_kinds *k = &t->copy_kinds;
   const char *b = v->prefix;
-  bool kernels = false;
-  for (size_t i = 0; i < t->commands.len; i++)
-    kernels |= strcmp(((const struct spec_command *)t->commands.items[i])->kind, "kernel") == 0;
+  bool kernels = false; /* launches that name their kernel, for the hooks to name */
+  for (size_t i = 0; i < t->commands.len; i++) {
+    const struct spec_command *c = t->commands.items[i];
+    kernels |= strcmp(c->kind, "kernel") == 0 && c->kernel;
+  }
   struct tree *dev = tree_set(root, "device", tree_map());
   char *kernel_name = v->has_hooks && kernels ? xasprintf("%s_kernel_name", b) : NULL;
   char *memory_of = k->present ? xasprintf("%s_memory_of", b) : NULL;

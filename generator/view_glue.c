@@ -7,6 +7,7 @@
 
 #include "util.h"
 #include "view_expr.h"
+#include "view_handles.h"
 
 /* The first entry of entries (each starting with its char *function) that matches name,
  * counted as a match; NULL when none does. */
@@ -157,6 +158,9 @@ bool view_glue_function(const struct spec *s, const struct model_function *f, st
   bool glued = false;
   struct spec_add_flags *a = FIRST_MATCH(struct spec_add_flags, &t->add_flags, f->name);
   char *before = a ? add_flags_code(s, f, a, d, status) : NULL;
+  /* A module about to be unloaded may free kernels whose handles come back for others. */
+  if (!before && patterns_match(&t->forget_kernel_names, f->name))
+    before = xasprintf("tracer_kernel_names_forget(\"%s\");", s->backend);
   if (before) {
     tree_set_string(tree_set(fn, "glue_before", tree_map()), "code", before);
     glued = true;
@@ -172,6 +176,8 @@ bool view_glue_function(const struct spec *s, const struct model_function *f, st
   if (code)
     strbuf_addf(&after, "%s ", code);
   free(code);
+  /* A call that makes or frees a handle with an id (trace.handle_ids). */
+  view_handles_function(s, f, &after, d, status);
   /* A query that finds work done: the pending commands are read then. */
   if (patterns_match(&t->drain_after, f->name))
     strbuf_addf(&after, "if (tracer_args.tracer_status == %s) tracer_pending_drain(\"%s\", false);",
@@ -282,6 +288,12 @@ int view_glue_root(const struct model *m, const struct spec *s, struct tree *roo
     if (p->matches == 0)
       rc = diag_error_at(d, s->path, p->loc.line, p->loc.column,
                          "Filter matches nothing: trace.drain_after pattern=%s", p->glob);
+  }
+  for (size_t i = 0; i < t->forget_kernel_names.len; i++) {
+    const struct spec_pattern *p = t->forget_kernel_names.items[i];
+    if (p->matches == 0)
+      rc = diag_error_at(d, s->path, p->loc.line, p->loc.column,
+                         "Filter matches nothing: trace.forget_kernel_names pattern=%s", p->glob);
   }
   if (t->drain_after.len && !t->commands.len)
     rc = diag_error_at(d, s->path, t->loc.line, t->loc.column,

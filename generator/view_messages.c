@@ -314,28 +314,41 @@ int view_group_call(const struct spec *s, const char *prefix, const struct model
   if (!g)
     return 0;
   g->matches++;
-  const struct model_param *made = param_of(f, g->made), *from = param_of(f, g->from);
-  const struct model_type *type = made && made->type->kind == MODEL_KIND_POINTER
-                                      ? made->type->target
-                                      : NULL;
+  /* With `type`, made and from are predefined handles of that type (MPI_COMM_SELF), the
+   * hooks function given a pointer to a copy of made. */
+  const struct model_param *made = g->type ? NULL : param_of(f, g->made);
+  const struct model_param *from = g->type ? NULL : param_of(f, g->from);
+  const char *type = g->type ? g->type
+                     : made && made->type->kind == MODEL_KIND_POINTER
+                         ? made->type->target->spelling
+                         : NULL;
   struct spec_world_rank *hook = NULL;
   for (size_t i = 0; type && !hook && i < s->trace.group_made.len; i++)
-    if (strcmp(((struct spec_world_rank *)s->trace.group_made.items[i])->type,
-               type->spelling) == 0)
+    if (strcmp(((struct spec_world_rank *)s->trace.group_made.items[i])->type, type) == 0)
       hook = s->trace.group_made.items[i];
-  if (!from || !hook)
+  if ((!from && !g->type) || !hook)
     return diag_error_at(d, s->path, g->loc.line, g->loc.column,
                          "Cannot describe group: function=%s: made=%s must name a pointer to a "
-                         "type of trace.group_made, from=%s a param",
+                         "type of trace.group_made (or, with type, a handle of it), from=%s a "
+                         "param",
                          f->name, g->made, g->from);
-  /* One declaration per hooks function, from the first call it serves. */
-  if (!hook->matches++) {
+  hook->matches++;
+  /* One declaration per hooks function, from the first call that names a param. */
+  if (!hook->from_type && from)
     hook->from_type = from->type->spelling;
+  if (g->type) {
+    /* A predefined handle's group is recorded in every mode: no later call makes it. */
+    tree_set_bool(fn, "group_predefined", true);
+    tree_set(fn, "group_call",
+             tree_stringf("%s_%s(tracer_args.tracer_status, tracer_args.tracer_start, %s, "
+                          "&(%s){%s});",
+                          prefix, hook->function, g->from, g->type, g->made));
+  } else {
+    tree_set(fn, "group_call",
+             tree_stringf("%s_%s(tracer_args.tracer_status, tracer_args.tracer_start, "
+                          "tracer_args.%s, tracer_args.%s);",
+                          prefix, hook->function, g->from, g->made));
   }
-  tree_set(fn, "group_call",
-           tree_stringf("%s_%s(tracer_args.tracer_status, tracer_args.tracer_start, "
-                        "tracer_args.%s, tracer_args.%s);",
-                        prefix, hook->function, g->from, g->made));
   return 0;
 }
 
@@ -354,7 +367,7 @@ int view_messages_finish(const struct spec *s, struct tree *root, struct diag *d
     struct tree *item = tree_push(made, tree_map());
     tree_set_string(item, "type", w->type);
     tree_set_string(item, "function", w->function);
-    tree_set_string(item, "from_type", w->from_type);
+    tree_set_string(item, "from_type", w->from_type ? w->from_type : w->type);
   }
   for (size_t i = 0; i < s->trace.group_calls.len; i++) {
     const struct spec_group_call *g = s->trace.group_calls.items[i];

@@ -1385,7 +1385,6 @@ struct cuda_cuModuleUnload_record {
   struct tracer_record_head head;
   uint64_t hmod;
 };
-void cuda_hook_cuModuleUnload_before(struct cuda_cuModuleUnload_args *args);
 
 /* CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) */
 typedef __typeof__(cuModuleGetLoadingMode) cuda_cuModuleGetLoadingMode_fn;
@@ -1703,7 +1702,6 @@ struct cuda_cuLibraryUnload_record {
   struct tracer_record_head head;
   uint64_t library;
 };
-void cuda_hook_cuLibraryUnload_before(struct cuda_cuLibraryUnload_args *args);
 
 /* CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name) */
 typedef __typeof__(cuLibraryGetKernel) cuda_cuLibraryGetKernel_fn;

@@ -28,6 +28,7 @@
 #include "cuda_args.h"
 #include "cuda_tracepoints.h"
 #include "tracer_given.h"
+#include "tracer_handle_ids.h"
 #include "tracer_pending.h"
 #include "tracer_recording.h"
 #include "tracer_requests.h"
@@ -522,6 +523,31 @@ void *cuda_library_object(const char *name) {
   void *object = tracer_real_dlsym(RTLD_DEFAULT, name);
   void *library = object ? NULL : tracer_loaded_library("libcuda.so.1");
   return library ? tracer_real_dlsym(library, name) : object;
+}
+
+/* A device is its ordinal (trace.devices), named by cuDeviceGetName. */
+static int32_t cuda_device_find(uintptr_t handle, char *name, size_t size) {
+  CUdevice device = (CUdevice)handle;
+  cuda_depth++;
+  if (device >= 0 && cuDeviceGetName(name, (int)size, device) != CUDA_SUCCESS)
+    name[0] = '\0';
+  cuda_depth--;
+  return device >= 0 ? (int32_t)device : TRACER_DEVICE_UNKNOWN;
+}
+
+/* A command runs on the thread's current device (cuCtxGetDevice). */
+static int32_t cuda_device_of(const struct tracer_command *command) {
+  (void)command;
+  CUdevice device = -1;
+  cuda_depth++;
+  CUresult known = cuCtxGetDevice(&device);
+  cuda_depth--;
+  return known == CUDA_SUCCESS && device >= 0 ? tracer_device_ordinal("cuda", (uintptr_t)device)
+                                              : TRACER_DEVICE_UNKNOWN;
+}
+
+__attribute__((constructor)) static void cuda_devices_register(void) {
+  tracer_device_of_register("cuda", cuda_device_of, cuda_device_find);
 }
 
 /* When the app already has libcuda.so.1 loaded, every function is found now, so that no
@@ -5801,7 +5827,7 @@ cuda_traced_cuModuleUnload(cuda_cuModuleUnload_fn *tracer_real, const void *trac
   tracer_args.hmod = hmod;
   struct cuda_cuModuleUnload_record tracer_record;
   tracer_record.hmod = (uint64_t)(uintptr_t)(tracer_args.hmod);
-  cuda_hook_cuModuleUnload_before(&tracer_args);
+  tracer_kernel_names_forget("cuda");
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuModuleUnload);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -7121,7 +7147,7 @@ cuda_traced_cuLibraryUnload(cuda_cuLibraryUnload_fn *tracer_real, const void *tr
   tracer_args.library = library;
   struct cuda_cuLibraryUnload_record tracer_record;
   tracer_record.library = (uint64_t)(uintptr_t)(tracer_args.library);
-  cuda_hook_cuLibraryUnload_before(&tracer_args);
+  tracer_kernel_names_forget("cuda");
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuLibraryUnload);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);

@@ -27,6 +27,7 @@
 #include "cudart_args.h"
 #include "cudart_tracepoints.h"
 #include "tracer_given.h"
+#include "tracer_handle_ids.h"
 #include "tracer_pending.h"
 #include "tracer_recording.h"
 #include "tracer_requests.h"

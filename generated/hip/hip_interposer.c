@@ -28,6 +28,7 @@
 #include "hip_args.h"
 #include "hip_tracepoints.h"
 #include "tracer_given.h"
+#include "tracer_handle_ids.h"
 #include "tracer_pending.h"
 #include "tracer_recording.h"
 #include "tracer_requests.h"
@@ -457,6 +458,31 @@ void *hip_library_object(const char *name) {
   void *object = tracer_real_dlsym(RTLD_DEFAULT, name);
   void *library = object ? NULL : tracer_loaded_library("libamdhip64.so.5");
   return library ? tracer_real_dlsym(library, name) : object;
+}
+
+/* A device is its ordinal (trace.devices), named by hipDeviceGetName. */
+static int32_t hip_device_find(uintptr_t handle, char *name, size_t size) {
+  int device = (int)handle;
+  hip_depth++;
+  if (device >= 0 && hipDeviceGetName(name, (int)size, device) != hipSuccess)
+    name[0] = '\0';
+  hip_depth--;
+  return device >= 0 ? (int32_t)device : TRACER_DEVICE_UNKNOWN;
+}
+
+/* A command runs on the thread's current device (hipGetDevice). */
+static int32_t hip_device_of(const struct tracer_command *command) {
+  (void)command;
+  int device = -1;
+  hip_depth++;
+  hipError_t known = hipGetDevice(&device);
+  hip_depth--;
+  return known == hipSuccess && device >= 0 ? tracer_device_ordinal("hip", (uintptr_t)device)
+                                            : TRACER_DEVICE_UNKNOWN;
+}
+
+__attribute__((constructor)) static void hip_devices_register(void) {
+  tracer_device_of_register("hip", hip_device_of, hip_device_find);
 }
 
 /* When the app already has libamdhip64.so.5 loaded, every function is found now, so that no

@@ -5340,7 +5340,6 @@ struct mpich_MPI_Init_record {
   uint64_t argc_val;
   uint64_t argv_val;
 };
-void mpi_hook_MPI_Init_after(struct mpich_MPI_Init_args *args);
 
 /* int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) */
 typedef __typeof__(MPI_Init_thread) mpich_MPI_Init_thread_fn;
@@ -5363,7 +5362,6 @@ struct mpich_MPI_Init_thread_record {
   uint64_t argv_val;
   uint64_t provided_val;
 };
-void mpi_hook_MPI_Init_thread_after(struct mpich_MPI_Init_thread_args *args);
 
 /* int MPI_Initialized(int *flag) */
 typedef __typeof__(MPI_Initialized) mpich_MPI_Initialized_fn;
@@ -14589,7 +14587,7 @@ struct mpich_MPI_Register_datarep_c_record {
 };
 
 /* The bytes of one element of a datatype, for the bytes of messages (trace.messages):
- * defined by the hooks. */
+ * defined by the hooks, or by the interposer from trace.element_sizes. */
 uint64_t mpi_element_size(MPI_Datatype datatype);
 
 /* What a receive's status says (trace.message_status), when status (the call's) is

@@ -162,7 +162,6 @@ struct nccl_ncclCommInitRankConfig_record {
   uint64_t polls;
 };
 extern __thread uint64_t nccl_polls_ncclCommInitRankConfig; /* polls folded since its last record */
-void nccl_hook_ncclCommInitRankConfig_after(struct nccl_ncclCommInitRankConfig_args *args);
 
 /* ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank) */
 typedef __typeof__(ncclCommInitRank) nccl_ncclCommInitRank_fn;
@@ -184,7 +183,6 @@ struct nccl_ncclCommInitRank_record {
   uint64_t polls;
 };
 extern __thread uint64_t nccl_polls_ncclCommInitRank; /* polls folded since its last record */
-void nccl_hook_ncclCommInitRank_after(struct nccl_ncclCommInitRank_args *args);
 
 /* ncclResult_t ncclCommInitAll(ncclComm_t *comm, int ndev, const int *devlist) */
 typedef __typeof__(ncclCommInitAll) nccl_ncclCommInitAll_fn;
@@ -235,7 +233,6 @@ struct nccl_ncclCommDestroy_record {
   uint64_t polls;
 };
 extern __thread uint64_t nccl_polls_ncclCommDestroy; /* polls folded since its last record */
-void nccl_hook_ncclCommDestroy_after(struct nccl_ncclCommDestroy_args *args);
 
 /* ncclResult_t ncclCommAbort(ncclComm_t comm) */
 typedef __typeof__(ncclCommAbort) nccl_ncclCommAbort_fn;
@@ -251,7 +248,6 @@ struct nccl_ncclCommAbort_record {
   uint64_t polls;
 };
 extern __thread uint64_t nccl_polls_ncclCommAbort; /* polls folded since its last record */
-void nccl_hook_ncclCommAbort_after(struct nccl_ncclCommAbort_args *args);
 
 /* ncclResult_t ncclCommRevoke(ncclComm_t comm, int revokeFlags) */
 typedef __typeof__(ncclCommRevoke) nccl_ncclCommRevoke_fn;
@@ -294,7 +290,6 @@ struct nccl_ncclCommSplit_record {
   uint64_t polls;
 };
 extern __thread uint64_t nccl_polls_ncclCommSplit; /* polls folded since its last record */
-void nccl_hook_ncclCommSplit_after(struct nccl_ncclCommSplit_args *args);
 
 /* ncclResult_t ncclCommShrink(ncclComm_t comm, int *excludeRanksList, int excludeRanksCount,
  * ncclComm_t *newcomm, ncclConfig_t *config, int shrinkFlags) */
@@ -351,7 +346,6 @@ struct nccl_ncclCommInitRankScalable_record {
 };
 extern __thread uint64_t
     nccl_polls_ncclCommInitRankScalable; /* polls folded since its last record */
-void nccl_hook_ncclCommInitRankScalable_after(struct nccl_ncclCommInitRankScalable_args *args);
 
 /* const char *ncclGetErrorString(ncclResult_t result) */
 typedef __typeof__(ncclGetErrorString) nccl_ncclGetErrorString_fn;
@@ -974,14 +968,16 @@ struct nccl_ncclGroupSimulateEnd_record {
 extern __thread uint64_t nccl_polls_ncclGroupSimulateEnd; /* polls folded since its last record */
 
 /* The bytes of one element of a datatype, for the bytes of messages (trace.messages):
- * defined by the hooks. */
+ * defined by the hooks, or by the interposer from trace.element_sizes. */
 uint64_t nccl_element_size(ncclDataType_t datatype);
 
 /* A communicator's rank and size (trace.communicators), recorded with its messages; -1
- * when the handle cannot say: defined by the hooks. */
+ * when the handle cannot say: defined by the hooks, or by the interposer where the spec
+ * names the library's query. */
 int64_t nccl_comm_rank(ncclComm_t comm);
 int64_t nccl_comm_size(ncclComm_t comm);
-/* An id that every rank of the communicator shares; 0 when unknown. */
+/* An id that every rank of the communicator shares; 0 when unknown (the interposer's
+ * where the spec has trace.handle_ids). */
 uint64_t nccl_comm_id(ncclComm_t comm);
 
 /* Minimal mode: writes one batch of calls as lttng_ust_nccl:call, and the backend's index

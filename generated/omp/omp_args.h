@@ -177,7 +177,6 @@ struct omp_ompt_callback_target_emi_record {
   uint64_t target_data;
   uint64_t codeptr_ra;
 };
-void omp_hook_ompt_callback_target_emi_after(struct omp_ompt_callback_target_emi_args *args);
 
 /* static void omp_on_ompt_callback_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t
  * *target_data, ompt_id_t *host_op_id, unsigned int requested_num_teams) */
@@ -198,8 +197,6 @@ struct omp_ompt_callback_target_submit_emi_record {
   uint64_t requested_num_teams;
   uint64_t host_op_id_val;
 };
-void omp_hook_ompt_callback_target_submit_emi_after(
-    struct omp_ompt_callback_target_submit_emi_args *args);
 
 /* Minimal mode: writes one batch of calls as lttng_ust_omp:call, and the backend's index
  * among the batching ones, -1 until registered (omp_tracepoints.c). */

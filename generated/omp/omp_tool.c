@@ -30,6 +30,10 @@ static struct {
   omp_ompt_callback_target_submit_emi_fn *ompt_callback_target_submit_emi;
 } omp_next;
 
+/* device_num of the ompt_callback_target_emi scope this thread is in, for other callbacks'
+ * commands. */
+static __thread int omp_kept_ompt_callback_target_emi_device_num;
+
 /* ompt_callback_device_initialize: omp-tools.h */
 static void omp_on_ompt_callback_device_initialize(int device_num, const char *type,
                                                    ompt_device_t *device,
@@ -298,7 +302,8 @@ static void omp_on_ompt_callback_target_emi(ompt_target_t kind, ompt_scope_endpo
     tracer_record.target_task_data = (uint64_t)(uintptr_t)(tracer_args.target_task_data);
     tracer_record.target_data = (uint64_t)(uintptr_t)(tracer_args.target_data);
     tracer_record.codeptr_ra = (uint64_t)(uintptr_t)(tracer_args.codeptr_ra);
-    omp_hook_ompt_callback_target_emi_after(&tracer_args);
+    if (!tracer_writes)
+      omp_kept_ompt_callback_target_emi_device_num = tracer_args.device_num;
     if (tracer_writes) {
       tracer_record.head.start = tracer_args.tracer_start;
       tracer_record.head.end = tracer_now();
@@ -343,10 +348,13 @@ static void omp_on_ompt_callback_target_submit_emi(ompt_scope_endpoint_t endpoin
     tracer_record.target_data = (uint64_t)(uintptr_t)(tracer_args.target_data);
     tracer_record.host_op_id = (uint64_t)(uintptr_t)(tracer_args.host_op_id);
     tracer_record.requested_num_teams = (uint64_t)(tracer_args.requested_num_teams);
-    omp_hook_ompt_callback_target_submit_emi_after(&tracer_args);
     if (tracer_writes) {
       tracer_record.head.start = tracer_args.tracer_start;
       tracer_record.head.end = tracer_now();
+      tracer_device_command_of(&(struct tracer_call_id){tracer_tid(), tracer_args.tracer_start},
+                               "omp", TRACER_COMMAND_KERNEL, "ompt_callback_target_submit_emi", 0,
+                               (uintptr_t)omp_kept_ompt_callback_target_emi_device_num,
+                               tracer_args.tracer_start, tracer_record.head.end);
       tracer_record.head.ids = tracer_record_ids();
       tracer_record.head.call =
           tracer_record_call(OMP_ID_ompt_callback_target_submit_emi, 0, tracer_args.tracer_status);

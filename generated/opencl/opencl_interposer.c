@@ -28,6 +28,7 @@
 #include "opencl_args.h"
 #include "opencl_tracepoints.h"
 #include "tracer_given.h"
+#include "tracer_handle_ids.h"
 #include "tracer_pending.h"
 #include "tracer_recording.h"
 #include "tracer_requests.h"

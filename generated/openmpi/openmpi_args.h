@@ -4318,7 +4318,6 @@ struct openmpi_MPI_Init_record {
   uint64_t argc_val;
   uint64_t argv_val;
 };
-void mpi_hook_MPI_Init_after(struct openmpi_MPI_Init_args *args);
 
 /* int MPI_Initialized(int *flag) */
 typedef __typeof__(MPI_Initialized) openmpi_MPI_Initialized_fn;
@@ -4355,7 +4354,6 @@ struct openmpi_MPI_Init_thread_record {
   uint64_t argv_val;
   uint64_t provided_val;
 };
-void mpi_hook_MPI_Init_thread_after(struct openmpi_MPI_Init_thread_args *args);
 
 /* int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int
  * remote_leader, int tag, MPI_Comm *newintercomm) */
@@ -8363,7 +8361,7 @@ struct openmpi_MPI_Keyval_free_record {
 };
 
 /* The bytes of one element of a datatype, for the bytes of messages (trace.messages):
- * defined by the hooks. */
+ * defined by the hooks, or by the interposer from trace.element_sizes. */
 uint64_t mpi_element_size(MPI_Datatype datatype);
 
 /* What a receive's status says (trace.message_status), when status (the call's) is

@@ -11236,7 +11236,8 @@ void mpi_init_(MPI_Fint *f_ierr) {
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  mpi_hook_MPI_Init_after(&tracer_args);
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, MPI_COMM_WORLD,
+                &(MPI_Comm){MPI_COMM_SELF});
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, tracer_args.tracer_status);
@@ -11342,7 +11343,8 @@ void mpi_init_thread_(void *f_required, void *f_provided, MPI_Fint *f_ierr) {
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  mpi_hook_MPI_Init_thread_after(&tracer_args);
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, MPI_COMM_WORLD,
+                &(MPI_Comm){MPI_COMM_SELF});
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Init_thread, tracer_depth, tracer_args.tracer_status);

@@ -28,6 +28,7 @@
 #include "openmpi_args.h"
 #include "openmpi_tracepoints.h"
 #include "tracer_given.h"
+#include "tracer_handle_ids.h"
 #include "tracer_pending.h"
 #include "tracer_recording.h"
 #include "tracer_requests.h"
@@ -17860,7 +17861,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  mpi_hook_MPI_Init_after(&tracer_args);
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, MPI_COMM_WORLD,
+                &(MPI_Comm){MPI_COMM_SELF});
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, tracer_args.tracer_status);
@@ -18004,7 +18006,8 @@ openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_real, const vo
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  mpi_hook_MPI_Init_thread_after(&tracer_args);
+  mpi_comm_made(tracer_args.tracer_status, tracer_args.tracer_start, MPI_COMM_WORLD,
+                &(MPI_Comm){MPI_COMM_SELF});
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Init_thread, tracer_depth, tracer_args.tracer_status);

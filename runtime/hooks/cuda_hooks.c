@@ -9,7 +9,7 @@
  *   (tracer_pending.h) until read, placed on the host's clock through a reference event
  *   whose host time is known.
  * - Each command's device: the current context's (cuCtxGetDevice), named by
- *   cuDeviceGetName.
+ *   cuDeviceGetName (trace.devices).
  * - Kernel names as the device knows them (cuFuncGetName, cuKernelGetName), demangled;
  *   copies named by kind from the pointers' attributes (cuda_memory_of, the spec's
  *   trace.copy_kinds): "cuMemcpyAsync(H2D pageable)".
@@ -34,12 +34,12 @@ void cuda_hook_cuGetProcAddress_v2_after(struct cuda_cuGetProcAddress_v2_args *a
   *args->pfn = tracer_wrapper_of(*args->pfn, args->symbol);
 }
 
-/* ---- names ---- */
+/* ---- names and devices ---- */
 
 /* A kernel's name, looked up and demangled once per function: demangling one of PyTorch's
  * template names takes microseconds, more than the launch itself. Unloading a module or
  * library may free a function whose handle comes back for another kernel: the names are
- * forgotten then. */
+ * forgotten then (trace.forget_kernel_names). */
 bool cuda_kernel_name(const struct tracer_command *command, char *name, size_t size) {
   CUfunction function = (CUfunction)command->kernel;
   if (tracer_kernel_name_of("cuda", command->kernel, name, size))
@@ -57,42 +57,6 @@ bool cuda_kernel_name(const struct tracer_command *command, char *name, size_t s
   tracer_demangle(device, name, size);
   tracer_kernel_named("cuda", command->kernel, name);
   return true;
-}
-
-void cuda_hook_cuModuleUnload_before(struct cuda_cuModuleUnload_args *args) {
-  (void)args;
-  tracer_kernel_names_forget("cuda");
-}
-void cuda_hook_cuLibraryUnload_before(struct cuda_cuLibraryUnload_args *args) {
-  (void)args;
-  tracer_kernel_names_forget("cuda");
-}
-
-/* ---- devices ---- */
-
-/* CUdevice is the ordinal; named by cuDeviceGetName. */
-static int32_t cuda_device_find(uintptr_t handle, char *name, size_t size) {
-  CUdevice device = (CUdevice)handle;
-  cuda_depth++;
-  if (device >= 0 && cuDeviceGetName(name, (int)size, device) != CUDA_SUCCESS)
-    name[0] = '\0';
-  cuda_depth--;
-  return device >= 0 ? device : TRACER_DEVICE_UNKNOWN;
-}
-
-/* A command runs on the device of the context current where it is submitted. */
-static int32_t cuda_device_of(const struct tracer_command *command) {
-  (void)command;
-  CUdevice device = -1;
-  cuda_depth++;
-  CUresult known = cuCtxGetDevice(&device);
-  cuda_depth--;
-  return known == CUDA_SUCCESS && device >= 0 ? tracer_device_ordinal("cuda", (uintptr_t)device)
-                                              : TRACER_DEVICE_UNKNOWN;
-}
-
-__attribute__((constructor)) static void cuda_devices_register(void) {
-  tracer_device_of_register("cuda", cuda_device_of, cuda_device_find);
 }
 
 /* Where a pointer lives, from the driver's attributes; ordinary (pageable) host memory is

@@ -1,9 +1,10 @@
-/* HIP hooks: the names of kernels, as HIP knows them, and the device of each command.
+/* HIP hooks: the names of kernels, as HIP knows them.
  *
  * Everything else about HIP's device work comes from the spec: kernel launches and copies
  * are device_command events with the host-side times of their calls (`device_times:
  * host`), copies named by their direction ("hipMemcpy(H2D)"), kernels of a module by the
- * name hipModuleGetFunction was given (trace.kernel_names) when HIP cannot name them.
+ * name hipModuleGetFunction was given (trace.kernel_names) when HIP cannot name them, each
+ * command's device the thread's current one (trace.devices).
  *
  * Calls the hooks make to HIP go through hip_depth, so they are not traced.
  */
@@ -28,28 +29,4 @@ bool hip_kernel_name(const struct tracer_command *command, char *name, size_t si
   else
     return false;
   return true;
-}
-
-/* HIP's device is its ordinal, named by hipDeviceGetName. */
-static int32_t hip_device_find(uintptr_t device, char *name, size_t size) {
-  hip_depth++;
-  if (hipDeviceGetName(name, (int)size, (int)device) != hipSuccess)
-    name[0] = '\0';
-  hip_depth--;
-  return (int32_t)device;
-}
-
-/* A command runs on the thread's current device (hipGetDevice). */
-static int32_t hip_device_of(const struct tracer_command *command) {
-  (void)command;
-  int device = -1;
-  hip_depth++;
-  hipError_t known = hipGetDevice(&device);
-  hip_depth--;
-  return known == hipSuccess && device >= 0 ? tracer_device_ordinal("hip", (uintptr_t)device)
-                                            : TRACER_DEVICE_UNKNOWN;
-}
-
-__attribute__((constructor)) static void hip_devices_register(void) {
-  tracer_device_of_register("hip", hip_device_of, hip_device_find);
 }

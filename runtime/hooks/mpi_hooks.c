@@ -21,7 +21,7 @@
  *   ranks, recorded when the call that makes one returns (runtime/tracer_groups.h): the
  *   exports name the communicator a call passes by them. The same translation, done
  *   locally: no communication. MPI_COMM_SELF, which no call makes, is recorded when
- *   MPI_Init or MPI_Init_thread returns (trace.after).
+ *   MPI_Init or MPI_Init_thread returns (trace.groups names it).
  *
  * - A receive's sender and bytes as its status says (trace.message_status): a receive from
  *   MPI_ANY_SOURCE names no sender, and one may receive less than its count allows.
@@ -240,7 +240,10 @@ void mpi_comm_made(int64_t status, uint64_t start, MPI_Comm from, MPI_Comm *made
   if (mpi_calls.PMPI_Comm_test_inter(*made, &inter) != MPI_SUCCESS || inter ||
       mpi_calls.PMPI_Comm_group(*made, &group) != MPI_SUCCESS)
     return;
-  group_made(TRACER_GROUP_COMMUNICATOR, HANDLE_VALUE(*made), HANDLE_VALUE(from), start, group);
+  /* MPI_COMM_SELF (made when MPI starts: trace.groups) is a group of this rank alone, so
+   * that the records of calls on it name no more than the rank (the exports' MPI_COMM_SELF). */
+  group_made(*made == MPI_COMM_SELF ? TRACER_GROUP_SELF : TRACER_GROUP_COMMUNICATOR,
+             HANDLE_VALUE(*made), HANDLE_VALUE(from), start, group);
   mpi_calls.PMPI_Group_free(&group);
 }
 
@@ -251,32 +254,4 @@ void mpi_win_made(int64_t status, uint64_t start, MPI_Comm from, MPI_Win *made) 
     return;
   group_made(TRACER_GROUP_WINDOW, HANDLE_VALUE(*made), HANDLE_VALUE(from), start, group);
   mpi_calls.PMPI_Group_free(&group);
-}
-
-/* The after hooks' argument structs carry the backend's name (mpich_, openmpi_): the
- * guard of the header this build includes says which. */
-#if defined(MPICH_ARGS_H)
-#define MPI_ARGS(function) struct mpich_##function##_args
-#else
-#define MPI_ARGS(function) struct openmpi_##function##_args
-#endif
-
-/* MPI_COMM_SELF as a group of this rank alone, so that the records of calls on it name
- * no more than the rank (the exports' MPI_COMM_SELF). */
-static void self_made(int64_t status, uint64_t start) {
-  MPI_Group group;
-  if (status != MPI_SUCCESS || !mpi_calls_ready() ||
-      mpi_calls.PMPI_Comm_group(MPI_COMM_SELF, &group) != MPI_SUCCESS)
-    return;
-  group_made(TRACER_GROUP_SELF, HANDLE_VALUE(MPI_COMM_SELF), HANDLE_VALUE(MPI_COMM_WORLD), start,
-             group);
-  mpi_calls.PMPI_Group_free(&group);
-}
-
-void mpi_hook_MPI_Init_after(MPI_ARGS(MPI_Init) *args) {
-  self_made(args->tracer_status, args->tracer_start);
-}
-
-void mpi_hook_MPI_Init_thread_after(MPI_ARGS(MPI_Init_thread) *args) {
-  self_made(args->tracer_status, args->tracer_start);
 }

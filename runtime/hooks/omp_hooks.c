@@ -7,8 +7,8 @@
  * finds, as the runtime would have: a later ompt_start_tool in the process, else the
  * first library of OMP_TOOL_LIBRARIES whose ompt_start_tool accepts. The chained tool
  * initializes through our lookup, whose ompt_set_callback stores its callbacks of the
- * kinds we trace (ours call them after recording) and passes the others on. Transfers are
- * the spec's device commands (trace.commands); submits are put on their region's device.
+ * kinds we trace (ours call them after recording) and passes the others on. Transfers and
+ * submits are the spec's device commands (trace.commands), a submit on its region's device.
  */
 #include <dlfcn.h>
 #include <libgen.h>
@@ -161,22 +161,4 @@ __attribute__((constructor)) static void omp_check_app_tool(void) {
                    info.dli_fname && *info.dli_fname ? info.dli_fname : "the program");
   if (n > 0)
     (void)!write(2, message, (size_t)n < sizeof message ? (size_t)n : sizeof message - 1);
-}
-
-/* The device of the target region a thread is in: submits do not name it. */
-static __thread int omp_current_device;
-
-void omp_hook_ompt_callback_target_emi_after(struct omp_ompt_callback_target_emi_args *args) {
-  if (args->endpoint == ompt_scope_begin)
-    omp_current_device = args->device_num;
-}
-
-void omp_hook_ompt_callback_target_submit_emi_after(
-    struct omp_ompt_callback_target_submit_emi_args *args) {
-  if (args->endpoint == ompt_scope_end) {
-    struct tracer_call_id call = {tracer_tid(), args->tracer_start}; /* this scope's row */
-    tracer_device_command_of(&call, "omp", TRACER_COMMAND_KERNEL,
-                             "ompt_callback_target_submit_emi", 0, (uintptr_t)omp_current_device,
-                             args->tracer_start, tracer_now());
-  }
 }
