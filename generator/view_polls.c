@@ -79,10 +79,12 @@ int view_poll_function(const struct spec *s, const char *backend, const struct m
   char *lean = not_ready(f, lean_status, lean_done);
   tree_set_string(poll, "not_ready", full);
   tree_set_string(poll, "lean_not_ready", lean);
-  bool sampled = p || own_not_ready(s, f);
-  tree_set_string(poll, "timed", sampled ? "tracer_timed" : "true");
-  if (sampled)
-    tree_set_string(tree_set(fn, "sampled_poll", tree_map()), "not_ready", full);
+  if (p || own_not_ready(s, f)) {
+    struct tree *sampled = tree_set(fn, "sampled_poll", tree_map());
+    tree_set_string(sampled, "counter", counter);
+    tree_set_string(sampled, "not_ready", full);
+    tree_set_string(sampled, "lean_not_ready", lean);
+  }
   extra->polls = xasprintf("tracer_polls_take(&%s)", counter);
   free(counter);
   free(full);

@@ -90,18 +90,26 @@ uint64_t tracer_counted_call_ps(void) { return counted_call_ps; }
 /* Entry times in TSC ticks to ns, the trace clock's unit. The analyses take one trace
  * clock read off every call (tally.c: take_off_clock_reads), while these spans hold one
  * TSC read: each call gets the difference, so that what remains is the call's own time. */
-static void tsc_to_trace_clock(uint64_t calls, double *total, uint64_t *min, uint64_t *max) {
+static double ns_per_tick_now(void) {
   uint64_t tsc, raw_ns;
   tracer_clock_tsc_pair(&tsc, &raw_ns);
   /* Two pairs, each to ~20 ns: after a millisecond of counting, the rate to 1 part in
    * 10^4 or better, plenty for durations of nanoseconds. */
-  double ns_per_tick = tsc > start_tsc && raw_ns > start_raw_ns
-                           ? (double)(raw_ns - start_raw_ns) / (double)(tsc - start_tsc)
-                           : 1.0;
+  return tsc > start_tsc && raw_ns > start_raw_ns
+             ? (double)(raw_ns - start_raw_ns) / (double)(tsc - start_tsc)
+             : 1.0;
+}
+
+static void tsc_to_trace_clock(uint64_t calls, double *total, uint64_t *min, uint64_t *max) {
+  double ns_per_tick = ns_per_tick_now();
   double extra = trace_read_ns > tsc_read_ns ? trace_read_ns - tsc_read_ns : 0;
   *total = *total * ns_per_tick + (double)calls * extra;
   *min = (uint64_t)((double)*min * ns_per_tick + extra + 0.5);
   *max = (uint64_t)((double)*max * ns_per_tick + extra + 0.5);
+}
+
+uint64_t tracer_count_ticks_to_trace(uint64_t ticks) {
+  return tracer_count_on_tsc ? (uint64_t)((double)ticks * ns_per_tick_now() + 0.5) : ticks;
 }
 
 /* Safe in a signal handler: tracepoints and the clock reads are. The entry is emptied
@@ -117,8 +125,7 @@ void tracer_counted_write(struct tracer_thread_calls *t, struct tracer_counted *
   uint64_t timed = c->timed, min = c->min, max = c->max;
   double total = (double)c->total;
   if (!timed) {
-    const struct tracer_count_sampler *s = tracer_count_sampler_of(t, c->backend, c->function);
-    uint64_t last = s->last_on_trace_clock == c->on_trace_clock ? s->last_ticks : 0;
+    uint64_t last = tracer_count_sampler_of(t, c->backend, c->function)->last_ticks;
     timed = 1, total = (double)last, min = max = last;
   }
   if (tracer_count_on_tsc && !c->on_trace_clock)

@@ -32,13 +32,14 @@ uint64_t tracer_request_completed(uint64_t request) {
 
 /* The array of the completing call in progress on this thread (its requests as passed),
  * and what the statuses of those it completed say (sources, received: their sender and
- * bytes); grown, never shrunk. */
+ * bytes); grown, never shrunk. Initial-exec, as the runtime's other thread state: copied
+ * at every MPI_Testany poll, which a general-dynamic access made a call dearer. */
 static __thread struct {
   uint64_t *values;
   int32_t *sources;
   uint64_t *received;
   int64_t count, cap;
-} before;
+} before __attribute__((tls_model("initial-exec")));
 
 /* Element i of an array of integers of size bytes, sign-extended when is_signed. */
 static uint64_t element(const void *array, size_t size, bool is_signed, int64_t i) {

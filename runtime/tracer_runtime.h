@@ -172,12 +172,9 @@ enum {
   TRACER_COUNTED_SAMPLERS = 64,
 };
 /* When a function's next call is timed, by function (hashed): calls left until then,
- * and the ticks of its last timed call, for an entry none of whose calls was timed: on
- * the trace clock for a poll, else of tracer_count_now() (functions may share a
- * sampler, so the clock is kept with the ticks). */
+ * and the ticks of its last timed call, for an entry none of whose calls was timed. */
 struct tracer_count_sampler {
   uint8_t countdown;
-  bool last_on_trace_clock;
   uint64_t last_ticks;
 };
 struct tracer_thread_calls {
@@ -197,8 +194,11 @@ extern __thread struct tracer_thread_calls *tracer_thread_calls
     __attribute__((tls_model("initial-exec")));
 
 /* Opens a call: returns the number of calls the thread was already in. The start is
- * filled in by tracer_inflight_started() once read, right before the real call. */
-static inline unsigned tracer_inflight_push(const char *backend, uint16_t function) {
+ * filled in by tracer_inflight_started() once read, right before the real call. These
+ * three are on the path of every traced call, polls included: always inlined (GCC left
+ * them out of line in the larger wrappers, MPI_Testany's among them). */
+__attribute__((always_inline)) static inline unsigned tracer_inflight_push(const char *backend,
+                                                                           uint16_t function) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t && !(t = tracer_thread_calls_register()))
     return 0;
@@ -221,7 +221,8 @@ void tracer_limit_note_clock_read(uint64_t cost);
 
 /* A call to be recorded has started: its start is kept, and the call goes to the budget,
  * a batch at a time. */
-static inline void tracer_inflight_started(unsigned depth, uint64_t start) {
+__attribute__((always_inline)) static inline void tracer_inflight_started(unsigned depth,
+                                                                          uint64_t start) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t)
     return;
@@ -233,7 +234,7 @@ static inline void tracer_inflight_started(unsigned depth, uint64_t start) {
   }
 }
 
-static inline void tracer_inflight_pop(void) {
+__attribute__((always_inline)) static inline void tracer_inflight_pop(void) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (t && t->depth)
     t->depth--;
@@ -358,11 +359,8 @@ static inline void tracer_count_call_on(struct tracer_thread_calls *t, const cha
                                         uint16_t function, int64_t status, bool timed,
                                         uint64_t ticks) {
   struct tracer_counted *c = tracer_count_entry(t, backend, function, status, false);
-  if (timed) {
-    struct tracer_count_sampler *s = tracer_count_sampler_of(t, backend, function);
-    s->last_ticks = ticks;
-    s->last_on_trace_clock = false;
-  }
+  if (timed)
+    tracer_count_sampler_of(t, backend, function)->last_ticks = ticks;
   tracer_count_add(t, c, timed, ticks);
 }
 static inline void tracer_count_call(const char *backend, uint16_t function, int64_t status,
@@ -384,49 +382,58 @@ static inline void tracer_count_on_trace_clock(const char *backend, uint16_t fun
 }
 
 /* Polls (trace.polls, status.not_ready): a call that answered "not ready" is counted, not
- * recorded, and timed as a counted call is, one in 16: hpcc's RandomAccess loop makes
- * millions of MPI_Test calls of some 17 ns each, and two clock reads around every one of
- * them tripled its time. Whether a call is timed is drawn before it (tracer_poll_timed):
- * every call is with --every-call or when its function's full event is on. The call is
- * added to its thread's entry for its function and status, `ns` long on the trace clock
- * when timed (its record's end less its start), and to *folded, the thread's polls of the
- * function since its last recorded call (NULL: none kept), which that record's `polls`
- * slot takes (tracer_polls_take). The call that completes is recorded in full; when its
- * call was not timed, tracer_poll_found gives it its times. */
+ * recorded: added to its thread's entry for its function and status, and to *folded, the
+ * thread's polls of the function since its last recorded call (NULL: none kept), which
+ * that record's `polls` slot takes (tracer_polls_take). The call that completes is
+ * recorded in full.
+ *
+ * A poll that a spec names (trace.polls, or a status rule of its function's own) is a
+ * query whose usual answer is "not yet", made millions of times (hpcc's RandomAccess
+ * loop: MPI_Test calls of some 17 ns, whose two trace clock reads tripled their time). It
+ * is timed as a counted call is: its start read on the counting clock (tracer_count_now:
+ * the TSC where it can be), its end only for one call in 16 (tracer_poll_timed: every
+ * call with --every-call or its full event on), added by tracer_count_sampled_poll; a
+ * call to be recorded gets its times on the trace clock from tracer_poll_times. Any other
+ * function with not-ready values (NCCL's, whose calls rarely answer so) is timed on the
+ * trace clock every call: tracer_count_poll, `ns` its record's end less its start. */
 static inline bool tracer_poll_timed(const char *backend, uint16_t function, bool every_call) {
   return every_call || !tracer_counting || tracer_count_timed(backend, function);
 }
 static inline void tracer_count_poll(const char *backend, uint16_t function, int64_t status,
-                                     bool timed, uint64_t ns, uint64_t *folded) {
+                                     uint64_t ns, uint64_t *folded) {
+  if (folded)
+    ++*folded;
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (t && t->unspent) /* a poll writes no event: it spends none of the budget */
+    t->unspent--;
+  tracer_count_on_trace_clock(backend, function, status, ns);
+}
+static inline void tracer_count_sampled_poll(const char *backend, uint16_t function, int64_t status,
+                                             bool timed, uint64_t ticks, uint64_t *folded) {
   if (folded)
     ++*folded;
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t && !(t = tracer_thread_calls_register()))
     return;
-  if (t->unspent) /* a poll writes no event: it spends none of the budget */
+  if (t->unspent)
     t->unspent--;
-  if (timed) {
-    struct tracer_count_sampler *s = tracer_count_sampler_of(t, backend, function);
-    s->last_ticks = ns;
-    s->last_on_trace_clock = true;
-  }
-  tracer_count_add(t, tracer_count_entry(t, backend, function, status, true), timed, ns);
+  tracer_count_call_on(t, backend, function, status, timed, ticks);
 }
-/* The times of a call that completed a poll without being timed: it ends now (read at
- * once after the call), and started its function's last timed poll on the thread before
- * (a poll's time is the call's own: tens of ns where it finds nothing), or now if none
- * was timed. */
-static inline void tracer_poll_found(const char *backend, uint16_t function, uint64_t *start,
-                                     uint64_t *end) {
-  *end = tracer_now();
-  uint64_t last = 0;
-  struct tracer_thread_calls *t = tracer_thread_calls;
-  if (t) {
-    const struct tracer_count_sampler *s = tracer_count_sampler_of(t, backend, function);
-    if (s->last_on_trace_clock && s->last_ticks < *end)
-      last = s->last_ticks;
+/* Ticks of tracer_count_now() as trace clock units (tracer_counted.c). */
+uint64_t tracer_count_ticks_to_trace(uint64_t ticks);
+/* A sampled poll to be recorded, whose start was read on the counting clock at
+ * count_start: returns its end, read on the trace clock now, and sets *start to the end
+ * less its span on the counting clock. */
+static inline uint64_t tracer_poll_times(uint64_t count_start, uint64_t *start) {
+  uint64_t ticks = tracer_count_since(count_start);
+  uint64_t end = tracer_now();
+  if (!tracer_count_on_tsc) { /* the counting clock is the trace clock */
+    *start = count_start < end ? count_start : end;
+    return end;
   }
-  *start = *end - last;
+  uint64_t span = tracer_count_ticks_to_trace(ticks);
+  *start = span < end ? end - span : 0;
+  return end;
 }
 static inline uint64_t tracer_polls_take(uint64_t *folded) {
   uint64_t n = *folded;

@@ -15,8 +15,8 @@
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
- *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted, timed one
- *   in 16 as those are, not recorded; the call that completes carries their number.
+ *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted, timed as
+ *   those are, not recorded; the call that completes carries their number.
  *   Otherwise the record takes the arguments as passed, before a hook may change them;
  *   the clock is read right around the real call; the event is written when the call
  *   returns, the richest kind enabled.
@@ -20285,19 +20285,17 @@ cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real, const void *tracer
     unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuStreamQuery);
     CUresult tracer_result;
     bool tracer_timed = tracer_poll_timed("cuda", CUDA_ID_cuStreamQuery, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(hStream);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(600))) {
-      tracer_count_poll("cuda", CUDA_ID_cuStreamQuery, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("cuda", CUDA_ID_cuStreamQuery, (int64_t)tracer_result, tracer_timed,
+                                tracer_timed ? tracer_count_since(tracer_start) : 0, NULL);
       cuda_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("cuda", CUDA_ID_cuStreamQuery, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("cuda", CUDA_ID_cuStreamQuery, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -20317,20 +20315,22 @@ cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real, const void *tracer
   bool tracer_timed =
       tracer_poll_timed("cuda", CUDA_ID_cuStreamQuery,
                         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.hStream);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(600))))
-    tracer_poll_found("cuda", CUDA_ID_cuStreamQuery, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full) ||
+                      !((tracer_args.tracer_status == INT64_C(600)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full) &&
-      (tracer_args.tracer_status == INT64_C(600))) {
-    tracer_count_poll("cuda", CUDA_ID_cuStreamQuery, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start, &cuda_polls_cuStreamQuery);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("cuda", CUDA_ID_cuStreamQuery, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks, &cuda_polls_cuStreamQuery);
     cuda_depth--;
     return tracer_args.tracer_result;
   }
@@ -21012,19 +21012,17 @@ cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real, const void *tracer_c
     unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuEventQuery);
     CUresult tracer_result;
     bool tracer_timed = tracer_poll_timed("cuda", CUDA_ID_cuEventQuery, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(hEvent);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(600))) {
-      tracer_count_poll("cuda", CUDA_ID_cuEventQuery, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("cuda", CUDA_ID_cuEventQuery, (int64_t)tracer_result, tracer_timed,
+                                tracer_timed ? tracer_count_since(tracer_start) : 0, NULL);
       cuda_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("cuda", CUDA_ID_cuEventQuery, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("cuda", CUDA_ID_cuEventQuery, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -21044,20 +21042,22 @@ cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real, const void *tracer_c
   bool tracer_timed =
       tracer_poll_timed("cuda", CUDA_ID_cuEventQuery,
                         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(600))))
-    tracer_poll_found("cuda", CUDA_ID_cuEventQuery, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full) ||
+                      !((tracer_args.tracer_status == INT64_C(600)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full) &&
-      (tracer_args.tracer_status == INT64_C(600))) {
-    tracer_count_poll("cuda", CUDA_ID_cuEventQuery, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start, &cuda_polls_cuEventQuery);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("cuda", CUDA_ID_cuEventQuery, tracer_args.tracer_status, tracer_timed,
+                              tracer_ticks, &cuda_polls_cuEventQuery);
     cuda_depth--;
     return tracer_args.tracer_result;
   }

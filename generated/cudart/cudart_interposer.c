@@ -15,8 +15,8 @@
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
- *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted, timed one
- *   in 16 as those are, not recorded; the call that completes carries their number.
+ *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted, timed as
+ *   those are, not recorded; the call that completes carries their number.
  *   Otherwise the record takes the arguments as passed, before a hook may change them;
  *   the clock is read right around the real call; the event is written when the call
  *   returns, the richest kind enabled.
@@ -5619,19 +5619,18 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
     unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaStreamQuery);
     cudaError_t tracer_result;
     bool tracer_timed = tracer_poll_timed("cudart", CUDART_ID_cudaStreamQuery, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(stream);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(600))) {
-      tracer_count_poll("cudart", CUDART_ID_cudaStreamQuery, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("cudart", CUDART_ID_cudaStreamQuery, (int64_t)tracer_result,
+                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
+                                NULL);
       cudart_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("cudart", CUDART_ID_cudaStreamQuery, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("cudart", CUDART_ID_cudaStreamQuery, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -5651,21 +5650,22 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
   bool tracer_timed =
       tracer_poll_timed("cudart", CUDART_ID_cudaStreamQuery,
                         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(600))))
-    tracer_poll_found("cudart", CUDART_ID_cudaStreamQuery, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full) ||
+                      !((tracer_args.tracer_status == INT64_C(600)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full) &&
-      (tracer_args.tracer_status == INT64_C(600))) {
-    tracer_count_poll("cudart", CUDART_ID_cudaStreamQuery, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start,
-                      &cudart_polls_cudaStreamQuery);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("cudart", CUDART_ID_cudaStreamQuery, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks, &cudart_polls_cudaStreamQuery);
     cudart_depth--;
     return tracer_args.tracer_result;
   }
@@ -6797,19 +6797,18 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
     unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaEventQuery);
     cudaError_t tracer_result;
     bool tracer_timed = tracer_poll_timed("cudart", CUDART_ID_cudaEventQuery, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(event);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(600))) {
-      tracer_count_poll("cudart", CUDART_ID_cudaEventQuery, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("cudart", CUDART_ID_cudaEventQuery, (int64_t)tracer_result,
+                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
+                                NULL);
       cudart_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("cudart", CUDART_ID_cudaEventQuery, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("cudart", CUDART_ID_cudaEventQuery, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -6829,21 +6828,22 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
   bool tracer_timed =
       tracer_poll_timed("cudart", CUDART_ID_cudaEventQuery,
                         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.event);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(600))))
-    tracer_poll_found("cudart", CUDART_ID_cudaEventQuery, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full) ||
+                      !((tracer_args.tracer_status == INT64_C(600)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full) &&
-      (tracer_args.tracer_status == INT64_C(600))) {
-    tracer_count_poll("cudart", CUDART_ID_cudaEventQuery, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start,
-                      &cudart_polls_cudaEventQuery);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("cudart", CUDART_ID_cudaEventQuery, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks, &cudart_polls_cudaEventQuery);
     cudart_depth--;
     return tracer_args.tracer_result;
   }

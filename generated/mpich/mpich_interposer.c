@@ -15,8 +15,8 @@
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
- *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted, timed one
- *   in 16 as those are, not recorded; the call that completes carries their number.
+ *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted, timed as
+ *   those are, not recorded; the call that completes carries their number.
  *   Otherwise the record takes the arguments as passed, before a hook may change them;
  *   the clock is read right around the real call; the event is written when the call
  *   returns, the richest kind enabled.
@@ -23523,20 +23523,18 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Improbe);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Improbe, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(source, tag, comm, flag, message, status);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_poll("mpich", MPICH_ID_MPI_Improbe, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Improbe, (int64_t)tracer_result, tracer_timed,
+                                tracer_timed ? tracer_count_since(tracer_start) : 0, NULL);
       mpich_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("mpich", MPICH_ID_MPI_Improbe, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Improbe, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -23566,24 +23564,25 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
   bool tracer_timed =
       tracer_poll_timed("mpich", MPICH_ID_MPI_Improbe,
                         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result =
       tracer_real(tracer_args.source, tracer_args.tag, tracer_args.comm, tracer_args.flag,
                   tracer_args.message, tracer_args.status);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(0)) &&
-                         !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))))
-    tracer_poll_found("mpich", MPICH_ID_MPI_Improbe, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full) ||
+                      !((tracer_args.tracer_status == INT64_C(0)) &&
+                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full) &&
-      (tracer_args.tracer_status == INT64_C(0)) &&
-      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
-    tracer_count_poll("mpich", MPICH_ID_MPI_Improbe, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start, &mpich_polls_MPI_Improbe);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Improbe, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks, &mpich_polls_MPI_Improbe);
     mpich_depth--;
     return tracer_args.tracer_result;
   }
@@ -23736,20 +23735,18 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Iprobe);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Iprobe, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(source, tag, comm, flag, status);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_poll("mpich", MPICH_ID_MPI_Iprobe, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Iprobe, (int64_t)tracer_result, tracer_timed,
+                                tracer_timed ? tracer_count_since(tracer_start) : 0, NULL);
       mpich_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("mpich", MPICH_ID_MPI_Iprobe, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Iprobe, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -23777,23 +23774,24 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
   bool tracer_timed =
       tracer_poll_timed("mpich", MPICH_ID_MPI_Iprobe,
                         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.source, tracer_args.tag, tracer_args.comm,
                                           tracer_args.flag, tracer_args.status);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(0)) &&
-                         !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))))
-    tracer_poll_found("mpich", MPICH_ID_MPI_Iprobe, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full) ||
+                      !((tracer_args.tracer_status == INT64_C(0)) &&
+                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full) &&
-      (tracer_args.tracer_status == INT64_C(0)) &&
-      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
-    tracer_count_poll("mpich", MPICH_ID_MPI_Iprobe, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start, &mpich_polls_MPI_Iprobe);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Iprobe, tracer_args.tracer_status, tracer_timed,
+                              tracer_ticks, &mpich_polls_MPI_Iprobe);
     mpich_depth--;
     return tracer_args.tracer_result;
   }
@@ -26400,20 +26398,18 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Test);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Test, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(request, flag, status);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_poll("mpich", MPICH_ID_MPI_Test, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Test, (int64_t)tracer_result, tracer_timed,
+                                tracer_timed ? tracer_count_since(tracer_start) : 0, NULL);
       mpich_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("mpich", MPICH_ID_MPI_Test, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Test, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -26437,23 +26433,24 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Test);
   bool tracer_timed = tracer_poll_timed(
       "mpich", MPICH_ID_MPI_Test, lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result =
       tracer_real(tracer_args.request, tracer_args.flag, tracer_args.status);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(0)) &&
-                         !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))))
-    tracer_poll_found("mpich", MPICH_ID_MPI_Test, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test__full) ||
+                      !((tracer_args.tracer_status == INT64_C(0)) &&
+                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test__full) &&
-      (tracer_args.tracer_status == INT64_C(0)) &&
-      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
-    tracer_count_poll("mpich", MPICH_ID_MPI_Test, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start, &mpich_polls_MPI_Test);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Test, tracer_args.tracer_status, tracer_timed,
+                              tracer_ticks, &mpich_polls_MPI_Test);
     mpich_depth--;
     return tracer_args.tracer_result;
   }
@@ -26606,20 +26603,18 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testall);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testall, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(count, array_of_requests, flag, array_of_statuses);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_poll("mpich", MPICH_ID_MPI_Testall, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testall, (int64_t)tracer_result, tracer_timed,
+                                tracer_timed ? tracer_count_since(tracer_start) : 0, NULL);
       mpich_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("mpich", MPICH_ID_MPI_Testall, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Testall, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -26647,23 +26642,24 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
   bool tracer_timed =
       tracer_poll_timed("mpich", MPICH_ID_MPI_Testall,
                         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests,
                                           tracer_args.flag, tracer_args.array_of_statuses);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(0)) &&
-                         !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))))
-    tracer_poll_found("mpich", MPICH_ID_MPI_Testall, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full) ||
+                      !((tracer_args.tracer_status == INT64_C(0)) &&
+                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full) &&
-      (tracer_args.tracer_status == INT64_C(0)) &&
-      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
-    tracer_count_poll("mpich", MPICH_ID_MPI_Testall, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start, &mpich_polls_MPI_Testall);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testall, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks, &mpich_polls_MPI_Testall);
     mpich_depth--;
     return tracer_args.tracer_result;
   }
@@ -26730,20 +26726,18 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testany);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testany, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(count, array_of_requests, indx, flag, status);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_poll("mpich", MPICH_ID_MPI_Testany, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testany, (int64_t)tracer_result, tracer_timed,
+                                tracer_timed ? tracer_count_since(tracer_start) : 0, NULL);
       mpich_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("mpich", MPICH_ID_MPI_Testany, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Testany, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -26773,23 +26767,24 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
   bool tracer_timed =
       tracer_poll_timed("mpich", MPICH_ID_MPI_Testany,
                         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests,
                                           tracer_args.indx, tracer_args.flag, tracer_args.status);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(0)) &&
-                         !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))))
-    tracer_poll_found("mpich", MPICH_ID_MPI_Testany, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full) ||
+                      !((tracer_args.tracer_status == INT64_C(0)) &&
+                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full) &&
-      (tracer_args.tracer_status == INT64_C(0)) &&
-      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
-    tracer_count_poll("mpich", MPICH_ID_MPI_Testany, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start, &mpich_polls_MPI_Testany);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testany, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks, &mpich_polls_MPI_Testany);
     mpich_depth--;
     return tracer_args.tracer_result;
   }
@@ -26857,21 +26852,20 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testsome);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testsome, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result =
         tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((outcount ? (uintptr_t)(*outcount) : 0))) {
-      tracer_count_poll("mpich", MPICH_ID_MPI_Testsome, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testsome, (int64_t)tracer_result,
+                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
+                                NULL);
       mpich_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("mpich", MPICH_ID_MPI_Testsome, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Testsome, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -26901,24 +26895,25 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
   bool tracer_timed =
       tracer_poll_timed("mpich", MPICH_ID_MPI_Testsome,
                         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result =
       tracer_real(tracer_args.incount, tracer_args.array_of_requests, tracer_args.outcount,
                   tracer_args.array_of_indices, tracer_args.array_of_statuses);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(0)) &&
-                         !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0))))
-    tracer_poll_found("mpich", MPICH_ID_MPI_Testsome, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full) ||
+                      !((tracer_args.tracer_status == INT64_C(0)) &&
+                        !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full) &&
-      (tracer_args.tracer_status == INT64_C(0)) &&
-      !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0))) {
-    tracer_count_poll("mpich", MPICH_ID_MPI_Testsome, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start, &mpich_polls_MPI_Testsome);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testsome, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks, &mpich_polls_MPI_Testsome);
     mpich_depth--;
     return tracer_args.tracer_result;
   }

@@ -15,8 +15,8 @@
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
- *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted, timed one
- *   in 16 as those are, not recorded; the call that completes carries their number.
+ *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted, timed as
+ *   those are, not recorded; the call that completes carries their number.
  *   Otherwise the record takes the arguments as passed, before a hook may change them;
  *   the clock is read right around the real call; the event is written when the call
  *   returns, the richest kind enabled.
@@ -241,7 +241,7 @@ nccl_traced_ncclMemAlloc(nccl_ncclMemAlloc_fn *tracer_real, const void *tracer_c
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclMemAlloc, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclMemAlloc, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -273,7 +273,7 @@ nccl_traced_ncclMemAlloc(nccl_ncclMemAlloc_fn *tracer_real, const void *tracer_c
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemAlloc__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclMemAlloc, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclMemAlloc, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclMemAlloc);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -336,7 +336,7 @@ nccl_traced_ncclMemFree(nccl_ncclMemFree_fn *tracer_real, const void *tracer_cal
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclMemFree, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclMemFree, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -366,7 +366,7 @@ nccl_traced_ncclMemFree(nccl_ncclMemFree_fn *tracer_real, const void *tracer_cal
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclMemFree__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclMemFree, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclMemFree, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclMemFree);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -429,7 +429,7 @@ nccl_traced_ncclGetVersion(nccl_ncclGetVersion_fn *tracer_real, const void *trac
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclGetVersion, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclGetVersion, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -459,7 +459,7 @@ nccl_traced_ncclGetVersion(nccl_ncclGetVersion_fn *tracer_real, const void *trac
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetVersion__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclGetVersion, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclGetVersion, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclGetVersion);
     nccl_depth--;
@@ -525,7 +525,7 @@ nccl_traced_ncclGetUniqueId(nccl_ncclGetUniqueId_fn *tracer_real, const void *tr
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclGetUniqueId, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclGetUniqueId, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -555,7 +555,7 @@ nccl_traced_ncclGetUniqueId(nccl_ncclGetUniqueId_fn *tracer_real, const void *tr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGetUniqueId__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclGetUniqueId, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclGetUniqueId, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclGetUniqueId);
     nccl_depth--;
@@ -637,7 +637,7 @@ nccl_traced_ncclCommInitRankConfig(nccl_ncclCommInitRankConfig_fn *tracer_real,
   if (tracer_counting &&
       !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankConfig__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommInitRankConfig, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommInitRankConfig, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommInitRankConfig);
     nccl_depth--;
@@ -719,7 +719,7 @@ nccl_traced_ncclCommInitRank(nccl_ncclCommInitRank_fn *tracer_real, const void *
                           &tracer_args.commId, sizeof tracer_args.commId);
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRank__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommInitRank, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommInitRank, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommInitRank);
     nccl_depth--;
@@ -786,7 +786,7 @@ nccl_traced_ncclCommInitAll(nccl_ncclCommInitAll_fn *tracer_real, const void *tr
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclCommInitAll, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclCommInitAll, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -820,7 +820,7 @@ nccl_traced_ncclCommInitAll(nccl_ncclCommInitAll_fn *tracer_real, const void *tr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitAll__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommInitAll, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommInitAll, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommInitAll);
     nccl_depth--;
@@ -886,7 +886,7 @@ nccl_traced_ncclCommFinalize(nccl_ncclCommFinalize_fn *tracer_real, const void *
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclCommFinalize, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclCommFinalize, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -916,7 +916,7 @@ nccl_traced_ncclCommFinalize(nccl_ncclCommFinalize_fn *tracer_real, const void *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommFinalize__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommFinalize, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommFinalize, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommFinalize);
     nccl_depth--;
@@ -986,7 +986,7 @@ nccl_traced_ncclCommDestroy(nccl_ncclCommDestroy_fn *tracer_real, const void *tr
   tracer_handle_id_forget(&nccl_handle_ids, (uintptr_t)tracer_args.comm);
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDestroy__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommDestroy, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommDestroy, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommDestroy);
     nccl_depth--;
@@ -1056,7 +1056,7 @@ nccl_traced_ncclCommAbort(nccl_ncclCommAbort_fn *tracer_real, const void *tracer
   tracer_handle_id_forget(&nccl_handle_ids, (uintptr_t)tracer_args.comm);
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommAbort__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommAbort, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommAbort, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclCommAbort);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -1119,7 +1119,7 @@ nccl_traced_ncclCommRevoke(nccl_ncclCommRevoke_fn *tracer_real, const void *trac
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclCommRevoke, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclCommRevoke, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -1151,7 +1151,7 @@ nccl_traced_ncclCommRevoke(nccl_ncclCommRevoke_fn *tracer_real, const void *trac
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRevoke__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommRevoke, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommRevoke, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommRevoke);
     nccl_depth--;
@@ -1234,7 +1234,7 @@ nccl_traced_ncclCommSplit(nccl_ncclCommSplit_fn *tracer_real, const void *tracer
         (uintptr_t)tracer_args.comm, &tracer_args.color, sizeof tracer_args.color);
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommSplit__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommSplit, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommSplit, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclCommSplit);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -1302,7 +1302,7 @@ nccl_traced_ncclCommShrink(nccl_ncclCommShrink_fn *tracer_real, const void *trac
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclCommShrink, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclCommShrink, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -1344,7 +1344,7 @@ nccl_traced_ncclCommShrink(nccl_ncclCommShrink_fn *tracer_real, const void *trac
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommShrink__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommShrink, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommShrink, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommShrink);
     nccl_depth--;
@@ -1437,7 +1437,7 @@ __attribute__((noinline)) static ncclResult_t nccl_traced_ncclCommInitRankScalab
   if (tracer_counting &&
       !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommInitRankScalable__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommInitRankScalable, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommInitRankScalable, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommInitRankScalable);
     nccl_depth--;
@@ -1732,7 +1732,7 @@ nccl_traced_ncclCommGetAsyncError(nccl_ncclCommGetAsyncError_fn *tracer_real,
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclCommGetAsyncError, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclCommGetAsyncError, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -1765,7 +1765,7 @@ nccl_traced_ncclCommGetAsyncError(nccl_ncclCommGetAsyncError_fn *tracer_real,
   if (tracer_counting &&
       !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommGetAsyncError__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommGetAsyncError, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommGetAsyncError, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommGetAsyncError);
     nccl_depth--;
@@ -1832,7 +1832,7 @@ nccl_traced_ncclCommCount(nccl_ncclCommCount_fn *tracer_real, const void *tracer
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclCommCount, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclCommCount, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -1864,7 +1864,7 @@ nccl_traced_ncclCommCount(nccl_ncclCommCount_fn *tracer_real, const void *tracer
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCount__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommCount, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommCount, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclCommCount);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -1928,7 +1928,7 @@ nccl_traced_ncclCommCuDevice(nccl_ncclCommCuDevice_fn *tracer_real, const void *
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclCommCuDevice, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclCommCuDevice, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -1960,7 +1960,7 @@ nccl_traced_ncclCommCuDevice(nccl_ncclCommCuDevice_fn *tracer_real, const void *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommCuDevice__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommCuDevice, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommCuDevice, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommCuDevice);
     nccl_depth--;
@@ -2026,7 +2026,7 @@ nccl_traced_ncclCommUserRank(nccl_ncclCommUserRank_fn *tracer_real, const void *
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclCommUserRank, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclCommUserRank, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -2058,7 +2058,7 @@ nccl_traced_ncclCommUserRank(nccl_ncclCommUserRank_fn *tracer_real, const void *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommUserRank__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommUserRank, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommUserRank, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommUserRank);
     nccl_depth--;
@@ -2124,7 +2124,7 @@ nccl_traced_ncclCommRegister(nccl_ncclCommRegister_fn *tracer_real, const void *
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclCommRegister, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclCommRegister, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -2161,7 +2161,7 @@ nccl_traced_ncclCommRegister(nccl_ncclCommRegister_fn *tracer_real, const void *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommRegister__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommRegister, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommRegister, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommRegister);
     nccl_depth--;
@@ -2228,7 +2228,7 @@ nccl_traced_ncclCommDeregister(nccl_ncclCommDeregister_fn *tracer_real, const vo
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclCommDeregister, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclCommDeregister, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -2260,7 +2260,7 @@ nccl_traced_ncclCommDeregister(nccl_ncclCommDeregister_fn *tracer_real, const vo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommDeregister__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommDeregister, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommDeregister, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommDeregister);
     nccl_depth--;
@@ -2326,7 +2326,7 @@ nccl_traced_ncclCommWindowRegister(nccl_ncclCommWindowRegister_fn *tracer_real,
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclCommWindowRegister, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclCommWindowRegister, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -2366,7 +2366,7 @@ nccl_traced_ncclCommWindowRegister(nccl_ncclCommWindowRegister_fn *tracer_real,
   if (tracer_counting &&
       !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowRegister__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommWindowRegister, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommWindowRegister, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommWindowRegister);
     nccl_depth--;
@@ -2435,7 +2435,7 @@ nccl_traced_ncclCommWindowDeregister(nccl_ncclCommWindowDeregister_fn *tracer_re
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclCommWindowDeregister, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclCommWindowDeregister, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -2468,7 +2468,7 @@ nccl_traced_ncclCommWindowDeregister(nccl_ncclCommWindowDeregister_fn *tracer_re
   if (tracer_counting &&
       !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclCommWindowDeregister__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclCommWindowDeregister, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclCommWindowDeregister, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclCommWindowDeregister);
     nccl_depth--;
@@ -2535,7 +2535,7 @@ __attribute__((noinline)) static ncclResult_t nccl_traced_ncclRedOpCreatePreMulS
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclRedOpCreatePreMulSum, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclRedOpCreatePreMulSum, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -2575,7 +2575,7 @@ __attribute__((noinline)) static ncclResult_t nccl_traced_ncclRedOpCreatePreMulS
   if (tracer_counting &&
       !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpCreatePreMulSum__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclRedOpCreatePreMulSum, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclRedOpCreatePreMulSum, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclRedOpCreatePreMulSum);
     nccl_depth--;
@@ -2645,7 +2645,7 @@ nccl_traced_ncclRedOpDestroy(nccl_ncclRedOpDestroy_fn *tracer_real, const void *
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclRedOpDestroy, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclRedOpDestroy, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -2677,7 +2677,7 @@ nccl_traced_ncclRedOpDestroy(nccl_ncclRedOpDestroy_fn *tracer_real, const void *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRedOpDestroy__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclRedOpDestroy, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclRedOpDestroy, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclRedOpDestroy);
     nccl_depth--;
@@ -2743,7 +2743,7 @@ nccl_traced_ncclReduce(nccl_ncclReduce_fn *tracer_real, const void *tracer_calle
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclReduce, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclReduce, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -2789,7 +2789,7 @@ nccl_traced_ncclReduce(nccl_ncclReduce_fn *tracer_real, const void *tracer_calle
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduce__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclReduce, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclReduce, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclReduce);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -2861,7 +2861,7 @@ nccl_traced_ncclBcast(nccl_ncclBcast_fn *tracer_real, const void *tracer_caller,
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclBcast, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclBcast, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -2902,7 +2902,7 @@ nccl_traced_ncclBcast(nccl_ncclBcast_fn *tracer_real, const void *tracer_caller,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBcast__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclBcast, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclBcast, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclBcast);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -2974,7 +2974,7 @@ nccl_traced_ncclBroadcast(nccl_ncclBroadcast_fn *tracer_real, const void *tracer
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclBroadcast, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclBroadcast, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -3018,7 +3018,7 @@ nccl_traced_ncclBroadcast(nccl_ncclBroadcast_fn *tracer_real, const void *tracer
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclBroadcast__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclBroadcast, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclBroadcast, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclBroadcast);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -3092,7 +3092,7 @@ nccl_traced_ncclAllReduce(nccl_ncclAllReduce_fn *tracer_real, const void *tracer
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclAllReduce, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclAllReduce, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -3136,7 +3136,7 @@ nccl_traced_ncclAllReduce(nccl_ncclAllReduce_fn *tracer_real, const void *tracer
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllReduce__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclAllReduce, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclAllReduce, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclAllReduce);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -3210,7 +3210,7 @@ nccl_traced_ncclReduceScatter(nccl_ncclReduceScatter_fn *tracer_real, const void
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclReduceScatter, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclReduceScatter, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -3254,7 +3254,7 @@ nccl_traced_ncclReduceScatter(nccl_ncclReduceScatter_fn *tracer_real, const void
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclReduceScatter__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclReduceScatter, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclReduceScatter, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclReduceScatter);
     nccl_depth--;
@@ -3329,7 +3329,7 @@ nccl_traced_ncclAllGather(nccl_ncclAllGather_fn *tracer_real, const void *tracer
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclAllGather, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclAllGather, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -3371,7 +3371,7 @@ nccl_traced_ncclAllGather(nccl_ncclAllGather_fn *tracer_real, const void *tracer
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAllGather__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclAllGather, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclAllGather, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclAllGather);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -3443,7 +3443,7 @@ nccl_traced_ncclAlltoAll(nccl_ncclAlltoAll_fn *tracer_real, const void *tracer_c
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclAlltoAll, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclAlltoAll, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -3485,7 +3485,7 @@ nccl_traced_ncclAlltoAll(nccl_ncclAlltoAll_fn *tracer_real, const void *tracer_c
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclAlltoAll__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclAlltoAll, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclAlltoAll, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclAlltoAll);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -3557,7 +3557,7 @@ nccl_traced_ncclGather(nccl_ncclGather_fn *tracer_real, const void *tracer_calle
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclGather, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclGather, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -3601,7 +3601,7 @@ nccl_traced_ncclGather(nccl_ncclGather_fn *tracer_real, const void *tracer_calle
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGather__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclGather, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclGather, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclGather);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -3673,7 +3673,7 @@ nccl_traced_ncclScatter(nccl_ncclScatter_fn *tracer_real, const void *tracer_cal
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclScatter, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclScatter, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -3717,7 +3717,7 @@ nccl_traced_ncclScatter(nccl_ncclScatter_fn *tracer_real, const void *tracer_cal
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclScatter__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclScatter, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclScatter, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclScatter);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -3789,8 +3789,8 @@ nccl_traced_ncclSend(nccl_ncclSend_fn *tracer_real, const void *tracer_caller, c
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclSend, (int64_t)tracer_result, true,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_poll("nccl", NCCL_ID_ncclSend, (int64_t)tracer_result, tracer_end - tracer_start,
+                        NULL);
       nccl_depth--;
       return tracer_result;
     }
@@ -3829,7 +3829,7 @@ nccl_traced_ncclSend(nccl_ncclSend_fn *tracer_real, const void *tracer_caller, c
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclSend__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclSend, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclSend, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclSend);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -3901,8 +3901,8 @@ nccl_traced_ncclRecv(nccl_ncclRecv_fn *tracer_real, const void *tracer_caller, v
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclRecv, (int64_t)tracer_result, true,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_poll("nccl", NCCL_ID_ncclRecv, (int64_t)tracer_result, tracer_end - tracer_start,
+                        NULL);
       nccl_depth--;
       return tracer_result;
     }
@@ -3941,7 +3941,7 @@ nccl_traced_ncclRecv(nccl_ncclRecv_fn *tracer_real, const void *tracer_caller, v
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclRecv__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclRecv, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclRecv, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclRecv);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -4011,7 +4011,7 @@ nccl_traced_ncclGroupStart(nccl_ncclGroupStart_fn *tracer_real, const void *trac
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclGroupStart, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclGroupStart, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -4039,7 +4039,7 @@ nccl_traced_ncclGroupStart(nccl_ncclGroupStart_fn *tracer_real, const void *trac
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupStart__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclGroupStart, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclGroupStart, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclGroupStart);
     nccl_depth--;
@@ -4103,7 +4103,7 @@ nccl_traced_ncclGroupEnd(nccl_ncclGroupEnd_fn *tracer_real, const void *tracer_c
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclGroupEnd, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclGroupEnd, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -4131,7 +4131,7 @@ nccl_traced_ncclGroupEnd(nccl_ncclGroupEnd_fn *tracer_real, const void *tracer_c
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupEnd__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclGroupEnd, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclGroupEnd, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start, &nccl_polls_ncclGroupEnd);
     nccl_depth--;
     return tracer_args.tracer_result;
@@ -4194,7 +4194,7 @@ nccl_traced_ncclGroupSimulateEnd(nccl_ncclGroupSimulateEnd_fn *tracer_real,
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(7))) {
-      tracer_count_poll("nccl", NCCL_ID_ncclGroupSimulateEnd, (int64_t)tracer_result, true,
+      tracer_count_poll("nccl", NCCL_ID_ncclGroupSimulateEnd, (int64_t)tracer_result,
                         tracer_end - tracer_start, NULL);
       nccl_depth--;
       return tracer_result;
@@ -4225,7 +4225,7 @@ nccl_traced_ncclGroupSimulateEnd(nccl_ncclGroupSimulateEnd_fn *tracer_real,
   if (tracer_counting &&
       !lttng_ust_tracepoint_enabled(lttng_ust_nccl, ncclGroupSimulateEnd__full) &&
       (tracer_args.tracer_status == INT64_C(7))) {
-    tracer_count_poll("nccl", NCCL_ID_ncclGroupSimulateEnd, tracer_args.tracer_status, true,
+    tracer_count_poll("nccl", NCCL_ID_ncclGroupSimulateEnd, tracer_args.tracer_status,
                       tracer_record.head.end - tracer_record.head.start,
                       &nccl_polls_ncclGroupSimulateEnd);
     nccl_depth--;

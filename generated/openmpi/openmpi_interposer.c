@@ -15,8 +15,8 @@
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
- *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted, timed one
- *   in 16 as those are, not recorded; the call that completes carries their number.
+ *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted, timed as
+ *   those are, not recorded; the call that completes carries their number.
  *   Otherwise the record takes the arguments as passed, before a hook may change them;
  *   the clock is read right around the real call; the event is written when the call
  *   returns, the richest kind enabled.
@@ -16902,20 +16902,19 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Improbe);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Improbe, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(source, tag, comm, flag, message, status);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_poll("openmpi", OPENMPI_ID_MPI_Improbe, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Improbe, (int64_t)tracer_result,
+                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
+                                NULL);
       openmpi_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("openmpi", OPENMPI_ID_MPI_Improbe, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Improbe, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -16945,25 +16944,25 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
   bool tracer_timed =
       tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Improbe,
                         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result =
       tracer_real(tracer_args.source, tracer_args.tag, tracer_args.comm, tracer_args.flag,
                   tracer_args.message, tracer_args.status);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(0)) &&
-                         !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))))
-    tracer_poll_found("openmpi", OPENMPI_ID_MPI_Improbe, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full) ||
+                      !((tracer_args.tracer_status == INT64_C(0)) &&
+                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full) &&
-      (tracer_args.tracer_status == INT64_C(0)) &&
-      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
-    tracer_count_poll("openmpi", OPENMPI_ID_MPI_Improbe, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start,
-                      &openmpi_polls_MPI_Improbe);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Improbe, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks, &openmpi_polls_MPI_Improbe);
     openmpi_depth--;
     return tracer_args.tracer_result;
   }
@@ -18253,20 +18252,19 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Iprobe);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Iprobe, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(source, tag, comm, flag, status);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_poll("openmpi", OPENMPI_ID_MPI_Iprobe, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Iprobe, (int64_t)tracer_result,
+                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
+                                NULL);
       openmpi_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("openmpi", OPENMPI_ID_MPI_Iprobe, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Iprobe, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -18294,23 +18292,24 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
   bool tracer_timed =
       tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Iprobe,
                         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.source, tracer_args.tag, tracer_args.comm,
                                           tracer_args.flag, tracer_args.status);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(0)) &&
-                         !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))))
-    tracer_poll_found("openmpi", OPENMPI_ID_MPI_Iprobe, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full) ||
+                      !((tracer_args.tracer_status == INT64_C(0)) &&
+                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full) &&
-      (tracer_args.tracer_status == INT64_C(0)) &&
-      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
-    tracer_count_poll("openmpi", OPENMPI_ID_MPI_Iprobe, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start, &openmpi_polls_MPI_Iprobe);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Iprobe, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks, &openmpi_polls_MPI_Iprobe);
     openmpi_depth--;
     return tracer_args.tracer_result;
   }
@@ -24686,20 +24685,19 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testall);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testall, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(count, array_of_requests, flag, array_of_statuses);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_poll("openmpi", OPENMPI_ID_MPI_Testall, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testall, (int64_t)tracer_result,
+                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
+                                NULL);
       openmpi_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("openmpi", OPENMPI_ID_MPI_Testall, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -24727,24 +24725,24 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
   bool tracer_timed =
       tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testall,
                         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests,
                                           tracer_args.flag, tracer_args.array_of_statuses);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(0)) &&
-                         !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))))
-    tracer_poll_found("openmpi", OPENMPI_ID_MPI_Testall, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full) ||
+                      !((tracer_args.tracer_status == INT64_C(0)) &&
+                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full) &&
-      (tracer_args.tracer_status == INT64_C(0)) &&
-      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
-    tracer_count_poll("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start,
-                      &openmpi_polls_MPI_Testall);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks, &openmpi_polls_MPI_Testall);
     openmpi_depth--;
     return tracer_args.tracer_result;
   }
@@ -24811,20 +24809,19 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testany);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testany, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(count, array_of_requests, index, flag, status);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_poll("openmpi", OPENMPI_ID_MPI_Testany, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testany, (int64_t)tracer_result,
+                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
+                                NULL);
       openmpi_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("openmpi", OPENMPI_ID_MPI_Testany, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -24854,24 +24851,24 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
   bool tracer_timed =
       tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testany,
                         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests,
                                           tracer_args.index, tracer_args.flag, tracer_args.status);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(0)) &&
-                         !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))))
-    tracer_poll_found("openmpi", OPENMPI_ID_MPI_Testany, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full) ||
+                      !((tracer_args.tracer_status == INT64_C(0)) &&
+                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full) &&
-      (tracer_args.tracer_status == INT64_C(0)) &&
-      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
-    tracer_count_poll("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start,
-                      &openmpi_polls_MPI_Testany);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks, &openmpi_polls_MPI_Testany);
     openmpi_depth--;
     return tracer_args.tracer_result;
   }
@@ -24940,20 +24937,19 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Test);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Test, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(request, flag, status);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_poll("openmpi", OPENMPI_ID_MPI_Test, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Test, (int64_t)tracer_result,
+                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
+                                NULL);
       openmpi_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("openmpi", OPENMPI_ID_MPI_Test, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Test, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -24978,23 +24974,24 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
   bool tracer_timed =
       tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Test,
                         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result =
       tracer_real(tracer_args.request, tracer_args.flag, tracer_args.status);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(0)) &&
-                         !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))))
-    tracer_poll_found("openmpi", OPENMPI_ID_MPI_Test, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full) ||
+                      !((tracer_args.tracer_status == INT64_C(0)) &&
+                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full) &&
-      (tracer_args.tracer_status == INT64_C(0)) &&
-      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
-    tracer_count_poll("openmpi", OPENMPI_ID_MPI_Test, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start, &openmpi_polls_MPI_Test);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Test, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks, &openmpi_polls_MPI_Test);
     openmpi_depth--;
     return tracer_args.tracer_result;
   }
@@ -25146,21 +25143,20 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testsome);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testsome, false);
-    uint64_t tracer_start = tracer_timed ? tracer_now() : 0;
-    tracer_inflight_started(tracer_depth, tracer_start);
+    uint64_t tracer_start = tracer_count_now();
+    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result =
         tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
-    uint64_t tracer_end = tracer_timed ? tracer_now() : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((outcount ? (uintptr_t)(*outcount) : 0))) {
-      tracer_count_poll("openmpi", OPENMPI_ID_MPI_Testsome, (int64_t)tracer_result, tracer_timed,
-                        tracer_end - tracer_start, NULL);
+      tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testsome, (int64_t)tracer_result,
+                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
+                                NULL);
       openmpi_depth--;
       return tracer_result;
     }
-    if (!tracer_timed)
-      tracer_poll_found("openmpi", OPENMPI_ID_MPI_Testsome, &tracer_start, &tracer_end);
+    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -25190,25 +25186,25 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
   bool tracer_timed =
       tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testsome,
                         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full));
-  tracer_record.head.start = tracer_timed ? tracer_now() : 0;
-  tracer_inflight_started(tracer_depth, tracer_record.head.start);
+  uint64_t tracer_count_start = tracer_count_now();
+  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result =
       tracer_real(tracer_args.incount, tracer_args.array_of_requests, tracer_args.outcount,
                   tracer_args.array_of_indices, tracer_args.array_of_statuses);
-  tracer_record.head.end = tracer_timed ? tracer_now() : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  if (!tracer_timed && !((tracer_args.tracer_status == INT64_C(0)) &&
-                         !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0))))
-    tracer_poll_found("openmpi", OPENMPI_ID_MPI_Testsome, &tracer_record.head.start,
-                      &tracer_record.head.end);
+  bool tracer_found = !tracer_counting ||
+                      lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full) ||
+                      !((tracer_args.tracer_status == INT64_C(0)) &&
+                        !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)));
+  tracer_record.head.start = tracer_record.head.end = 0;
+  if (tracer_found)
+    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
   tracer_args.tracer_start = tracer_record.head.start;
-  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full) &&
-      (tracer_args.tracer_status == INT64_C(0)) &&
-      !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0))) {
-    tracer_count_poll("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status, tracer_timed,
-                      tracer_record.head.end - tracer_record.head.start,
-                      &openmpi_polls_MPI_Testsome);
+  if (!tracer_found) {
+    tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks, &openmpi_polls_MPI_Testsome);
     openmpi_depth--;
     return tracer_args.tracer_result;
   }

@@ -306,8 +306,12 @@ int otf2_mpi_event(struct otf2_mpi *m, struct otf2_defs *defs, const struct otf2
       c->key = 0;
       return -1;
     }
-    if (!added) /* an earlier list of that call never taken: replaced */
-      free(m->completions[*slot - 1].requests), m->completions[*slot - 1].key = 0;
+    if (!added) { /* an earlier list of that call never taken: replaced */
+      struct otf2_completed *earlier = &m->completions[*slot - 1];
+      free(earlier->requests);
+      earlier->requests = NULL; /* the slot is free: freed again by no reset */
+      earlier->key = 0;
+    }
     memcpy(c->requests, values, otf2_mpi_event_values(e) * sizeof *values);
     c->count = e->count;
     c->key = key;
