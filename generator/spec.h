@@ -281,10 +281,12 @@ struct spec_add_flags {
 };
 
 /* A call that hands out an API function by name (trace.entry_points): the function at
- * `address` (an out value) for the name `name` comes back as the interposer's wrapper. */
+ * `address` (an out value) for the name `name` comes back as the interposer's wrapper.
+ * `by`: "address" finds the wrapper by the function's address only, never by the name
+ * asked for (NULL or "name": by the name too, runtime/tracer_wrappers.h). */
 struct spec_entry_point {
   char *function; /* name or glob */
-  char *name, *address;
+  char *name, *address, *by;
   struct spec_loc loc;
   unsigned matches;
 };

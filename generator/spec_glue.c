@@ -8,7 +8,7 @@
 
 static const char *const result_keys[] = {"intern", "member", "init", "unique", "now", NULL};
 static const char *const add_flags_keys[] = {"param", "member", "key", "flags", NULL};
-static const char *const entry_point_keys[] = {"name", "address", NULL};
+static const char *const entry_point_keys[] = {"name", "address", "by", NULL};
 static const char *const hooks_calls_keys[] = {"prefix", "functions", NULL};
 static const char *const callback_table_keys[] = {"ids", "prefix", "functions", NULL};
 
@@ -85,7 +85,13 @@ static int read_entry_point(struct yamldoc *y, const char *function, struct spec
   e->loc = loc;
   ptrvec_push(&t->entry_points, e);
   int rc = spec_read_string(y, body, "name", true, &e->name, d);
-  return rc | spec_read_string(y, body, "address", true, &e->address, d);
+  rc |= spec_read_string(y, body, "address", true, &e->address, d);
+  rc |= spec_read_string(y, body, "by", false, &e->by, d);
+  if (e->by && strcmp(e->by, "name") != 0 && strcmp(e->by, "address") != 0)
+    rc = yamldoc_error(y, body, d,
+                       "Cannot read trace.entry_points.%s: by=%s is neither name nor address",
+                       function, e->by);
+  return rc;
 }
 
 static int read_callback_table(struct yamldoc *y, const char *module, struct spec_loc loc,
@@ -167,6 +173,7 @@ void spec_free_glue(struct spec_trace *t) {
     free(e->function);
     free(e->name);
     free(e->address);
+    free(e->by);
     free(e);
   }
   ptrvec_free(&t->entry_points);

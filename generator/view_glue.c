@@ -122,7 +122,9 @@ static char *add_flags_code(const struct spec *s, const struct model_function *f
   return code;
 }
 
-/* trace.entry_points: an API function handed out by name comes back as the wrapper. */
+/* trace.entry_points: an API function handed out by name comes back as the wrapper;
+ * `by: address`, the wrapper of that very function only (tracer_wrapper_of): a versioned
+ * query (cuGetProcAddress) must not get the wrapper of another version by its name. */
 static char *entry_point_code(const struct spec *s, const struct model_function *f,
                               const struct spec_entry_point *e, const char *success, struct diag *d,
                               int *status) {
@@ -132,11 +134,16 @@ static char *entry_point_code(const struct spec *s, const struct model_function 
     fail(d, s, e->loc, status, "entry_points", f, "name or address names no param");
     return NULL;
   }
+  const char *a = address->name;
+  if (e->by && strcmp(e->by, "address") == 0)
+    return xasprintf("if (tracer_args.tracer_status == %s && tracer_args.%s && *tracer_args.%s) "
+                     "*tracer_args.%s = (__typeof__(*tracer_args.%s))tracer_wrapper_of((void "
+                     "*)*tracer_args.%s, tracer_args.%s);",
+                     success, a, a, a, a, a, name->name);
   return xasprintf("if (tracer_args.tracer_status == %s && tracer_args.%s && *tracer_args.%s) "
                    "*tracer_args.%s = (__typeof__(*tracer_args.%s))tracer_entry_point((void "
                    "*)*tracer_args.%s, tracer_args.%s, (const void *)%s_nested, \"%s\");",
-                   success, address->name, address->name, address->name, address->name,
-                   address->name, name->name, s->backend, s->library ? s->library : "");
+                   success, a, a, a, a, a, name->name, s->backend, s->library ? s->library : "");
 }
 
 static bool patterns_match(const struct ptrvec *v, const char *name) {

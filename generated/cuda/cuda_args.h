@@ -8098,7 +8098,6 @@ struct cuda_cuGetProcAddress_v2_record {
   uint64_t pfn_val;
   uint64_t symbolStatus_val;
 };
-void cuda_hook_cuGetProcAddress_v2_after(struct cuda_cuGetProcAddress_v2_args *args);
 
 /* CUresult cuCoredumpGetAttribute(CUcoredumpSettings attrib, void *value, size_t *size) */
 typedef __typeof__(cuCoredumpGetAttribute) cuda_cuCoredumpGetAttribute_fn;

@@ -37080,7 +37080,9 @@ cuda_traced_cuGetProcAddress_v2(cuda_cuGetProcAddress_v2_fn *tracer_real, const 
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  cuda_hook_cuGetProcAddress_v2_after(&tracer_args);
+  if (tracer_args.tracer_status == CUDA_SUCCESS && tracer_args.pfn && *tracer_args.pfn)
+    *tracer_args.pfn = (__typeof__(*tracer_args.pfn))tracer_wrapper_of((void *)*tracer_args.pfn,
+                                                                       tracer_args.symbol);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGetProcAddress_v2, tracer_depth, tracer_args.tracer_status);

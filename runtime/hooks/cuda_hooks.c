@@ -1,8 +1,5 @@
 /* CUDA driver hooks: what no spec can say about the driver's device work.
  *
- * - cuGetProcAddress hands out driver entry points (the CUDA runtime reaches the driver
- *   only this way): each comes back as the interposer's wrapper of the same function,
- *   found by the name the driver exports at that address (tracer_wrappers.h).
  * - Kernels and copies become device_command events with device start and end times,
  *   from CUPTI's activity records (runtime/cupti/, which also chooses the source) or from
  *   CUDA events: a pair recorded around the command on the app's stream, pending
@@ -24,15 +21,6 @@
 #include "cupti_source.h"
 #include "tracer_device_clock.h"
 #include "tracer_pending.h"
-#include "tracer_wrappers.h"
-
-/* ---- entry points ---- */
-
-void cuda_hook_cuGetProcAddress_v2_after(struct cuda_cuGetProcAddress_v2_args *args) {
-  if (args->tracer_status != CUDA_SUCCESS || !args->pfn || !*args->pfn)
-    return;
-  *args->pfn = tracer_wrapper_of(*args->pfn, args->symbol);
-}
 
 /* ---- names and devices ---- */
 

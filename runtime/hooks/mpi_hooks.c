@@ -160,29 +160,36 @@ static bool world_rank_wanted(int64_t status, int64_t rank) {
   return status == MPI_SUCCESS && rank >= 0 && mpi_calls_ready();
 }
 
-/* rank in comm, as a rank of MPI_COMM_WORLD; rank itself when it cannot say. */
-int64_t mpi_comm_world_rank(int64_t status, MPI_Comm comm, int64_t rank) {
-  if (!world_rank_wanted(status, rank) || comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL)
-    return rank;
-  pthread_mutex_lock(&world_ranks_lock);
+/* rank in the group of win, when win is not MPI_WIN_NULL, else in comm, as a rank of
+ * MPI_COMM_WORLD; rank itself when it cannot say. The map is the handle's attribute, else
+ * computed and kept there; only the calls differ by the handle's type. */
+static int64_t world_rank(MPI_Comm comm, MPI_Win win, int64_t rank) {
+  bool on_win = win != MPI_WIN_NULL;
+  int *keyval = on_win ? &win_map_keyval : &comm_map_keyval;
   struct rank_map *map = NULL;
-  int found = 0;
-  if (comm_map_keyval == MPI_KEYVAL_INVALID)
-    mpi_calls.PMPI_Comm_create_keyval(comm_map_not_copied, comm_map_deleted, &comm_map_keyval,
-                                      NULL);
-  if (comm_map_keyval != MPI_KEYVAL_INVALID &&
-      mpi_calls.PMPI_Comm_get_attr(comm, comm_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
+  int found = 0, inter = 0;
+  MPI_Group group;
+  pthread_mutex_lock(&world_ranks_lock);
+  if (*keyval == MPI_KEYVAL_INVALID && on_win)
+    mpi_calls.PMPI_Win_create_keyval(win_map_not_copied, win_map_deleted, keyval, NULL);
+  else if (*keyval == MPI_KEYVAL_INVALID)
+    mpi_calls.PMPI_Comm_create_keyval(comm_map_not_copied, comm_map_deleted, keyval, NULL);
+  if (*keyval != MPI_KEYVAL_INVALID &&
+      (on_win ? mpi_calls.PMPI_Win_get_attr(win, *keyval, &map, &found)
+              : mpi_calls.PMPI_Comm_get_attr(comm, *keyval, &map, &found)) == MPI_SUCCESS &&
+      !found) {
     /* An intercommunicator's peers are ranks of its remote group. */
-    int inter = 0;
-    MPI_Group group;
-    mpi_calls.PMPI_Comm_test_inter(comm, &inter);
+    if (!on_win)
+      mpi_calls.PMPI_Comm_test_inter(comm, &inter);
     map = NULL;
-    if ((inter ? mpi_calls.PMPI_Comm_remote_group(comm, &group)
-               : mpi_calls.PMPI_Comm_group(comm, &group)) == MPI_SUCCESS) {
+    if ((on_win  ? mpi_calls.PMPI_Win_get_group(win, &group)
+         : inter ? mpi_calls.PMPI_Comm_remote_group(comm, &group)
+                 : mpi_calls.PMPI_Comm_group(comm, &group)) == MPI_SUCCESS) {
       map = rank_map_of(group);
       mpi_calls.PMPI_Group_free(&group);
     }
-    if (map && mpi_calls.PMPI_Comm_set_attr(comm, comm_map_keyval, map) != MPI_SUCCESS) {
+    if (map && (on_win ? mpi_calls.PMPI_Win_set_attr(win, *keyval, map)
+                       : mpi_calls.PMPI_Comm_set_attr(comm, *keyval, map)) != MPI_SUCCESS) {
       free(map);
       map = NULL;
     }
@@ -192,43 +199,30 @@ int64_t mpi_comm_world_rank(int64_t status, MPI_Comm comm, int64_t rank) {
   return world;
 }
 
-/* target rank in the group of win, as a rank of MPI_COMM_WORLD; rank itself when it
- * cannot say. */
+int64_t mpi_comm_world_rank(int64_t status, MPI_Comm comm, int64_t rank) {
+  if (!world_rank_wanted(status, rank) || comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL)
+    return rank;
+  return world_rank(comm, MPI_WIN_NULL, rank);
+}
+
+/* A target rank in the group of win. */
 int64_t mpi_win_world_rank(int64_t status, MPI_Win win, int64_t rank) {
   if (!world_rank_wanted(status, rank) || win == MPI_WIN_NULL)
     return rank;
-  pthread_mutex_lock(&world_ranks_lock);
-  struct rank_map *map = NULL;
-  int found = 0;
-  if (win_map_keyval == MPI_KEYVAL_INVALID)
-    mpi_calls.PMPI_Win_create_keyval(win_map_not_copied, win_map_deleted, &win_map_keyval, NULL);
-  if (win_map_keyval != MPI_KEYVAL_INVALID &&
-      mpi_calls.PMPI_Win_get_attr(win, win_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
-    MPI_Group group;
-    map = NULL;
-    if (mpi_calls.PMPI_Win_get_group(win, &group) == MPI_SUCCESS) {
-      map = rank_map_of(group);
-      mpi_calls.PMPI_Group_free(&group);
-    }
-    if (map && mpi_calls.PMPI_Win_set_attr(win, win_map_keyval, map) != MPI_SUCCESS) {
-      free(map);
-      map = NULL;
-    }
-  }
-  int64_t world = rank_map_world(map, rank);
-  pthread_mutex_unlock(&world_ranks_lock);
-  return world;
+  return world_rank(MPI_COMM_NULL, win, rank);
 }
 
 /* ---- communicators and windows made ---- */
 
-/* Records group as the members of handle, made by the call that started at start. */
+/* Records group as the members of handle, made by the call that started at start, and
+ * frees it. */
 static void group_made(enum tracer_group_kind kind, uint64_t handle, uint64_t from,
                        uint64_t start, MPI_Group group) {
   struct rank_map *map = rank_map_of(group);
   if (map)
     tracer_group_made(kind, handle, from, start, map->size, map->identity ? NULL : map->world);
   free(map);
+  mpi_calls.PMPI_Group_free(&group);
 }
 
 void mpi_comm_made(int64_t status, uint64_t start, MPI_Comm from, MPI_Comm *made) {
@@ -244,7 +238,6 @@ void mpi_comm_made(int64_t status, uint64_t start, MPI_Comm from, MPI_Comm *made
    * that the records of calls on it name no more than the rank (the exports' MPI_COMM_SELF). */
   group_made(*made == MPI_COMM_SELF ? TRACER_GROUP_SELF : TRACER_GROUP_COMMUNICATOR,
              HANDLE_VALUE(*made), HANDLE_VALUE(from), start, group);
-  mpi_calls.PMPI_Group_free(&group);
 }
 
 void mpi_win_made(int64_t status, uint64_t start, MPI_Comm from, MPI_Win *made) {
@@ -253,5 +246,4 @@ void mpi_win_made(int64_t status, uint64_t start, MPI_Comm from, MPI_Win *made) 
       mpi_calls.PMPI_Win_get_group(*made, &group) != MPI_SUCCESS)
     return;
   group_made(TRACER_GROUP_WINDOW, HANDLE_VALUE(*made), HANDLE_VALUE(from), start, group);
-  mpi_calls.PMPI_Group_free(&group);
 }
