@@ -346,8 +346,11 @@ struct spec_trace {
   struct ptrvec handle_ids;    /* struct spec_handle_id*: trace.handle_ids */
   /* trace.devices: a device is its ordinal; a command's is the thread's current device,
    * which `current` gives through its out param, named by `name` (name, size, ordinal):
-   * the interposer registers them (view_handles.c). Both NULL without it. */
+   * the interposer registers them (view_handles.c). Both NULL without it. Or, with
+   * `hooks: true` (devices_hooks), the hooks file gives <prefix>_device_of and
+   * <prefix>_device_find, which the interposer registers. */
   char *devices_current, *devices_name;
+  int devices_hooks;
   struct spec_loc devices_loc;
   /* Calls before which the backend's kernel names are forgotten (trace.forget_kernel_names:
    * unloading a module may free a kernel whose handle comes back for another). */

@@ -15,7 +15,7 @@ static const char *const command_list_keys[] = {
     "create", "context", "device", "immediate", "execute", "count", "reset", "destroy", NULL};
 static const char *const copy_kinds_keys[] = {"host",   "pageable",  "device",
                                               "shared", "host_kind", NULL};
-static const char *const devices_keys[] = {"current", "name", NULL};
+static const char *const devices_keys[] = {"current", "name", "hooks", NULL};
 static const char *const directions[] = {"h2d", "d2h", "d2d", "h2h", "fill", "map", "unmap", NULL};
 
 static bool one_of(const char *value, const char *const *allowed) {
@@ -216,8 +216,13 @@ int spec_read_device(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, st
     if (yamldoc_check_keys(y, devices, devices_keys, "trace.devices", d))
       return -1;
     t->devices_loc = spec_loc_of(devices);
-    rc |= spec_read_string(y, devices, "current", true, &t->devices_current, d);
-    rc |= spec_read_string(y, devices, "name", true, &t->devices_name, d);
+    yaml_node_t *hooks = yamldoc_get(y, devices, "hooks");
+    if (hooks)
+      rc |= spec_read_bool(y, hooks, &t->devices_hooks, d);
+    if (!t->devices_hooks) {
+      rc |= spec_read_string(y, devices, "current", true, &t->devices_current, d);
+      rc |= spec_read_string(y, devices, "name", true, &t->devices_name, d);
+    }
   }
   return rc | read_copy_kinds(y, yamldoc_get(y, n, "copy_kinds"), &t->copy_kinds, d);
 }

@@ -157,10 +157,15 @@ static void add_query(const struct model *m, const struct spec *s, struct tree *
 }
 
 /* trace.devices: a device is its ordinal, current(&ordinal) the thread's, named by
- * name(buffer, size, ordinal). */
+ * name(buffer, size, ordinal); or (hooks: true) the hooks' functions. Either way the
+ * interposer registers them. */
 static int device_ordinals(const struct model *m, const struct spec *s, struct tree *root,
                            struct diag *d) {
   const struct spec_trace *t = &s->trace;
+  if (t->devices_hooks) {
+    tree_set(root, "device_hooks", tree_map());
+    return 0;
+  }
   if (!t->devices_current)
     return 0;
   const struct model_function *current = function_named(m, t->devices_current);

@@ -257,6 +257,15 @@ void *opencl_library_object(const char *name) {
   return library ? tracer_real_dlsym(library, name) : object;
 }
 
+/* A command's device, and a device's ordinal among its backend's and name: the hooks'
+ * (trace.devices). */
+int32_t opencl_device_of(const struct tracer_command *command);
+int32_t opencl_device_find(uintptr_t handle, char *name, size_t size);
+
+__attribute__((constructor)) static void opencl_devices_register(void) {
+  tracer_device_of_register("opencl", opencl_device_of, opencl_device_find);
+}
+
 /* When the app already has libOpenCL.so.1 loaded, every function is found now, so that no
  * traced call (one from a signal handler, say) ever has to load anything. */
 __attribute__((constructor)) static void opencl_resolve_loaded(void) {

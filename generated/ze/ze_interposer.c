@@ -421,6 +421,15 @@ void *ze_library_object(const char *name) {
   return library ? tracer_real_dlsym(library, name) : object;
 }
 
+/* A command's device, and a device's ordinal among its backend's and name: the hooks'
+ * (trace.devices). */
+int32_t ze_device_of(const struct tracer_command *command);
+int32_t ze_device_find(uintptr_t handle, char *name, size_t size);
+
+__attribute__((constructor)) static void ze_devices_register(void) {
+  tracer_device_of_register("ze", ze_device_of, ze_device_find);
+}
+
 /* When the app already has libze_loader.so.1 loaded, every function is found now, so that no
  * traced call (one from a signal handler, say) ever has to load anything. */
 __attribute__((constructor)) static void ze_resolve_loaded(void) {

@@ -34,7 +34,7 @@ bool opencl_kernel_name(const struct tracer_command *command, char *name, size_t
 }
 
 /* A device's index among its platform's devices, named by CL_DEVICE_NAME. */
-static int32_t opencl_device_find(uintptr_t handle, char *name, size_t size) {
+int32_t opencl_device_find(uintptr_t handle, char *name, size_t size) {
   enum { MAX_DEVICES = 64 };
   cl_device_id device = (cl_device_id)handle, devices[MAX_DEVICES];
   cl_platform_id platform = NULL;
@@ -52,7 +52,7 @@ static int32_t opencl_device_find(uintptr_t handle, char *name, size_t size) {
 }
 
 /* A command runs on its queue's device. */
-static int32_t opencl_device_of(const struct tracer_command *command) {
+int32_t opencl_device_of(const struct tracer_command *command) {
   cl_device_id device = NULL;
   opencl_depth++;
   if (command->queue && clGetCommandQueueInfo((cl_command_queue)command->queue, CL_QUEUE_DEVICE,
@@ -60,10 +60,6 @@ static int32_t opencl_device_of(const struct tracer_command *command) {
     device = NULL;
   opencl_depth--;
   return device ? tracer_device_ordinal("opencl", (uintptr_t)device) : TRACER_DEVICE_UNKNOWN;
-}
-
-__attribute__((constructor)) static void opencl_devices_register(void) {
-  tracer_device_of_register("opencl", opencl_device_of, opencl_device_find);
 }
 
 /* A command whose completion event is not read yet. */

@@ -146,7 +146,7 @@ static ze_context_handle_t list_context(const struct tracer_command *command,
 /* ---- naming ---- */
 
 /* A device's index among its driver's devices, named by zeDeviceGetProperties. */
-static int32_t ze_device_find(uintptr_t handle, char *name, size_t size) {
+int32_t ze_device_find(uintptr_t handle, char *name, size_t size) {
   enum { MAX_DEVICES = 64, MAX_DRIVERS = 8 };
   ze_device_handle_t device = (ze_device_handle_t)handle;
   ze_driver_handle_t drivers[MAX_DRIVERS];
@@ -180,14 +180,10 @@ static int32_t ze_device_find(uintptr_t handle, char *name, size_t size) {
 }
 
 /* A command runs on its list's device. */
-static int32_t ze_device_of(const struct tracer_command *command) {
+int32_t ze_device_of(const struct tracer_command *command) {
   ze_device_handle_t device = NULL;
   list_context(command, &device);
   return device ? tracer_device_ordinal("ze", (uintptr_t)device) : TRACER_DEVICE_UNKNOWN;
-}
-
-__attribute__((constructor)) static void ze_devices_register(void) {
-  tracer_device_of_register("ze", ze_device_of, ze_device_find);
 }
 
 enum tracer_memory ze_memory_of(const struct tracer_command *command, const void *pointer) {
