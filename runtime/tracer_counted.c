@@ -108,8 +108,27 @@ static void tsc_to_trace_clock(uint64_t calls, double *total, uint64_t *min, uin
   *max = (uint64_t)((double)*max * ns_per_tick + extra + 0.5);
 }
 
+/* The rate is taken again at most every 2^24 ticks (some 7 ms): a pair of reads costs
+ * about a microsecond, and a loop of polls may complete thousands of times a second.
+ * Threads that race both store a good rate. */
+enum { RATE_TICKS = 1 << 24 };
+static uint64_t rate_bits, rate_tsc; /* the double's bits; the TSC it was taken at */
+
 uint64_t tracer_count_ticks_to_trace(uint64_t ticks) {
-  return tracer_count_on_tsc ? (uint64_t)((double)ticks * ns_per_tick_now() + 0.5) : ticks;
+  if (!tracer_count_on_tsc)
+    return ticks;
+  uint64_t now = tracer_count_now(); /* the TSC here */
+  uint64_t bits = __atomic_load_n(&rate_bits, __ATOMIC_RELAXED);
+  double ns_per_tick;
+  if (!bits || now - __atomic_load_n(&rate_tsc, __ATOMIC_RELAXED) > RATE_TICKS) {
+    ns_per_tick = ns_per_tick_now();
+    memcpy(&bits, &ns_per_tick, sizeof bits);
+    __atomic_store_n(&rate_bits, bits, __ATOMIC_RELAXED);
+    __atomic_store_n(&rate_tsc, now, __ATOMIC_RELAXED);
+  } else {
+    memcpy(&ns_per_tick, &bits, sizeof bits);
+  }
+  return (uint64_t)((double)ticks * ns_per_tick + 0.5);
 }
 
 /* Safe in a signal handler: tracepoints and the clock reads are. The entry is emptied

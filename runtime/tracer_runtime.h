@@ -421,20 +421,28 @@ static inline void tracer_count_sampled_poll(const char *backend, uint16_t funct
 }
 /* Ticks of tracer_count_now() as trace clock units (tracer_counted.c). */
 uint64_t tracer_count_ticks_to_trace(uint64_t ticks);
-/* A sampled poll to be recorded, whose start was read on the counting clock at
- * count_start: returns its end, read on the trace clock now, and sets *start to the end
- * less its span on the counting clock. */
-static inline uint64_t tracer_poll_times(uint64_t count_start, uint64_t *start) {
-  uint64_t ticks = tracer_count_since(count_start);
-  uint64_t end = tracer_now();
-  if (!tracer_count_on_tsc) { /* the counting clock is the trace clock */
-    *start = count_start < end ? count_start : end;
+/* A sampled poll's start: on the counting clock when its call is counted should it find
+ * nothing (counting), else (--every-call, its full event on: recorded in any case) on
+ * the trace clock. */
+static inline uint64_t tracer_poll_start(bool counting) {
+  return counting ? tracer_count_now() : tracer_now();
+}
+/* A sampled poll to be recorded, started at *start (tracer_poll_start(counting)): returns
+ * its end, read on the trace clock now, and puts *start on the trace clock: its end less
+ * its span on the counting clock. */
+static inline uint64_t tracer_poll_times(bool counting, uint64_t *start) {
+  if (!counting || !tracer_count_on_tsc) { /* *start is on the trace clock already */
+    uint64_t end = tracer_now();
+    *start = *start < end ? *start : end;
     return end;
   }
+  uint64_t ticks = tracer_count_since(*start);
+  uint64_t end = tracer_now();
   uint64_t span = tracer_count_ticks_to_trace(ticks);
   *start = span < end ? end - span : 0;
   return end;
 }
+
 static inline uint64_t tracer_polls_take(uint64_t *folded) {
   uint64_t n = *folded;
   *folded = 0;

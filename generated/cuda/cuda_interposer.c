@@ -20285,7 +20285,7 @@ cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real, const void *tracer
     unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuStreamQuery);
     CUresult tracer_result;
     bool tracer_timed = tracer_poll_timed("cuda", CUDA_ID_cuStreamQuery, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(hStream);
     tracer_inflight_pop();
@@ -20295,7 +20295,7 @@ cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real, const void *tracer
       cuda_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("cuda", CUDA_ID_cuStreamQuery, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -20312,21 +20312,21 @@ cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real, const void *tracer
   struct cuda_cuStreamQuery_record tracer_record;
   tracer_record.hStream = (uint64_t)(uintptr_t)(tracer_args.hStream);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuStreamQuery);
-  bool tracer_timed =
-      tracer_poll_timed("cuda", CUDA_ID_cuStreamQuery,
-                        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full);
+  bool tracer_timed = tracer_poll_timed("cuda", CUDA_ID_cuStreamQuery, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.hStream);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full) ||
-                      !((tracer_args.tracer_status == INT64_C(600)));
+  bool tracer_found = !tracer_counted || !((tracer_args.tracer_status == INT64_C(600)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("cuda", CUDA_ID_cuStreamQuery, tracer_args.tracer_status,
@@ -21012,7 +21012,7 @@ cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real, const void *tracer_c
     unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuEventQuery);
     CUresult tracer_result;
     bool tracer_timed = tracer_poll_timed("cuda", CUDA_ID_cuEventQuery, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(hEvent);
     tracer_inflight_pop();
@@ -21022,7 +21022,7 @@ cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real, const void *tracer_c
       cuda_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("cuda", CUDA_ID_cuEventQuery, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -21039,21 +21039,21 @@ cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real, const void *tracer_c
   struct cuda_cuEventQuery_record tracer_record;
   tracer_record.hEvent = (uint64_t)(uintptr_t)(tracer_args.hEvent);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuEventQuery);
-  bool tracer_timed =
-      tracer_poll_timed("cuda", CUDA_ID_cuEventQuery,
-                        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full);
+  bool tracer_timed = tracer_poll_timed("cuda", CUDA_ID_cuEventQuery, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full) ||
-                      !((tracer_args.tracer_status == INT64_C(600)));
+  bool tracer_found = !tracer_counted || !((tracer_args.tracer_status == INT64_C(600)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("cuda", CUDA_ID_cuEventQuery, tracer_args.tracer_status, tracer_timed,

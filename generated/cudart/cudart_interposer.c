@@ -5619,7 +5619,7 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
     unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaStreamQuery);
     cudaError_t tracer_result;
     bool tracer_timed = tracer_poll_timed("cudart", CUDART_ID_cudaStreamQuery, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(stream);
     tracer_inflight_pop();
@@ -5630,7 +5630,7 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
       cudart_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("cudart", CUDART_ID_cudaStreamQuery, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -5647,21 +5647,21 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
   struct cudart_cudaStreamQuery_record tracer_record;
   tracer_record.stream = (uint64_t)(uintptr_t)(tracer_args.stream);
   unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaStreamQuery);
-  bool tracer_timed =
-      tracer_poll_timed("cudart", CUDART_ID_cudaStreamQuery,
-                        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full);
+  bool tracer_timed = tracer_poll_timed("cudart", CUDART_ID_cudaStreamQuery, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full) ||
-                      !((tracer_args.tracer_status == INT64_C(600)));
+  bool tracer_found = !tracer_counted || !((tracer_args.tracer_status == INT64_C(600)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("cudart", CUDART_ID_cudaStreamQuery, tracer_args.tracer_status,
@@ -6797,7 +6797,7 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
     unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaEventQuery);
     cudaError_t tracer_result;
     bool tracer_timed = tracer_poll_timed("cudart", CUDART_ID_cudaEventQuery, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(event);
     tracer_inflight_pop();
@@ -6808,7 +6808,7 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
       cudart_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("cudart", CUDART_ID_cudaEventQuery, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -6825,21 +6825,21 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
   struct cudart_cudaEventQuery_record tracer_record;
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaEventQuery);
-  bool tracer_timed =
-      tracer_poll_timed("cudart", CUDART_ID_cudaEventQuery,
-                        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full);
+  bool tracer_timed = tracer_poll_timed("cudart", CUDART_ID_cudaEventQuery, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.event);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full) ||
-                      !((tracer_args.tracer_status == INT64_C(600)));
+  bool tracer_found = !tracer_counted || !((tracer_args.tracer_status == INT64_C(600)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("cudart", CUDART_ID_cudaEventQuery, tracer_args.tracer_status,

@@ -23523,7 +23523,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Improbe);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Improbe, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(source, tag, comm, flag, message, status);
     tracer_inflight_pop();
@@ -23534,7 +23534,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
       mpich_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Improbe, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -23561,24 +23561,25 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
   tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Improbe);
-  bool tracer_timed =
-      tracer_poll_timed("mpich", MPICH_ID_MPI_Improbe,
-                        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full);
+  bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Improbe, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result =
       tracer_real(tracer_args.source, tracer_args.tag, tracer_args.comm, tracer_args.flag,
                   tracer_args.message, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full) ||
-                      !((tracer_args.tracer_status == INT64_C(0)) &&
-                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  bool tracer_found =
+      !tracer_counted || !((tracer_args.tracer_status == INT64_C(0)) &&
+                           !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Improbe, tracer_args.tracer_status,
@@ -23735,7 +23736,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Iprobe);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Iprobe, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(source, tag, comm, flag, status);
     tracer_inflight_pop();
@@ -23746,7 +23747,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
       mpich_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Iprobe, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -23771,23 +23772,24 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
   tracer_record.flag = (uint64_t)(uintptr_t)(tracer_args.flag);
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Iprobe);
-  bool tracer_timed =
-      tracer_poll_timed("mpich", MPICH_ID_MPI_Iprobe,
-                        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full);
+  bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Iprobe, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.source, tracer_args.tag, tracer_args.comm,
                                           tracer_args.flag, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full) ||
-                      !((tracer_args.tracer_status == INT64_C(0)) &&
-                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  bool tracer_found =
+      !tracer_counted || !((tracer_args.tracer_status == INT64_C(0)) &&
+                           !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Iprobe, tracer_args.tracer_status, tracer_timed,
@@ -26398,7 +26400,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Test);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Test, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(request, flag, status);
     tracer_inflight_pop();
@@ -26409,7 +26411,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
       mpich_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Test, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -26431,22 +26433,24 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
   tracer_record.request_in = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Test);
-  bool tracer_timed = tracer_poll_timed(
-      "mpich", MPICH_ID_MPI_Test, lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test__full);
+  bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Test, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result =
       tracer_real(tracer_args.request, tracer_args.flag, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test__full) ||
-                      !((tracer_args.tracer_status == INT64_C(0)) &&
-                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  bool tracer_found =
+      !tracer_counted || !((tracer_args.tracer_status == INT64_C(0)) &&
+                           !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Test, tracer_args.tracer_status, tracer_timed,
@@ -26603,7 +26607,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testall);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testall, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(count, array_of_requests, flag, array_of_statuses);
     tracer_inflight_pop();
@@ -26614,7 +26618,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
       mpich_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Testall, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -26639,23 +26643,24 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
   tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests, true,
                          (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testall);
-  bool tracer_timed =
-      tracer_poll_timed("mpich", MPICH_ID_MPI_Testall,
-                        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full);
+  bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testall, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests,
                                           tracer_args.flag, tracer_args.array_of_statuses);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full) ||
-                      !((tracer_args.tracer_status == INT64_C(0)) &&
-                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  bool tracer_found =
+      !tracer_counted || !((tracer_args.tracer_status == INT64_C(0)) &&
+                           !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testall, tracer_args.tracer_status,
@@ -26726,7 +26731,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testany);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testany, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(count, array_of_requests, indx, flag, status);
     tracer_inflight_pop();
@@ -26737,7 +26742,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
       mpich_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Testany, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -26764,23 +26769,24 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
   tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests, true,
                          (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testany);
-  bool tracer_timed =
-      tracer_poll_timed("mpich", MPICH_ID_MPI_Testany,
-                        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full);
+  bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testany, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests,
                                           tracer_args.indx, tracer_args.flag, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full) ||
-                      !((tracer_args.tracer_status == INT64_C(0)) &&
-                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  bool tracer_found =
+      !tracer_counted || !((tracer_args.tracer_status == INT64_C(0)) &&
+                           !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testany, tracer_args.tracer_status,
@@ -26852,7 +26858,7 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testsome);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testsome, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result =
         tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
@@ -26865,7 +26871,7 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
       mpich_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Testsome, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -26892,24 +26898,25 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
   tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests, true,
                          (int64_t)tracer_args.incount);
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testsome);
-  bool tracer_timed =
-      tracer_poll_timed("mpich", MPICH_ID_MPI_Testsome,
-                        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full);
+  bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testsome, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result =
       tracer_real(tracer_args.incount, tracer_args.array_of_requests, tracer_args.outcount,
                   tracer_args.array_of_indices, tracer_args.array_of_statuses);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full) ||
-                      !((tracer_args.tracer_status == INT64_C(0)) &&
-                        !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)));
+  bool tracer_found =
+      !tracer_counted || !((tracer_args.tracer_status == INT64_C(0)) &&
+                           !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testsome, tracer_args.tracer_status,

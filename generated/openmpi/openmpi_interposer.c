@@ -16902,7 +16902,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Improbe);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Improbe, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(source, tag, comm, flag, message, status);
     tracer_inflight_pop();
@@ -16914,7 +16914,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
       openmpi_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Improbe, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -16941,24 +16941,25 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
   tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Improbe);
-  bool tracer_timed =
-      tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Improbe,
-                        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full);
+  bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Improbe, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result =
       tracer_real(tracer_args.source, tracer_args.tag, tracer_args.comm, tracer_args.flag,
                   tracer_args.message, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full) ||
-                      !((tracer_args.tracer_status == INT64_C(0)) &&
-                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  bool tracer_found =
+      !tracer_counted || !((tracer_args.tracer_status == INT64_C(0)) &&
+                           !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Improbe, tracer_args.tracer_status,
@@ -18252,7 +18253,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Iprobe);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Iprobe, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(source, tag, comm, flag, status);
     tracer_inflight_pop();
@@ -18264,7 +18265,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
       openmpi_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Iprobe, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -18289,23 +18290,24 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
   tracer_record.flag = (uint64_t)(uintptr_t)(tracer_args.flag);
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Iprobe);
-  bool tracer_timed =
-      tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Iprobe,
-                        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full);
+  bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Iprobe, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.source, tracer_args.tag, tracer_args.comm,
                                           tracer_args.flag, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full) ||
-                      !((tracer_args.tracer_status == INT64_C(0)) &&
-                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  bool tracer_found =
+      !tracer_counted || !((tracer_args.tracer_status == INT64_C(0)) &&
+                           !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Iprobe, tracer_args.tracer_status,
@@ -24685,7 +24687,7 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testall);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testall, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(count, array_of_requests, flag, array_of_statuses);
     tracer_inflight_pop();
@@ -24697,7 +24699,7 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
       openmpi_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -24722,23 +24724,24 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
   tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
                          false, (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testall);
-  bool tracer_timed =
-      tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testall,
-                        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full);
+  bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testall, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests,
                                           tracer_args.flag, tracer_args.array_of_statuses);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full) ||
-                      !((tracer_args.tracer_status == INT64_C(0)) &&
-                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  bool tracer_found =
+      !tracer_counted || !((tracer_args.tracer_status == INT64_C(0)) &&
+                           !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
@@ -24809,7 +24812,7 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testany);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testany, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(count, array_of_requests, index, flag, status);
     tracer_inflight_pop();
@@ -24821,7 +24824,7 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
       openmpi_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -24848,23 +24851,24 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
   tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
                          false, (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testany);
-  bool tracer_timed =
-      tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testany,
-                        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full);
+  bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testany, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests,
                                           tracer_args.index, tracer_args.flag, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full) ||
-                      !((tracer_args.tracer_status == INT64_C(0)) &&
-                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  bool tracer_found =
+      !tracer_counted || !((tracer_args.tracer_status == INT64_C(0)) &&
+                           !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
@@ -24937,7 +24941,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Test);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Test, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(request, flag, status);
     tracer_inflight_pop();
@@ -24949,7 +24953,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
       openmpi_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Test, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -24971,23 +24975,24 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
   tracer_record.request_in = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Test);
-  bool tracer_timed =
-      tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Test,
-                        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full);
+  bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Test, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result =
       tracer_real(tracer_args.request, tracer_args.flag, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full) ||
-                      !((tracer_args.tracer_status == INT64_C(0)) &&
-                        !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
+  bool tracer_found =
+      !tracer_counted || !((tracer_args.tracer_status == INT64_C(0)) &&
+                           !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Test, tracer_args.tracer_status,
@@ -25143,7 +25148,7 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testsome);
     int tracer_result;
     bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testsome, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result =
         tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
@@ -25156,7 +25161,7 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
       openmpi_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -25183,24 +25188,25 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
   tracer_requests_before(tracer_args.array_of_requests, sizeof *tracer_args.array_of_requests,
                          false, (int64_t)tracer_args.incount);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testsome);
-  bool tracer_timed =
-      tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testsome,
-                        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full);
+  bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testsome, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result =
       tracer_real(tracer_args.incount, tracer_args.array_of_requests, tracer_args.outcount,
                   tracer_args.array_of_indices, tracer_args.array_of_statuses);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full) ||
-                      !((tracer_args.tracer_status == INT64_C(0)) &&
-                        !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)));
+  bool tracer_found =
+      !tracer_counted || !((tracer_args.tracer_status == INT64_C(0)) &&
+                           !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,

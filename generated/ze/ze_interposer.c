@@ -6125,21 +6125,21 @@ ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real, const void *
   struct ze_zeEventQueryStatus_record tracer_record;
   tracer_record.hEvent = (uint64_t)(uintptr_t)(tracer_args.hEvent);
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeEventQueryStatus);
-  bool tracer_timed =
-      tracer_poll_timed("ze", ZE_ID_zeEventQueryStatus,
-                        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full);
+  bool tracer_timed = tracer_poll_timed("ze", ZE_ID_zeEventQueryStatus, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full) ||
-                      !((tracer_args.tracer_status == INT64_C(1)));
+  bool tracer_found = !tracer_counted || !((tracer_args.tracer_status == INT64_C(1)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (tracer_args.tracer_status == ZE_RESULT_SUCCESS)
     tracer_pending_drain("ze", false);
@@ -6787,7 +6787,7 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
     unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeFenceQueryStatus);
     ze_result_t tracer_result;
     bool tracer_timed = tracer_poll_timed("ze", ZE_ID_zeFenceQueryStatus, false);
-    uint64_t tracer_start = tracer_count_now();
+    uint64_t tracer_start = tracer_poll_start(tracer_counting);
     tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
     tracer_result = tracer_real(hFence);
     tracer_inflight_pop();
@@ -6798,7 +6798,7 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
       ze_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_start, &tracer_start);
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
     if (tracer_recording_counting())
       tracer_count_span("ze", ZE_ID_zeFenceQueryStatus, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -6815,21 +6815,21 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
   struct ze_zeFenceQueryStatus_record tracer_record;
   tracer_record.hFence = (uint64_t)(uintptr_t)(tracer_args.hFence);
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeFenceQueryStatus);
-  bool tracer_timed =
-      tracer_poll_timed("ze", ZE_ID_zeFenceQueryStatus,
-                        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full));
-  uint64_t tracer_count_start = tracer_count_now();
+  bool tracer_counted =
+      tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full);
+  bool tracer_timed = tracer_poll_timed("ze", ZE_ID_zeFenceQueryStatus, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted);
   tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
   tracer_args.tracer_result = tracer_real(tracer_args.hFence);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_count_start) : 0;
+  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  bool tracer_found = !tracer_counting ||
-                      lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full) ||
-                      !((tracer_args.tracer_status == INT64_C(1)));
+  bool tracer_found = !tracer_counted || !((tracer_args.tracer_status == INT64_C(1)));
   tracer_record.head.start = tracer_record.head.end = 0;
-  if (tracer_found)
-    tracer_record.head.end = tracer_poll_times(tracer_count_start, &tracer_record.head.start);
+  if (tracer_found) {
+    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_record.head.start = tracer_start;
+  }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
     tracer_count_sampled_poll("ze", ZE_ID_zeFenceQueryStatus, tracer_args.tracer_status,
