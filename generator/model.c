@@ -2,6 +2,7 @@
 #include "model.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 const char *model_kind_name(enum model_kind k) {
   switch (k) {
@@ -161,4 +162,13 @@ void model_free(struct model *m) {
     free(r);
   }
   ptrvec_free(&m->runtime_macros);
+}
+
+const struct model_function *model_function_named(const struct model *m, const char *name) {
+  for (size_t i = 0; i < m->functions.len; i++) {
+    const struct model_function *f = m->functions.items[i];
+    if (strcmp(f->name, name) == 0)
+      return f;
+  }
+  return NULL;
 }

@@ -174,4 +174,7 @@ void model_param_free(struct model_param *p);
 void model_record_free(struct model_record *r);
 void model_free(struct model *m);
 
+/* The model's function of that name; NULL when it has none. */
+const struct model_function *model_function_named(const struct model *m, const char *name);
+
 #endif

@@ -6,15 +6,6 @@
 
 #include "util.h"
 
-static const struct model_function *function_named(const struct model *m, const char *name) {
-  for (size_t i = 0; i < m->functions.len; i++) {
-    const struct model_function *f = m->functions.items[i];
-    if (strcmp(f->name, name) == 0)
-      return f;
-  }
-  return NULL;
-}
-
 static const struct model_record *record_named(const struct model *m, const char *name) {
   for (size_t i = 0; i < m->records.len; i++) {
     const struct model_record *r = m->records.items[i];
@@ -123,7 +114,7 @@ int view_dispatch(const struct model *m, const struct spec *s, struct tree *root
     for (size_t e = 0; e < record->fields.len; e++) {
       const struct model_field *field = record->fields.items[e];
       char *function = function_of_entry(field->type->spelling);
-      const struct model_function *target = function ? function_named(m, function) : NULL;
+      const struct model_function *target = function ? model_function_named(m, function) : NULL;
       struct tree *item = tree_push(target && function_view(root, function) ? entries
                                                                             : unwrapped,
                                     tree_map());

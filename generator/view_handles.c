@@ -7,15 +7,6 @@
 
 #include "view_expr.h"
 
-static const struct model_function *function_named(const struct model *m, const char *name) {
-  for (size_t i = 0; i < m->functions.len; i++) {
-    const struct model_function *f = m->functions.items[i];
-    if (strcmp(f->name, name) == 0)
-      return f;
-  }
-  return NULL;
-}
-
 /* A query answers through its second and last param, a pointer: query(comm, &value). */
 static bool is_query(const struct model_function *f) {
   const struct model_param *out = f->params.len == 2 ? f->params.items[1] : NULL;
@@ -28,7 +19,7 @@ static bool is_query(const struct model_function *f) {
 static int take_query(const struct model *m, const struct spec *s,
                       const struct spec_communicator *c, char **name, char **query,
                       const char *defined, struct diag *d) {
-  const struct model_function *f = function_named(m, *name);
+  const struct model_function *f = model_function_named(m, *name);
   if (!f)
     return 0;
   if (!is_query(f))
@@ -144,7 +135,7 @@ static bool is_constant(const struct model *m, const char *name) {
 static void add_query(const struct model *m, const struct spec *s, struct tree *list,
                       const struct spec_communicator *c, const char *name, const char *query,
                       const char *what) {
-  const struct model_function *f = function_named(m, query);
+  const struct model_function *f = model_function_named(m, query);
   const struct model_param *out = f->params.items[1];
   struct tree *item = tree_push(list, tree_map());
   tree_set_string(item, "what", what);
@@ -168,8 +159,8 @@ static int device_ordinals(const struct model *m, const struct spec *s, struct t
   }
   if (!t->devices_current)
     return 0;
-  const struct model_function *current = function_named(m, t->devices_current);
-  const struct model_function *name = function_named(m, t->devices_name);
+  const struct model_function *current = model_function_named(m, t->devices_current);
+  const struct model_function *name = model_function_named(m, t->devices_name);
   const struct model_param *out =
       current && current->params.len == 1 ? current->params.items[0] : NULL;
   if (!out || out->type->kind != MODEL_KIND_POINTER || !out->type->target || !name ||
