@@ -316,15 +316,18 @@ static inline bool tracer_count_timed(const char *backend, uint16_t function) {
   return tracer_count_timed_on(t, backend, function);
 }
 
-/* The thread's entry for a function and status, opened if need be; every entry written
- * first when none is free. */
+/* The thread's entry for a function, status and clock, opened if need be; every entry
+ * written first when none is free. The clock is part of the key: a poll that found
+ * nothing (counting clock) and a completing call counted past the trace's bound (trace
+ * clock) may have the same status (MPI_Test's MPI_SUCCESS). */
 static inline struct tracer_counted *tracer_count_entry(struct tracer_thread_calls *t,
                                                         const char *backend, uint16_t function,
                                                         int64_t status, bool on_trace_clock) {
   unsigned slot = ((unsigned)function * 2654435761u ^ (unsigned)status) % TRACER_COUNTED_SLOTS;
   for (unsigned probe = 0;; probe++) {
     struct tracer_counted *c = &t->counted[(slot + probe) % TRACER_COUNTED_SLOTS];
-    if (c->calls && (c->backend != backend || c->function != function || c->status != status)) {
+    if (c->calls && (c->backend != backend || c->function != function || c->status != status ||
+                     c->on_trace_clock != on_trace_clock)) {
       if (probe == TRACER_COUNTED_SLOTS - 1)
         tracer_counted_write_all(t); /* full: every entry written, then the loop goes on */
       continue;
