@@ -2,7 +2,7 @@
  * tight loop, on one or more threads, and reports the mean time per call.
  *
  *   cl_loop [--calls N] [--threads T] [--floor old|two|one] [--rate CALLS_PER_SECOND]
- *           [--copy-every K]
+ *           [--copy-every K] [--spread]
  *
  * --floor also fires raw tracepoints of floor_tracepoints.h around each call, with
  * nothing else: `old`, two events with what default mode recorded before one event per
@@ -12,6 +12,9 @@
  * --copy-every K also writes 4 KiB to a buffer of the first device (a blocking
  * clEnqueueWriteBuffer) after every K calls: a trace with device commands and idle gaps
  * between them, for the analyses that read those (the gap report).
+ * --spread runs thread t on the t-th CPU the process may use (modulo their number), so
+ * that a trace has events of several CPUs (LTTng's streams) even when a loaded machine's
+ * scheduler would keep the threads on one.
  * Prints "ns_per_call=X calls=N threads=T" on stdout.
  */
 #define _GNU_SOURCE
@@ -22,6 +25,7 @@
 #include <stdint.h>
 #include <x86intrin.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +49,7 @@ static inline uint64_t trace_clock_now(void) {
 }
 static double rate; /* calls per second per thread; 0: as fast as possible */
 static long copy_every; /* a copy to the device after every copy_every calls; 0: none */
+static bool spread;
 
 /* A queue and a buffer on the first device, for --copy-every; false when none. */
 struct copier {
@@ -161,9 +166,11 @@ int main(int argc, char **argv) {
       rate = atof(argv[++i]);
     else if (strcmp(argv[i], "--copy-every") == 0 && i + 1 < argc)
       copy_every = atol(argv[++i]);
+    else if (strcmp(argv[i], "--spread") == 0)
+      spread = true;
     else {
       fprintf(stderr, "usage: cl_loop [--calls N] [--threads T] [--floor old|two|one] [--rate R] "
-                      "[--copy-every K]\n");
+                      "[--copy-every K] [--spread]\n");
       return 2;
     }
   }
@@ -174,8 +181,24 @@ int main(int argc, char **argv) {
               strcmp(clock_name(), "tracer_tsc") == 0;
   pthread_t ids[64];
   double ns[64];
-  for (int t = 0; t < threads; t++)
-    pthread_create(&ids[t], NULL, loop, &ns[t]);
+  cpu_set_t allowed;
+  int cpus[CPU_SETSIZE], cpu_count = 0;
+  if (spread && sched_getaffinity(0, sizeof allowed, &allowed) == 0)
+    for (int c = 0; c < CPU_SETSIZE; c++)
+      if (CPU_ISSET(c, &allowed))
+        cpus[cpu_count++] = c;
+  for (int t = 0; t < threads; t++) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    if (cpu_count) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpus[t % cpu_count], &one);
+      pthread_attr_setaffinity_np(&attr, sizeof one, &one);
+    }
+    pthread_create(&ids[t], &attr, loop, &ns[t]);
+    pthread_attr_destroy(&attr);
+  }
   double sum = 0;
   for (int t = 0; t < threads; t++) {
     pthread_join(ids[t], NULL);

@@ -5,8 +5,9 @@
 # --threads 1, 2 and 4, on traces with several streams: the threads app (a main thread
 # and 4 workers, each with its queue and kernels) in default and full mode (device
 # commands, strings, the runtime's own events; several threads, so that a loaded
-# machine's scheduler still spreads the events over CPUs), cl_loop with 2 threads in default and minimal
-# mode (batches, the horizon) and, as root, in default mode as nobody (a private daemon:
+# machine's scheduler still spreads the events over CPUs), cl_loop with 2 threads, each on
+# a CPU of its own (--spread: a loaded machine's scheduler kept both on one, 3 recordings
+# in a row, in a chroot trial), in default and minimal mode (batches, the horizon) and, as root, in default mode as nobody (a private daemon:
 # the TSC clock where there is one). Each trace must have several streams with events, and
 # -v must say the read took several threads, else the test would prove nothing.
 # Usage: parallel_read_test.sh TRACER THREADS VADD CL_LOOP
@@ -88,9 +89,9 @@ same() {
 
 command -v babeltrace2 >/dev/null 2>&1 || fail "babeltrace2 not found (scripts/setup.sh installs it)"
 record_streams threads -- -b opencl -- "$threads_app"
-record_streams minimal -- -b opencl -m minimal -- "$cl_loop" --calls 100000 --threads 2
+record_streams minimal -- -b opencl -m minimal -- "$cl_loop" --calls 100000 --threads 2 --spread
 record_streams full -- -b opencl -m full -- "$threads_app"
-record_streams loop -- -b opencl -- "$cl_loop" --calls 100000 --threads 2
+record_streams loop -- -b opencl -- "$cl_loop" --calls 100000 --threads 2 --spread
 traces="threads minimal full loop"
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
   chmod 755 "$tmp"
@@ -98,7 +99,7 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
   chown nobody "$tmp/home"
   dir=$tmp/home
   record_streams tsc setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$tmp/home" \
-    POCL_CACHE_DIR="$tmp/home/pocl" -- -b opencl -- "$cl_loop" --calls 100000 --threads 2
+    POCL_CACHE_DIR="$tmp/home/pocl" -- -b opencl -- "$cl_loop" --calls 100000 --threads 2 --spread
   traces="$traces tsc"
 fi
 
