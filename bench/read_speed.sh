@@ -125,6 +125,7 @@ echo "| bt2 dummy / tally | $(ratio bt2dummy tally wall) | $(ratio bt2dummy tall
 echo "| bt2 text / -t | $(ratio bt2text text wall) | $(ratio bt2text text cpu) | >= 4 |"
 echo "| bt2 dummy / timeline alone | $(ratio bt2dummy timeline wall) | $(ratio bt2dummy timeline cpu) | >= 4 |"
 echo "| bt2 dummy / -r -l | $(ratio bt2dummy all wall) | $(ratio bt2dummy all cpu) | - |"
+echo "| -r -l / timeline alone (issue 30) | $(ratio all timeline wall) | $(ratio all timeline cpu) | <= 1.1 |"
 echo "| one thread / both: tally | $(ratio tally1 tally wall) | $(ratio tally1 tally cpu) | - |"
 echo "| one thread / both: -t | $(ratio text1 text wall) | $(ratio text1 text cpu) | - |"
 echo "| one thread / both: timeline | $(ratio timeline1 timeline wall) | $(ratio timeline1 timeline cpu) | - |"
@@ -132,4 +133,5 @@ if [ -n "$baseline" ]; then
   echo "| before / after: tally | $(ratio tally_before tally wall) | $(ratio tally_before tally cpu) | - |"
   echo "| before / after: -t | $(ratio text_before text wall) | $(ratio text_before text cpu) | - |"
   echo "| before / after: -r -l | $(ratio all_before all wall) | $(ratio all_before all cpu) | - |"
+  echo "| -r -l before / timeline alone | $(ratio all_before timeline wall) | $(ratio all_before timeline cpu) | - |"
 fi

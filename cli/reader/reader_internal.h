@@ -13,7 +13,7 @@
 #include "trace_reader.h"
 
 enum { READER_MAX_ARGS = 24, READER_TEXT_BYTES = 1024, READER_MAX_FIELDS = 256,
-       READER_MAX_SLOTS = 256 };
+       READER_MAX_SLOTS = 256, READER_CALL_TARGETS = 16 };
 
 /* Fields the event map does not name, by event class index: a device command's
  * submitting call and device, a region's depth; -1 when absent. */
@@ -62,10 +62,19 @@ struct reader_slot_formats {
   const char *named_label[READER_MAX_ARGS];
 };
 
+/* A target that takes calls, its callback read once: a call goes to each of them. */
+struct reader_call_target {
+  int (*call)(void *context, const struct trace_call *call);
+  void *context;
+};
+
 struct decoder {
   const struct trace_reader *reader;
   const struct reader_target *targets;
   size_t target_count;
+  struct reader_call_target call_targets[READER_CALL_TARGETS];
+  size_t call_target_count;
+  bool call_targets_all;          /* every call target is in call_targets */
   unsigned needs;                 /* of every target */
   int status;                     /* the first non-zero return of a target */
   /* Wall-clock conversion (TRACE_NEEDS_TIMES): the clock last seen and a reference

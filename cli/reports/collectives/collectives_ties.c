@@ -285,7 +285,7 @@ int ties_call(struct ties *t, const struct trace_call *c, long row, uint64_t siz
    * close the launches their thread has open (a thread with none needs no entry yet). */
   if (row < 0 && meaning != TRACER_MEANING_KERNEL_LAUNCH &&
       meaning != TRACER_MEANING_GROUP_BEGIN && meaning != TRACER_MEANING_GROUP_END) {
-    if (c->depth != 0)
+    if (c->depth != 0 || t->head == t->next) /* nested, or no launch kept to close */
       return 0;
     struct thread *th = thread_of(t, c->from.host, c->tid, false);
     if (th && th->pending_count)
