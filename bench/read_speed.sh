@@ -3,7 +3,7 @@
 # on the same trace, in the same rounds. The trace: bench/cl_loop on 2 threads (an app
 # whose calls land in several streams), default mode (one event per call), recorded on
 # LTTng's monotonic clock (babeltrace2's muxer was seen to refuse the tracer's TSC clock
-# traces on this machine). Each round runs, in turn:
+# traces on this machine). Each round runs, in an order of its own (see below):
 #   bt2 dummy   babeltrace2 reading alone (source.ctf.fs -> sink.utils.dummy)
 #   bt2 text    babeltrace2's text output (to /dev/null)
 #   tally       tracer -r DIR (the text tables; stream by stream, every core)
@@ -57,23 +57,39 @@ run() {
   awk '{printf "%.0f\n", $3 / 1024}' "$tmp/time" >>"$tmp/$name.mib"
 }
 
+# program NAME: runs one of the programs above, timed.
+program() {
+  case $1 in
+  bt2dummy) run bt2dummy babeltrace2 --component=source.ctf.fs --params="inputs=[$inputs]" \
+    --component=sink.utils.dummy ;;
+  bt2text) run bt2text babeltrace2 "$trace" ;;
+  tally) run tally "$tracer" -q -r "$trace" ;;
+  text) run text "$tracer" -q -r "$trace" -t ;;
+  timeline) run timeline "$timeline_bench" "$trace" "$tmp/out.pftrace" ;;
+  all) run all "$tracer" -q -r "$trace" -l "$tmp/out.pftrace" ;;
+  tally1) run tally1 "$tracer" -q --threads 1 -r "$trace" ;;
+  text1) run text1 "$tracer" -q --threads 1 -r "$trace" -t ;;
+  timeline1) run timeline1 env TIMELINE_THREADS=1 "$timeline_bench" "$trace" "$tmp/out.pftrace" ;;
+  tally_before) run tally_before "$baseline/bin/tracer" -q -r "$trace" ;;
+  text_before) run text_before "$baseline/bin/tracer" -q -r "$trace" -t ;;
+  all_before) run all_before "$baseline/bin/tracer" -q -r "$trace" -l "$tmp/out.pftrace" ;;
+  esac
+}
+programs="bt2dummy bt2text tally text timeline all tally1 text1 timeline1"
+[ -z "$baseline" ] || programs="$programs tally_before text_before all_before"
+
+# Each round runs the programs in an order of its own (shuffled, seeded by the round, so
+# a run can be repeated): a short run on both cores right after a long one on a single
+# core (babeltrace2's 20 s text output) was seen 60% slower than the same run back to back
+# (the idle core's wake-up on this KVM guest), and a fixed order would charge that to
+# whichever program follows.
 r=0
 while [ $r -lt "$rounds" ]; do
-  run bt2dummy babeltrace2 --component=source.ctf.fs --params="inputs=[$inputs]" \
-    --component=sink.utils.dummy
-  run bt2text babeltrace2 "$trace"
-  run tally "$tracer" -q -r "$trace"
-  run text "$tracer" -q -r "$trace" -t
-  run timeline "$timeline_bench" "$trace" "$tmp/out.pftrace"
-  run all "$tracer" -q -r "$trace" -l "$tmp/out.pftrace"
-  run tally1 "$tracer" -q --threads 1 -r "$trace"
-  run text1 "$tracer" -q --threads 1 -r "$trace" -t
-  run timeline1 env TIMELINE_THREADS=1 "$timeline_bench" "$trace" "$tmp/out.pftrace"
-  if [ -n "$baseline" ]; then
-    run tally_before "$baseline/bin/tracer" -q -r "$trace"
-    run text_before "$baseline/bin/tracer" -q -r "$trace" -t
-    run all_before "$baseline/bin/tracer" -q -r "$trace" -l "$tmp/out.pftrace"
-  fi
+  for name in $(echo $programs | tr ' ' '\n' |
+    awk -v seed=$((r + 1)) 'BEGIN {srand(seed)} {printf "%.9f %s\n", rand(), $0}' |
+    sort -g | cut -d' ' -f2); do
+    program "$name"
+  done
   r=$((r + 1))
 done
 rm -f "$tmp/out.pftrace"
@@ -99,7 +115,7 @@ echo "## Reading with both cores"
 echo
 echo "A trace of bench/cl_loop on 2 threads, default mode, LTTng's monotonic clock: $count"
 echo "events, $streams streams, $((bytes / 1048576)) MiB. $rounds rounds, each running every"
-echo "program below once in turn; medians (least-most). Command: \`bench/read_speed.sh\`;"
+echo "program below once, in an order of its own; medians (least-most). Command: \`bench/read_speed.sh\`;"
 echo "$(nproc) cores, load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
 echo "| program | wall (least-most), events/s, CPU, peak memory |"

@@ -16,6 +16,20 @@ bool collectives_counts(const struct tracer_function_desc *f) {
          f->message.bytes >= 0;
 }
 
+bool collectives_in_trace(const struct event_map *map) {
+  const struct tracer_backend_desc *seen = NULL; /* event classes come a backend at a time */
+  for (size_t i = 0; map && i < map->count; i++) {
+    const struct tracer_backend_desc *desc = map->infos[i].desc;
+    if (!desc || desc == seen)
+      continue;
+    seen = desc;
+    for (uint32_t f = 0; f < desc->function_count; f++)
+      if (collectives_counts(&desc->functions[f]))
+        return true;
+  }
+  return false;
+}
+
 bool collectives_in_tally(const struct tally *tally) {
   for (size_t b = 0; tally && b < tally->backend_count; b++) {
     const struct tally_backend *tb = &tally->backends[b];

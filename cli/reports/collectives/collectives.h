@@ -55,6 +55,10 @@ struct collectives {
 
 /* Whether calls of f are operations of the table. */
 bool collectives_counts(const struct tracer_function_desc *f);
+/* Whether a backend of the trace has a function that counts: without one, the table
+ * stays empty whatever the read, and the collectives take no part in it. */
+struct event_map;
+bool collectives_in_trace(const struct event_map *map);
 /* Whether any function with calls in the tally counts (the read is worth it). */
 struct tally;
 bool collectives_in_tally(const struct tally *tally);

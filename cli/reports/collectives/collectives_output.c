@@ -19,11 +19,16 @@ struct collectives_state {
 static int open_collectives(const struct output_context *c, void **state,
                             struct trace_consumer *consumer, struct timeline_sink *sink,
                             struct diag *d) {
-  (void)c;
   (void)sink;
   struct collectives_state *s = calloc(1, sizeof *s);
   if (!s)
     return diag_error(d, "Cannot analyse the collectives: out of memory");
+  /* No backend of the trace has a collective: nothing to read (a call apiece was 3% of
+   * a `tracer -r -l` of an OpenCL trace). */
+  if (!collectives_in_trace(c->map)) {
+    *state = s;
+    return 0;
+  }
   if (collectives_read_open(&s->table, &s->reading, consumer, d)) {
     free(s);
     return -1;
