@@ -172,3 +172,20 @@ const struct model_function *model_function_named(const struct model *m, const c
   }
   return NULL;
 }
+
+bool model_has_enumerator(const struct model *m, const char *name) {
+  for (size_t i = 0; i < m->enums.len; i++) {
+    const struct model_enum *e = m->enums.items[i];
+    for (size_t k = 0; k < e->constants.len; k++)
+      if (strcmp(((const struct model_enum_constant *)e->constants.items[k])->name, name) == 0)
+        return true;
+  }
+  return false;
+}
+
+bool model_has_constant(const struct model *m, const char *name) {
+  for (size_t i = 0; i < m->constants.len; i++)
+    if (strcmp(((const struct model_constant *)m->constants.items[i])->name, name) == 0)
+      return true;
+  return model_has_enumerator(m, name);
+}

@@ -176,5 +176,9 @@ void model_free(struct model *m);
 
 /* The model's function of that name; NULL when it has none. */
 const struct model_function *model_function_named(const struct model *m, const char *name);
+/* Whether name is an enumerator of one of the model's enums. */
+bool model_has_enumerator(const struct model *m, const char *name);
+/* Whether name is a constant of the model: a macro constant or an enumerator. */
+bool model_has_constant(const struct model *m, const char *name);
 
 #endif

@@ -116,6 +116,29 @@ int spec_read_entries(struct yamldoc *y, yaml_node_t *n, const char *what, const
   return rc;
 }
 
+int spec_read_pairs(struct yamldoc *y, yaml_node_t *n, const char *what, const char *value_name,
+                    int (*add)(struct yamldoc *, yaml_node_t *, yaml_node_t *, const char *,
+                               const char *, struct spec_trace *, struct diag *),
+                    struct spec_trace *t, struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, "Cannot read trace.%s: expected CONSTANT: %s", what,
+                         value_name);
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *value = yamldoc_map_value(y, n, i);
+    const char *constant = yamldoc_scalar(key), *text = yamldoc_scalar(value);
+    if (!constant || !*constant || !text || !*text)
+      rc = yamldoc_error(y, key, d, "Cannot read trace.%s: expected CONSTANT: %s", what,
+                         value_name);
+    else
+      rc |= add(y, key, value, constant, text, t, d);
+  }
+  return rc;
+}
+
 /* Expands ${VAR} and ${VAR:-default} so a spec can follow e.g. CUDA_HOME. */
 static char *expand_env(const char *s) {
   struct strbuf sb;

@@ -144,30 +144,16 @@ static int read_command_list(struct yamldoc *y, const char *function, struct spe
   return rc;
 }
 
-/* trace.directions: CONSTANT: DIRECTION. */
-static int read_directions(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
-                           struct diag *d) {
-  if (!n)
-    return 0;
-  if (n->type != YAML_MAPPING_NODE)
-    return yamldoc_error(y, n, d, "Cannot read trace.directions: expected CONSTANT: DIRECTION");
-  int rc = 0;
-  for (int i = 0; i < yamldoc_map_length(n); i++) {
-    yaml_node_t *key = yamldoc_map_key(y, n, i);
-    yaml_node_t *value = yamldoc_map_value(y, n, i);
-    const char *constant = yamldoc_scalar(key), *direction = yamldoc_scalar(value);
-    if (!constant || !*constant || !direction || !*direction) {
-      rc = yamldoc_error(y, key, d, "Cannot read trace.directions: expected CONSTANT: DIRECTION");
-      continue;
-    }
-    struct spec_direction_value *v = xcalloc(1, sizeof *v);
-    v->value = xstrdup(constant);
-    v->direction = xstrdup(direction);
-    v->loc = spec_loc_of(key);
-    ptrvec_push(&t->directions, v);
-    rc |= check_direction(y, value, direction, d);
-  }
-  return rc;
+/* One pair of trace.directions: CONSTANT: DIRECTION. */
+static int add_direction(struct yamldoc *y, yaml_node_t *key, yaml_node_t *value,
+                         const char *constant, const char *direction, struct spec_trace *t,
+                         struct diag *d) {
+  struct spec_direction_value *v = xcalloc(1, sizeof *v);
+  v->value = xstrdup(constant);
+  v->direction = xstrdup(direction);
+  v->loc = spec_loc_of(key);
+  ptrvec_push(&t->directions, v);
+  return check_direction(y, value, direction, d);
 }
 
 static int read_letter(struct yamldoc *y, yaml_node_t *n, const char *key, char fallback, char *out,
@@ -208,7 +194,8 @@ int spec_read_device(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, st
                      kernel_name_keys, read_kernel_name, t, d);
   rc |= spec_read_entries(y, yamldoc_get(y, n, "command_lists"), "command_lists", "trace command list",
                      command_list_keys, read_command_list, t, d);
-  rc |= read_directions(y, yamldoc_get(y, n, "directions"), t, d);
+  rc |= spec_read_pairs(y, yamldoc_get(y, n, "directions"), "directions", "DIRECTION",
+                        add_direction, t, d);
   rc |= spec_read_list(y, yamldoc_get(y, n, "forget_kernel_names"), "forget_kernel_names", true,
                        &t->forget_kernel_names, d);
   yaml_node_t *devices = yamldoc_get(y, n, "devices");

@@ -293,29 +293,19 @@ static int read_communicators(struct yamldoc *y, yaml_node_t *n, struct spec_tra
 
 /* ---- trace.element_sizes and trace.handle_ids ---- */
 
-static int read_element_sizes(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
-                              struct diag *d) {
-  if (!n)
-    return 0;
-  if (n->type != YAML_MAPPING_NODE)
-    return yamldoc_error(y, n, d, "Cannot read trace.element_sizes: expected CONSTANT: BYTES");
-  int rc = 0;
-  for (int i = 0; i < yamldoc_map_length(n); i++) {
-    yaml_node_t *key = yamldoc_map_key(y, n, i);
-    const char *constant = yamldoc_scalar(key);
-    const char *bytes = yamldoc_scalar(yamldoc_map_value(y, n, i));
-    if (!constant || !*constant || !bytes || strspn(bytes, "0123456789") != strlen(bytes) ||
-        !*bytes) {
-      rc = yamldoc_error(y, key, d, "Cannot read trace.element_sizes: expected CONSTANT: BYTES");
-      continue;
-    }
-    struct spec_element_size *e = xcalloc(1, sizeof *e);
-    e->constant = xstrdup(constant);
-    e->bytes = xstrdup(bytes);
-    e->loc = spec_loc_of(key);
-    ptrvec_push(&t->element_sizes, e);
-  }
-  return rc;
+/* One pair of trace.element_sizes: CONSTANT: BYTES. */
+static int add_element_size(struct yamldoc *y, yaml_node_t *key, yaml_node_t *value,
+                            const char *constant, const char *bytes, struct spec_trace *t,
+                            struct diag *d) {
+  (void)value;
+  if (strspn(bytes, "0123456789") != strlen(bytes))
+    return yamldoc_error(y, key, d, "Cannot read trace.element_sizes: expected CONSTANT: BYTES");
+  struct spec_element_size *e = xcalloc(1, sizeof *e);
+  e->constant = xstrdup(constant);
+  e->bytes = xstrdup(bytes);
+  e->loc = spec_loc_of(key);
+  ptrvec_push(&t->element_sizes, e);
+  return 0;
 }
 
 static int read_handle_id(struct yamldoc *y, const char *function, struct spec_loc loc,
@@ -444,7 +434,8 @@ int spec_read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, 
   rc |= read_group_calls(y, yamldoc_get(y, n, "groups"), t, d);
   rc |= read_rma_syncs(y, yamldoc_get(y, n, "rma_sync"), t, d);
   rc |= read_communicators(y, yamldoc_get(y, n, "communicators"), t, d);
-  rc |= read_element_sizes(y, yamldoc_get(y, n, "element_sizes"), t, d);
+  rc |= spec_read_pairs(y, yamldoc_get(y, n, "element_sizes"), "element_sizes", "BYTES",
+                        add_element_size, t, d);
   rc |= spec_read_entries(y, yamldoc_get(y, n, "handle_ids"), "handle_ids", "trace handle id",
                           handle_id_keys, read_handle_id, t, d);
   return rc;

@@ -25,6 +25,14 @@ int spec_read_entries(struct yamldoc *y, yaml_node_t *n, const char *what, const
                       int (*read)(struct yamldoc *, const char *, struct spec_loc, yaml_node_t *,
                                   struct spec_trace *, struct diag *),
                       struct spec_trace *t, struct diag *d);
+/* A mapping CONSTANT: VALUE at n (trace.directions, trace.element_sizes), named `what`
+ * (trace.what) and VALUE `value_name` in messages: calls add() on each pair of non-empty
+ * scalars, with the key's node for a located cause. */
+int spec_read_pairs(struct yamldoc *y, yaml_node_t *n, const char *what, const char *value_name,
+                    int (*add)(struct yamldoc *, yaml_node_t *key, yaml_node_t *value,
+                               const char *constant, const char *text, struct spec_trace *,
+                               struct diag *),
+                    struct spec_trace *t, struct diag *d);
 /* true, false, yes or no into *out (1 or 0). */
 int spec_read_bool(struct yamldoc *y, yaml_node_t *n, int *out, struct diag *d);
 

@@ -232,19 +232,6 @@ void view_device_function(struct view_device *v, const struct model_function *f,
   }
 }
 
-static bool is_constant(const struct model *m, const char *name) {
-  for (size_t i = 0; i < m->constants.len; i++)
-    if (strcmp(((const struct model_constant *)m->constants.items[i])->name, name) == 0)
-      return true;
-  for (size_t i = 0; i < m->enums.len; i++) {
-    const struct model_enum *e = m->enums.items[i];
-    for (size_t k = 0; k < e->constants.len; k++)
-      if (strcmp(((const struct model_enum_constant *)e->constants.items[k])->name, name) == 0)
-        return true;
-  }
-  return false;
-}
-
 /* The backend's struct tracer_device, and the table of trace.directions. */
 static void build_device(struct view_device *v, struct tree *root) {
   const struct spec_trace *t = &v->s->trace;
@@ -273,7 +260,7 @@ static void build_device(struct view_device *v, struct tree *root) {
   struct tree *directions = tree_set(root, "directions", tree_list());
   for (size_t i = 0; i < t->directions.len; i++) {
     const struct spec_direction_value *d = t->directions.items[i];
-    if (!is_constant(v->m, d->value))
+    if (!model_has_constant(v->m, d->value))
       v->status = diag_error_at(v->d, v->s->path, d->loc.line, d->loc.column,
                                 "Cannot read trace.directions: value=%s is no constant of the "
                                 "model",

@@ -214,23 +214,10 @@ static const struct model_enum *enum_named(const struct model *m, const char *na
   return NULL;
 }
 
-static bool is_enumerator(const struct model *m, const char *name) {
-  for (size_t i = 0; i < m->enums.len; i++) {
-    const struct model_enum *e = m->enums.items[i];
-    for (size_t k = 0; k < e->constants.len; k++)
-      if (strcmp(((const struct model_enum_constant *)e->constants.items[k])->name, name) == 0)
-        return true;
-  }
-  return false;
-}
-
+/* Whether the model has a function of that name that a table can point at. */
 static bool has_function(const struct model *m, const char *name) {
-  for (size_t i = 0; i < m->functions.len; i++) {
-    const struct model_function *f = m->functions.items[i];
-    if (strcmp(f->name, name) == 0)
-      return !f->variadic && f->has_prototype;
-  }
-  return false;
+  const struct model_function *f = model_function_named(m, name);
+  return f && !f->variadic && f->has_prototype;
 }
 
 /* trace.callback_tables: per table its module and its slots [{id, function}], the
@@ -242,7 +229,7 @@ static int callback_tables(const struct model *m, const struct spec *s, struct t
   for (size_t i = 0; i < s->trace.callback_tables.len; i++) {
     const struct spec_callback_table *c = s->trace.callback_tables.items[i];
     const struct model_enum *ids = enum_named(m, c->ids);
-    if (!ids || !is_enumerator(m, c->module)) {
+    if (!ids || !model_has_enumerator(m, c->module)) {
       rc = diag_error_at(d, s->path, c->loc.line, c->loc.column,
                          "Cannot wire trace.callback_tables: %s=%s is no %s of the model",
                          ids ? "module" : "ids", ids ? c->module : c->ids,

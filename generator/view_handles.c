@@ -119,19 +119,6 @@ bool view_handles_function(const struct spec *s, const struct model_function *f,
   return true;
 }
 
-static bool is_constant(const struct model *m, const char *name) {
-  for (size_t i = 0; i < m->enums.len; i++) {
-    const struct model_enum *e = m->enums.items[i];
-    for (size_t k = 0; k < e->constants.len; k++)
-      if (strcmp(((const struct model_enum_constant *)e->constants.items[k])->name, name) == 0)
-        return true;
-  }
-  for (size_t i = 0; i < m->constants.len; i++)
-    if (strcmp(((const struct model_constant *)m->constants.items[i])->name, name) == 0)
-      return true;
-  return false;
-}
-
 static void add_query(const struct model *m, const struct spec *s, struct tree *list,
                       const struct spec_communicator *c, const char *name, const char *query,
                       const char *what) {
@@ -207,7 +194,7 @@ int view_handles_root(const struct model *m, const struct spec *s, struct tree *
   struct tree *sizes = tree_set(root, "element_sizes", tree_list());
   for (size_t i = 0; i < t->element_sizes.len; i++) {
     const struct spec_element_size *e = t->element_sizes.items[i];
-    if (!t->element_size || !is_constant(m, e->constant)) {
+    if (!t->element_size || !model_has_constant(m, e->constant)) {
       rc = diag_error_at(d, s->path, e->loc.line, e->loc.column,
                          "Cannot wire trace.element_sizes: %s",
                          t->element_size ? "the constant is no constant of the model"

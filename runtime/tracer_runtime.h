@@ -402,25 +402,30 @@ static inline void tracer_count_on_trace_clock(const char *backend, uint16_t fun
 static inline bool tracer_poll_timed(const char *backend, uint16_t function, bool every_call) {
   return every_call || !tracer_counting || tracer_count_timed(backend, function);
 }
-static inline void tracer_count_poll(const char *backend, uint16_t function, int64_t status,
-                                     uint64_t ns, uint64_t *folded) {
-  if (folded)
-    ++*folded;
-  struct tracer_thread_calls *t = tracer_thread_calls;
-  if (t && t->unspent) /* a poll writes no event: it spends none of the budget */
-    t->unspent--;
-  tracer_count_on_trace_clock(backend, function, status, ns);
-}
-static inline void tracer_count_sampled_poll(const char *backend, uint16_t function, int64_t status,
-                                             bool timed, uint64_t ticks, uint64_t *folded) {
+/* What both kinds of poll that found nothing do first: fold it into the thread's next
+ * record, and give back the budget its start took (it writes no event). The thread's
+ * record, NULL when it has none. */
+static inline struct tracer_thread_calls *tracer_poll_folded(uint64_t *folded) {
   if (folded)
     ++*folded;
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t && !(t = tracer_thread_calls_register()))
-    return;
+    return NULL;
   if (t->unspent)
     t->unspent--;
-  tracer_count_call_on(t, backend, function, status, timed, ticks);
+  return t;
+}
+static inline void tracer_count_poll(const char *backend, uint16_t function, int64_t status,
+                                     uint64_t ns, uint64_t *folded) {
+  struct tracer_thread_calls *t = tracer_poll_folded(folded);
+  if (t)
+    tracer_count_add(t, tracer_count_entry(t, backend, function, status, true), true, ns);
+}
+static inline void tracer_count_sampled_poll(const char *backend, uint16_t function, int64_t status,
+                                             bool timed, uint64_t ticks, uint64_t *folded) {
+  struct tracer_thread_calls *t = tracer_poll_folded(folded);
+  if (t)
+    tracer_count_call_on(t, backend, function, status, timed, ticks);
 }
 /* Ticks of tracer_count_now() as trace clock units (tracer_counted.c). */
 uint64_t tracer_count_ticks_to_trace(uint64_t ticks);
