@@ -46,11 +46,9 @@ static void fold_causes(struct diag *d, unsigned from, const char *prefix) {
 }
 
 static int open_timeline(struct timeline_product *t, const struct analysis_request *request,
-                         size_t streams, struct trace_consumer *consumer, struct diag *d) {
+                         struct trace_consumer *consumer, struct diag *d) {
   unsigned mark = d->count;
-  t->options = (struct timeline_build_options){.app_name = request->app_name,
-                                               .threads = request->threads,
-                                               .streams = streams};
+  t->options = (struct timeline_build_options){.app_name = request->app_name};
   int rc = timeline_open(t->sinks, t->sink_count, &t->tl);
   t->sink_count = 0; /* the writer has them now */
   if (rc) {
@@ -180,8 +178,7 @@ enum analysis_status analysis_run(const struct analysis_request *request,
     }
   }
   if (wants_timeline && timeline.sink_count && !sink_failed) {
-    if (open_timeline(&timeline, request, ctf_trace_stream_count(trace_reader_trace(reader)),
-                      &owned[consumer_count], d) == 0) {
+    if (open_timeline(&timeline, request, &owned[consumer_count], d) == 0) {
       consumers[consumer_count] = &owned[consumer_count];
       consumer_count++;
     } else {

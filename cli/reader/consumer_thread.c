@@ -1,71 +1,124 @@
-/* consumer_thread: see consumer_thread.h. A single-producer single-consumer ring: each side owns
- * one index and publishes it; a side with nothing to do sleeps on a condition variable
- * (never spins: the machines it runs on may be shared), and the other side wakes it
- * only when it said it sleeps, so the common path takes no lock. The waiting flags and
- * indices are sequentially consistent: of a sleeper's flag store and the other side's
- * index store, each side sees the other's, so no wake-up is lost. */
+/* consumer_thread: see consumer_thread.h.
+ *
+ * A single-producer single-consumer ring of bytes. Each record is packed after the one
+ * before it (its struct, then its arguments and strings, the struct's pointers aimed at
+ * them), so that both sides walk the ring in address order: the consumer's core then
+ * streams the producer's cache lines in, where a ring of fixed slots of a few kB each
+ * made it miss on every part of every record (3.7 s of wall for 1.9 on one thread, on a
+ * 2-core machine; bench/RESULTS.md). For the same reason each side publishes its index
+ * only every PUBLISH_BYTES, not for every record: the line holding an index is the
+ * other core's on every read of it.
+ *
+ * A side with nothing to do sleeps on a condition variable (never spins: the machines it
+ * runs on may be shared), and the other side wakes it only when it said it sleeps, so
+ * the common path takes no lock. The waiting flags and indices are sequentially
+ * consistent: of a sleeper's flag store and the other side's index store, each side
+ * sees the other's, so no wake-up is lost. */
 #include "consumer_thread.h"
 
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { CONSUMER_THREAD_SLOTS = 2048, PIPE_ARGS = 32, PIPE_TEXT = 1024, PIPE_NAME = 256 };
-/* Hysteresis, so that the two threads do not wake each other for every record: a full
- * ring's producer sleeps until half of it is free, an empty ring's consumer until
- * WAKE_BATCH records wait (or the read ends). */
-enum { WAKE_BATCH = 512 };
-
-enum record_type { RECORD_CALL, RECORD_DEVICE, RECORD_REGION, RECORD_RANK, RECORD_SAMPLE };
-
-struct record {
-  enum record_type type;
-  struct trace_call call;
-  struct trace_device dev;
-  struct trace_region region;
-  struct trace_rank rank;
-  struct trace_sample sample;
-  struct trace_arg args[PIPE_ARGS];
-  char text[PIPE_TEXT]; /* the arguments' strings */
-  char name[PIPE_NAME]; /* the device command's or region's name */
-  char device_name[64]; /* the device command's device */
+enum {
+  RING_BYTES = 1 << 20,
+  PUBLISH_BYTES = 16 << 10,
+  /* Hysteresis, so that the two threads do not wake each other for every record: a
+   * full ring's producer sleeps until half of it is free, an empty ring's consumer until
+   * WAKE_BYTES wait (or the read ends). */
+  WAKE_BYTES = 64 << 10,
+  /* A record's strings and arguments beyond this are cut (a record never takes more
+   * than a part of the ring). */
+  RECORD_MAX = RING_BYTES / 8,
 };
 
+enum record_type { RECORD_SKIP, RECORD_CALL, RECORD_DEVICE, RECORD_REGION, RECORD_RANK,
+                   RECORD_SAMPLE };
+
+/* Each record starts with this, at a multiple of 8 bytes; `size` (a multiple of 8) takes
+ * the reader to the next. A RECORD_SKIP fills the ring's end when the next record does
+ * not fit there. */
+struct record {
+  uint32_t size;
+  uint32_t type; /* enum record_type */
+  union {
+    struct trace_call call;
+    struct trace_device dev;
+    struct trace_region region;
+    struct trace_rank rank;
+    struct trace_sample sample;
+  } u;
+};
+
+#define CACHE_LINE 64
+
 struct consumer_thread {
-  struct trace_consumer downstream;
-  bool finished;       /* the read's finish() was handed on */
-  struct record *ring; /* CONSUMER_THREAD_SLOTS; owned */
-  _Atomic size_t head; /* next slot the consumer reads */
-  _Atomic size_t tail; /* next slot the producer writes */
-  atomic_bool done;
-  atomic_int status;   /* the consumer's first non-zero status */
-  atomic_bool producer_waits, consumer_waits;
+  struct trace_consumer *downstream; /* downstream_count; owned */
+  size_t downstream_count;
+  bool copy_slots;     /* a downstream reads a call's slots */
+  unsigned char *ring; /* RING_BYTES; owned */
   pthread_mutex_t lock;
   pthread_cond_t not_full, not_empty;
   pthread_t thread;
+  bool finished;       /* the producer said it has no more */
+  /* The producer's own: where it writes, what it published, the head it last saw. */
+  alignas(CACHE_LINE) size_t write, published, head_seen;
+  /* Shared: bytes written (published) and bytes taken, as running counts. */
+  alignas(CACHE_LINE) _Atomic size_t tail;
+  alignas(CACHE_LINE) _Atomic size_t head;
+  alignas(CACHE_LINE) atomic_bool producer_waits, consumer_waits, done;
+  atomic_int status;   /* the consumer's first non-zero status */
 };
 
-static void wake(struct consumer_thread *p, atomic_bool *waits, pthread_cond_t *cond) {
-  if (!atomic_load(waits))
-    return;
-  size_t queued = atomic_load(&p->tail) - atomic_load(&p->head);
-  if (waits == &p->producer_waits ? queued > CONSUMER_THREAD_SLOTS / 2 : queued < WAKE_BATCH)
-    return;
+static size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+static void signal_locked(struct consumer_thread *p, pthread_cond_t *cond) {
   pthread_mutex_lock(&p->lock);
   pthread_cond_signal(cond);
   pthread_mutex_unlock(&p->lock);
 }
 
+/* ---- The consumer's side ----------------------------------------------------------- */
+
+/* Hands a record to each downstream consumer that takes its kind, in their order. */
+static void dispatch(struct consumer_thread *p, struct record *r) {
+  int rc = 0;
+  for (size_t i = 0; i < p->downstream_count && !rc; i++) {
+    const struct trace_consumer *d = &p->downstream[i];
+    switch ((enum record_type)r->type) {
+    case RECORD_SKIP: break;
+    case RECORD_CALL: rc = d->call ? d->call(d->context, &r->u.call) : 0; break;
+    case RECORD_DEVICE: rc = d->device ? d->device(d->context, &r->u.dev) : 0; break;
+    case RECORD_REGION: rc = d->region ? d->region(d->context, &r->u.region) : 0; break;
+    case RECORD_RANK: rc = d->rank ? d->rank(d->context, &r->u.rank) : 0; break;
+    case RECORD_SAMPLE: rc = d->sample ? d->sample(d->context, &r->u.sample) : 0; break;
+    }
+  }
+  if (rc)
+    atomic_store(&p->status, rc);
+}
+
+/* Publishes what the consumer took, and wakes the producer when it waits for room. */
+static void give_back(struct consumer_thread *p, size_t head) {
+  atomic_store(&p->head, head);
+  if (atomic_load(&p->producer_waits) &&
+      atomic_load(&p->tail) - head <= RING_BYTES / 2)
+    signal_locked(p, &p->not_full);
+}
+
 static void *consume(void *arg) {
   struct consumer_thread *p = arg;
-  size_t head = atomic_load_explicit(&p->head, memory_order_relaxed);
+  size_t head = atomic_load_explicit(&p->head, memory_order_relaxed), given = head;
   for (;;) {
     size_t tail = atomic_load(&p->tail);
     if (head == tail) {
+      give_back(p, head);
+      given = head;
       pthread_mutex_lock(&p->lock);
       atomic_store(&p->consumer_waits, true);
-      while (atomic_load(&p->tail) - head < WAKE_BATCH && !atomic_load(&p->done))
+      while (atomic_load(&p->tail) - head < WAKE_BYTES && !atomic_load(&p->done))
         pthread_cond_wait(&p->not_empty, &p->lock);
       atomic_store(&p->consumer_waits, false);
       bool finished = head == atomic_load(&p->tail) && atomic_load(&p->done);
@@ -74,149 +127,224 @@ static void *consume(void *arg) {
         break;
       continue;
     }
-    for (; head != tail; head++) {
-      struct record *r = &p->ring[head % CONSUMER_THREAD_SLOTS];
-      int rc = 0;
-      if (atomic_load_explicit(&p->status, memory_order_relaxed) == 0) {
-        const struct trace_consumer *d = &p->downstream;
-        switch (r->type) {
-        case RECORD_CALL: rc = d->call(d->context, &r->call); break;
-        case RECORD_DEVICE: rc = d->device(d->context, &r->dev); break;
-        case RECORD_REGION: rc = d->region(d->context, &r->region); break;
-        case RECORD_RANK: rc = d->rank(d->context, &r->rank); break;
-        case RECORD_SAMPLE: rc = d->sample(d->context, &r->sample); break;
-        }
+    while (head != tail) {
+      struct record *r = (struct record *)(p->ring + head % RING_BYTES);
+      if (atomic_load_explicit(&p->status, memory_order_relaxed) == 0)
+        dispatch(p, r);
+      head += r->size;
+      if (head - given >= PUBLISH_BYTES) {
+        give_back(p, head);
+        given = head;
       }
-      if (rc)
-        atomic_store(&p->status, rc);
-      atomic_store(&p->head, head + 1);
-      wake(p, &p->producer_waits, &p->not_full);
     }
   }
   return NULL;
 }
 
-/* The next free slot, waiting for one; NULL once the consumer has failed. */
-static struct record *slot(struct consumer_thread *p) {
-  size_t tail = atomic_load_explicit(&p->tail, memory_order_relaxed);
-  if (tail - atomic_load(&p->head) >= CONSUMER_THREAD_SLOTS) {
-    pthread_mutex_lock(&p->lock);
-    atomic_store(&p->producer_waits, true);
-    while (tail - atomic_load(&p->head) > CONSUMER_THREAD_SLOTS / 2 && !atomic_load(&p->status))
-      pthread_cond_wait(&p->not_full, &p->lock);
-    atomic_store(&p->producer_waits, false);
-    pthread_mutex_unlock(&p->lock);
-  }
-  return atomic_load(&p->status) ? NULL : &p->ring[tail % CONSUMER_THREAD_SLOTS];
-}
+/* ---- The producer's side ----------------------------------------------------------- */
 
 static void publish(struct consumer_thread *p) {
-  atomic_fetch_add(&p->tail, 1);
-  wake(p, &p->consumer_waits, &p->not_empty);
+  atomic_store(&p->tail, p->write);
+  p->published = p->write;
+  if (atomic_load(&p->consumer_waits) &&
+      (p->write - atomic_load(&p->head) >= WAKE_BYTES || atomic_load(&p->done)))
+    signal_locked(p, &p->not_empty);
 }
+
+/* Room for a record of `size` bytes, contiguous, waiting for it; NULL once the consumer
+ * has failed. The record is the consumer's once commit() has counted it. */
+static struct record *reserve(struct consumer_thread *p, size_t size) {
+  size_t at = p->write % RING_BYTES;
+  size_t skip = at + size > RING_BYTES ? RING_BYTES - at : 0;
+  if (p->write + skip + size - p->head_seen > RING_BYTES) {
+    p->head_seen = atomic_load(&p->head);
+    if (p->write + skip + size - p->head_seen > RING_BYTES) {
+      publish(p); /* what the consumer must take to make room */
+      pthread_mutex_lock(&p->lock);
+      atomic_store(&p->producer_waits, true);
+      while (p->write - atomic_load(&p->head) > RING_BYTES / 2 && !atomic_load(&p->status))
+        pthread_cond_wait(&p->not_full, &p->lock);
+      atomic_store(&p->producer_waits, false);
+      pthread_mutex_unlock(&p->lock);
+      p->head_seen = atomic_load(&p->head);
+    }
+  }
+  if (atomic_load_explicit(&p->status, memory_order_relaxed))
+    return NULL;
+  if (skip) {
+    struct record *filler = (struct record *)(p->ring + at);
+    filler->size = (uint32_t)skip;
+    filler->type = RECORD_SKIP;
+    p->write += skip;
+    at = 0;
+  }
+  struct record *r = (struct record *)(p->ring + at);
+  r->size = (uint32_t)size;
+  return r;
+}
+
+static void commit(struct consumer_thread *p, const struct record *r) {
+  p->write += r->size;
+  if (p->write - p->published >= PUBLISH_BYTES)
+    publish(p);
+}
+
+/* The bytes after a record's struct, handed out front to back. */
+struct extra {
+  char *at;
+};
+
+static const char *put_string(struct extra *e, const char *s, size_t len) {
+  char *to = e->at;
+  memcpy(to, s, len);
+  to[len] = 0;
+  e->at += len + 1;
+  return to;
+}
+
+/* A string's length as the record keeps it: whole, unless a record's room cuts it. */
+static size_t kept(const char *s, size_t limit) {
+  size_t len = s ? strlen(s) : 0;
+  return len < limit ? len : limit;
+}
+
+enum { STRING_MAX = 4096 };
 
 static int put_call(void *context, const struct trace_call *call) {
   struct consumer_thread *p = context;
-  struct record *r = slot(p);
+  size_t base = align8(offsetof(struct record, u) + sizeof(struct trace_call));
+  size_t room = RECORD_MAX - base;
+  size_t n = call->arg_count, args_size = n * sizeof *call->args;
+  if (args_size > room / 4) {
+    n = room / 4 / sizeof *call->args;
+    args_size = n * sizeof *call->args;
+  }
+  size_t text = call->text_used < room / 4 ? call->text_used : room / 4;
+  size_t prepared = call->from.prepared_size < room / 4 ? call->from.prepared_size : 0;
+  size_t slots = p->copy_slots && call->slots ? call->slot_count : 0;
+  if (slots * sizeof *call->slots > room / 8)
+    slots = room / 8 / sizeof *call->slots;
+  struct record *r = reserve(p, align8(base + args_size + slots * sizeof *call->slots +
+                                       align8(prepared) + text + 1));
   if (!r)
     return atomic_load(&p->status);
   r->type = RECORD_CALL;
-  r->call = *call;
-  r->call.from.event = NULL;
-  r->call.slots = NULL;
-  r->call.slot_count = 0;
+  struct trace_call *c = &r->u.call;
+  *c = *call;
+  c->from.event = NULL;
+  struct trace_arg *args = (struct trace_arg *)((unsigned char *)r + base);
+  memcpy(args, call->args, args_size);
+  char *after = (char *)args + args_size;
+  c->slots = slots ? memcpy(after, call->slots, slots * sizeof *call->slots) : NULL;
+  c->slot_count = slots;
+  after += slots * sizeof *call->slots;
+  if (prepared) {
+    memcpy(after, call->from.prepared, prepared);
+    c->from.prepared = after;
+    after += align8(prepared);
+  } else {
+    c->from.prepared = NULL;
+    c->from.prepared_size = 0;
+  }
   /* The trace's strings in one copy; the static ones (names of values) as they are. */
-  size_t n = call->arg_count < PIPE_ARGS ? call->arg_count : PIPE_ARGS;
-  size_t used = call->text_used < PIPE_TEXT ? call->text_used : PIPE_TEXT;
-  memcpy(r->text, call->text, used);
-  memcpy(r->args, call->args, n * sizeof *r->args);
+  memcpy(after, call->text, text);
+  after[text] = 0; /* a string cut at the end stays terminated */
   for (size_t i = 0; i < n; i++) {
     const char *s = call->args[i].v.s;
     if (call->args[i].kind == TRACE_ARG_STRING && s >= call->text &&
         s < call->text + call->text_used)
-      r->args[i].v.s = s < call->text + used ? r->text + (s - call->text) : "";
+      args[i].v.s = s < call->text + text ? after + (s - call->text) : "";
   }
-  r->text[used ? used - 1 : 0] = 0; /* a string cut at the end stays terminated */
-  r->call.args = r->args;
-  r->call.arg_count = n;
-  r->call.text = r->text;
-  r->call.text_used = used;
-  publish(p);
+  c->args = args;
+  c->arg_count = n;
+  c->text = after;
+  c->text_used = text;
+  commit(p, r);
   return 0;
-}
-
-static const char *copy_into(char *to, size_t size, const char *from) {
-  size_t len = strlen(from);
-  if (len >= size)
-    len = size - 1;
-  memcpy(to, from, len);
-  to[len] = 0;
-  return to;
 }
 
 static int put_device(void *context, const struct trace_device *dev) {
   struct consumer_thread *p = context;
-  struct record *r = slot(p);
+  size_t name = kept(dev->name, STRING_MAX), device_name = kept(dev->device_name, STRING_MAX);
+  size_t base = offsetof(struct record, u) + sizeof(struct trace_device);
+  struct record *r = reserve(p, align8(base + name + device_name + 2));
   if (!r)
     return atomic_load(&p->status);
   r->type = RECORD_DEVICE;
-  r->dev = *dev;
-  r->dev.from.event = NULL;
-  r->dev.name = copy_into(r->name, sizeof r->name, dev->name);
-  r->dev.name_len = strlen(r->dev.name);
-  r->dev.device_name = copy_into(r->device_name, sizeof r->device_name, dev->device_name);
-  r->dev.device_name_len = strlen(r->dev.device_name);
-  publish(p);
+  r->u.dev = *dev;
+  r->u.dev.from.event = NULL;
+  struct extra e = {(char *)r + base};
+  r->u.dev.name = put_string(&e, dev->name ? dev->name : "", name);
+  r->u.dev.name_len = name;
+  r->u.dev.device_name = put_string(&e, dev->device_name ? dev->device_name : "", device_name);
+  r->u.dev.device_name_len = device_name;
+  commit(p, r);
   return 0;
 }
 
 static int put_rank(void *context, const struct trace_rank *rank) {
   struct consumer_thread *p = context;
-  struct record *r = slot(p);
+  size_t launcher = kept(rank->launcher, STRING_MAX);
+  size_t base = offsetof(struct record, u) + sizeof(struct trace_rank);
+  struct record *r = reserve(p, align8(base + launcher + 1));
   if (!r)
     return atomic_load(&p->status);
   r->type = RECORD_RANK;
-  r->rank = *rank;
-  r->rank.from.event = NULL;
-  r->rank.launcher = copy_into(r->name, sizeof r->name, rank->launcher);
-  publish(p);
+  r->u.rank = *rank;
+  r->u.rank.from.event = NULL;
+  struct extra e = {(char *)r + base};
+  r->u.rank.launcher = put_string(&e, rank->launcher ? rank->launcher : "", launcher);
+  commit(p, r);
   return 0;
 }
 
 static int put_region(void *context, const struct trace_region *region) {
   struct consumer_thread *p = context;
-  struct record *r = slot(p);
+  size_t name = kept(region->name, STRING_MAX), backend = kept(region->backend, STRING_MAX);
+  size_t base = offsetof(struct record, u) + sizeof(struct trace_region);
+  struct record *r = reserve(p, align8(base + name + backend + 2));
   if (!r)
     return atomic_load(&p->status);
   r->type = RECORD_REGION;
-  r->region = *region;
-  r->region.from.event = NULL;
-  r->region.name = copy_into(r->name, sizeof r->name, region->name);
-  r->region.name_len = strlen(r->region.name);
-  r->region.backend = copy_into(r->text, sizeof r->text, region->backend);
-  r->region.backend_len = strlen(r->region.backend);
-  publish(p);
+  r->u.region = *region;
+  r->u.region.from.event = NULL;
+  struct extra e = {(char *)r + base};
+  r->u.region.name = put_string(&e, region->name ? region->name : "", name);
+  r->u.region.name_len = name;
+  r->u.region.backend = put_string(&e, region->backend ? region->backend : "", backend);
+  r->u.region.backend_len = backend;
+  commit(p, r);
   return 0;
 }
 
-/* A sample's strings: the device's name in `name`, the others one after another in
- * `text`. */
+/* A sample's strings, each copied where it is not NULL. */
 static int put_sample(void *context, const struct trace_sample *sample) {
   struct consumer_thread *p = context;
-  struct record *r = slot(p);
+  const char *const from[] = {sample->backend, sample->counter, sample->unit, sample->why,
+                              sample->device_name};
+  size_t len[5], extra = 0;
+  for (size_t i = 0; i < 5; i++) {
+    len[i] = kept(from[i], STRING_MAX);
+    extra += len[i] + 1;
+  }
+  size_t base = offsetof(struct record, u) + sizeof(struct trace_sample);
+  struct record *r = reserve(p, align8(base + extra));
   if (!r)
     return atomic_load(&p->status);
   r->type = RECORD_SAMPLE;
-  r->sample = *sample;
-  r->sample.from.event = NULL;
-  size_t third = PIPE_TEXT / 4;
-  r->sample.backend = copy_into(r->text, third, sample->backend);
-  r->sample.counter = sample->counter ? copy_into(r->text + third, third, sample->counter) : NULL;
-  r->sample.unit = sample->unit ? copy_into(r->text + 2 * third, third, sample->unit) : NULL;
-  r->sample.why = sample->why ? copy_into(r->text + 3 * third, third, sample->why) : NULL;
-  r->sample.device_name =
-      sample->device_name ? copy_into(r->name, sizeof r->name, sample->device_name) : NULL;
-  publish(p);
+  struct trace_sample *s = &r->u.sample;
+  *s = *sample;
+  s->from.event = NULL;
+  struct extra e = {(char *)r + base};
+  const char *copy[5];
+  for (size_t i = 0; i < 5; i++)
+    copy[i] = from[i] ? put_string(&e, from[i], len[i]) : NULL;
+  s->backend = copy[0];
+  s->counter = copy[1];
+  s->unit = copy[2];
+  s->why = copy[3];
+  s->device_name = copy[4];
+  commit(p, r);
   return 0;
 }
 
@@ -224,6 +352,7 @@ static int put_sample(void *context, const struct trace_sample *sample) {
 static int drain(struct consumer_thread *p) {
   if (!p->finished) {
     p->finished = true;
+    publish(p);
     pthread_mutex_lock(&p->lock);
     atomic_store(&p->done, true);
     pthread_cond_signal(&p->not_empty);
@@ -233,47 +362,52 @@ static int drain(struct consumer_thread *p) {
   return atomic_load(&p->status);
 }
 
-static int put_finish(void *context, const struct trace_summary *summary) {
-  struct consumer_thread *p = context;
-  int rc = drain(p);
-  if (p->downstream.finish) {
-    int finished = p->downstream.finish(p->downstream.context, summary);
-    rc = rc ? rc : finished;
-  }
-  return rc;
+bool consumer_thread_can_take(const struct trace_consumer *c) {
+  return !c->other && !c->horizon && !c->pause && !c->counted && !c->unfinished && !c->cost &&
+         !c->notice && !c->stream_done && !c->prepare_call && !c->prepare_other &&
+         !(c->needs & (TRACE_NEEDS_EVENT | TRACE_NEEDS_HORIZON));
 }
 
-int consumer_thread_open(const struct trace_consumer *downstream,
+static void free_thread(struct consumer_thread *p) {
+  free(p->ring);
+  free(p->downstream);
+  pthread_mutex_destroy(&p->lock);
+  pthread_cond_destroy(&p->not_full);
+  pthread_cond_destroy(&p->not_empty);
+  free(p);
+}
+
+int consumer_thread_open(const struct trace_consumer *const *downstream, size_t n,
                          struct consumer_thread **out, struct trace_consumer *upstream) {
   *out = NULL;
-  /* Raw events (`other`: the runtime's lttng_ust_tracer:group, completed, ...) are not
-   * copied into the ring: a consumer that takes them reads on the reader's thread. */
-  if (downstream->other)
-    return -1;
-  struct consumer_thread *p = calloc(1, sizeof *p);
+  for (size_t i = 0; i < n; i++)
+    if (!consumer_thread_can_take(downstream[i]))
+      return -1;
+  struct consumer_thread *p = aligned_alloc(CACHE_LINE, sizeof *p);
   if (!p)
     return -1;
-  p->ring = malloc(CONSUMER_THREAD_SLOTS * sizeof *p->ring);
-  p->downstream = *downstream;
+  memset(p, 0, sizeof *p);
+  p->ring = aligned_alloc(CACHE_LINE, RING_BYTES);
+  p->downstream = calloc(n + 1, sizeof *p->downstream);
   pthread_mutex_init(&p->lock, NULL);
   pthread_cond_init(&p->not_full, NULL);
   pthread_cond_init(&p->not_empty, NULL);
-  if (!p->ring || pthread_create(&p->thread, NULL, consume, p) != 0) {
-    free(p->ring);
-    pthread_mutex_destroy(&p->lock);
-    pthread_cond_destroy(&p->not_full);
-    pthread_cond_destroy(&p->not_empty);
-    free(p);
+  *upstream = (struct trace_consumer){.name = n ? downstream[0]->name : "thread", .context = p};
+  for (size_t i = 0; p->downstream && i < n; i++) {
+    const struct trace_consumer *d = downstream[i];
+    p->downstream[p->downstream_count++] = *d;
+    p->copy_slots |= (d->needs & TRACE_NEEDS_SLOTS) != 0;
+    upstream->needs |= d->needs;
+    upstream->call = d->call ? put_call : upstream->call;
+    upstream->device = d->device ? put_device : upstream->device;
+    upstream->region = d->region ? put_region : upstream->region;
+    upstream->rank = d->rank ? put_rank : upstream->rank;
+    upstream->sample = d->sample ? put_sample : upstream->sample;
+  }
+  if (!p->ring || !p->downstream || pthread_create(&p->thread, NULL, consume, p) != 0) {
+    free_thread(p);
     return -1;
   }
-  *upstream = (struct trace_consumer){.name = downstream->name, .needs = downstream->needs,
-                                      .context = p,
-                                      .call = downstream->call ? put_call : NULL,
-                                      .device = downstream->device ? put_device : NULL,
-                                      .region = downstream->region ? put_region : NULL,
-                                      .rank = downstream->rank ? put_rank : NULL,
-                                      .sample = downstream->sample ? put_sample : NULL,
-                                      .finish = put_finish};
   *out = p;
   return 0;
 }
@@ -282,10 +416,6 @@ int consumer_thread_close(struct consumer_thread *p) {
   if (!p)
     return 0;
   int rc = drain(p);
-  free(p->ring);
-  pthread_mutex_destroy(&p->lock);
-  pthread_cond_destroy(&p->not_full);
-  pthread_cond_destroy(&p->not_empty);
-  free(p);
+  free_thread(p);
   return rc;
 }

@@ -127,6 +127,8 @@ struct read_state {
   char *error;           /* the first error met; owned */
   bool failed;           /* a consumer stopped the read, or out of memory */
   unsigned threads;      /* the threads that decoded */
+  unsigned beside;       /* consumers on a thread of their own (consumer_thread.h) */
+  char beside_names[160];
 };
 
 void reader_note_error(char **error, const char *message);
@@ -156,6 +158,9 @@ void reader_progress_step(struct read_state *st, struct reader_progress *progres
  * needs the event without a way to prepare): then nothing was read. */
 bool reader_read_ordered_parallel(struct read_state *st, const struct reader_target *targets,
                                   size_t n);
+/* The threads a read in time order takes to decode and merge (1: the calling thread
+ * alone). */
+unsigned reader_ordered_threads(const struct read_state *st);
 
 /* minimal mode's batches: the horizon of each batch in read order (reader_horizon.c). */
 uint64_t *reader_batch_horizons(const struct trace_reader *reader, size_t *count);

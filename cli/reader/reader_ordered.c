@@ -727,10 +727,8 @@ static void free_chunks(struct chunk *c) {
   }
 }
 
-bool reader_read_ordered_parallel(struct read_state *st, const struct reader_target *targets,
-                                  size_t n) {
-  const struct trace_reader *r = st->reader;
-  size_t streams = ctf_trace_stream_count(r->trace);
+unsigned reader_ordered_threads(const struct read_state *st) {
+  size_t streams = ctf_trace_stream_count(st->reader->trace);
   /* The calling thread merges and runs the consumers; threads - 1 workers decode. By
    * default only from 3 cores: on 2, the hand-over to the merge costs more than the
    * decoding it takes off it (bench/RESULTS.md: the timeline and -t ran faster on one
@@ -741,6 +739,16 @@ bool reader_read_ordered_parallel(struct read_state *st, const struct reader_tar
     threads = cores >= 3 ? (unsigned)cores : 1;
   }
   if (threads < 2 || streams < 2)
+    return 1;
+  return 1 + (unsigned)(threads - 1 < streams ? threads - 1 : streams);
+}
+
+bool reader_read_ordered_parallel(struct read_state *st, const struct reader_target *targets,
+                                  size_t n) {
+  const struct trace_reader *r = st->reader;
+  size_t streams = ctf_trace_stream_count(r->trace);
+  unsigned threads = reader_ordered_threads(st);
+  if (threads < 2)
     return false;
   for (size_t i = 0; i < n; i++) {
     const struct trace_consumer *c = targets[i].consumer;
@@ -752,7 +760,7 @@ bool reader_read_ordered_parallel(struct read_state *st, const struct reader_tar
   size_t free_count = 0;
   struct reader_target *ordered = calloc(n + 1, sizeof *ordered);
   const struct reader_target **frees = calloc(n + 1, sizeof *frees);
-  o.group_count = threads - 1 < streams ? threads - 1 : streams;
+  o.group_count = threads - 1;
   o.groups = calloc(o.group_count, sizeof *o.groups);
   bool ok = ordered && frees && o.groups;
   for (size_t i = 0; ok && i < n; i++) {

@@ -41,6 +41,8 @@ uint64_t trace_reader_bytes(const struct trace_reader *reader);
 struct trace_read_report {
   bool ordered;       /* in time order */
   unsigned threads;   /* the threads that decoded */
+  unsigned beside;    /* consumers that ran on a thread of their own beside them */
+  char beside_names[160]; /* their names, joined with ", " */
 };
 
 struct trace_read_options {

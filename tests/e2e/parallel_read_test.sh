@@ -56,25 +56,39 @@ record_streams() {
   fail "$1: 3 recordings had events of one CPU only: the read would take one thread"
 }
 
-# same NAME WHAT OPTIONS...: OPTIONS on trace NAME with 1, 2 and 4 threads write the
-# same bytes (standard output, and FILE.pftrace when -l FILE is among them).
+# same NAME WHAT OPTIONS...: OPTIONS on trace NAME with 1, 2, 4 and 64 threads write the
+# same bytes (standard output, and FILE.pftrace when -l FILE is among them). 64 is more
+# than the read takes (a thread per stream and the merge): a timeline is then written on
+# a thread of its own beside the read (cli/reader/consumer_thread.c), with the reports
+# that can go with it, and -v must say so.
+beside=64
 same() {
   name=$1
   what=$2
   shift 2
-  for t in 1 2 4; do
+  threads="1 2 4 $beside"
+  for t in $threads; do
     rm -f "$tmp/out.pftrace"
     "$tracer" -v -r "$tmp/$name" --threads "$t" "$@" >"$tmp/$what-$t.txt" 2>"$tmp/$what-$t.err" ||
       { sed 's/^/    /' "$tmp/$what-$t.err" >&2; fail "$name: $what with $t threads failed"; }
     if [ -f "$tmp/out.pftrace" ]; then mv "$tmp/out.pftrace" "$tmp/$what-$t.pftrace"; fi
-    read=$(sed -n 's/^tracer: debug: read the trace in time order on \([0-9]*\) threads*$/\1/p' "$tmp/$what-$t.err")
+    read=$(sed -n 's/^tracer: debug: read the trace in time order on \([0-9]*\) threads*\(;.*\)*$/\1/p' \
+      "$tmp/$what-$t.err")
     [ -n "$read" ] || fail "$name: $what with $t threads: no read in time order"
     if [ "$t" -gt 1 ] && [ "$read" -lt 2 ]; then
       fail "$name: $what with --threads $t read on $read thread"
     fi
   done
   [ -s "$tmp/$what-1.txt" ] || fail "$name: $what printed nothing"
-  for t in 2 4; do
+  if [ -f "$tmp/$what-1.pftrace" ]; then
+    grep -q '^tracer: debug: read the trace .*; on one more: .*timeline' "$tmp/$what-$beside.err" ||
+      fail "$name: $what with $beside threads: the timeline not on a thread of its own"
+  fi
+  if grep -q '; on one more' "$tmp/$what-1.err"; then
+    fail "$name: $what with one thread took another"
+  fi
+  for t in $threads; do
+    [ "$t" != 1 ] || continue
     cmp -s "$tmp/$what-1.txt" "$tmp/$what-$t.txt" || {
       diff "$tmp/$what-1.txt" "$tmp/$what-$t.txt" | head -10 >&2
       fail "$name: $what with $t threads differs from one thread"
@@ -109,4 +123,4 @@ for name in $traces; do
   same "$name" "$name-timeline" -l "$tmp/out.pftrace"
   same "$name" "$name-json" -j -l "$tmp/out.pftrace"
 done
-echo "PASS: $e2e_name: $checked reads of $(echo "$traces" | wc -w) traces, the same bytes on 1, 2 and 4 threads"
+echo "PASS: $e2e_name: $checked reads of $(echo "$traces" | wc -w) traces, the same bytes on 1, 2, 4 and $beside threads (the timeline beside the read)"

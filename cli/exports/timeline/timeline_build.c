@@ -2,13 +2,11 @@
 #include "timeline_build.h"
 
 #include <inttypes.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends.h"
-#include "consumer_thread.h"
 #include "device_label.h"
 #include "tracer_runtime.h"
 
@@ -44,7 +42,6 @@ struct allocation {
 };
 
 struct timeline_builder {
-  struct consumer_thread *thread; /* the writing on a thread of its own; NULL: none */
   struct timeline *tl;
   const struct timeline_build_options *options;
   struct fifo calls, devices;
@@ -452,19 +449,6 @@ static int on_sample(void *context, const struct trace_sample *s) {
   return timeline_counter(b->tl, counter, s->from.time, s->value);
 }
 
-/* A second thread pays only with a core of its own: on a 2-core machine that others use
- * too, the scheduler kept both threads on one core, and with the copies through the pipe
- * the timeline was no faster than on one thread, for more CPU (bench/TIMELINE.md). */
-static bool use_pipe(unsigned threads, size_t streams) {
-  cpu_set_t set;
-  unsigned cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1;
-  if (streams <= 1)
-    return threads ? threads > 1 : cpus > 2;
-  unsigned usable = threads ? threads : cpus;
-  size_t readers = usable < streams ? usable : streams;
-  return usable > 1 && usable > readers + 1;
-}
-
 int timeline_builder_open(struct timeline *tl, const struct timeline_build_options *options,
                           struct timeline_builder **out, struct trace_consumer *consumer,
                           struct diag *d) {
@@ -485,17 +469,14 @@ int timeline_builder_open(struct timeline *tl, const struct timeline_build_optio
       .rank = on_rank,
       .sample = on_sample,
   };
-  /* Reading the trace on this thread, the timeline's encoding and writing on another
-   * (when that pays); both here when no thread can start. */
-  if (!use_pipe(options->threads, options->streams) || consumer_thread_open(&mine, &b->thread, consumer))
-    *consumer = mine;
+  *consumer = mine;
   return 0;
 }
 
 int timeline_builder_close(struct timeline_builder *b, struct diag *d) {
   if (!b)
     return -1;
-  int rc = consumer_thread_close(b->thread) ? -1 : 0;
+  int rc = 0;
   if (timeline_error(b->tl)[0]) {
     diag_error(d, "%s", timeline_error(b->tl));
     rc = -1;
@@ -513,9 +494,7 @@ int timeline_build(struct trace_reader *reader, struct timeline *tl,
                    const struct timeline_build_options *options, struct diag *d) {
   struct timeline_builder *b;
   struct trace_consumer consumer;
-  struct timeline_build_options mine = *options;
-  mine.streams = ctf_trace_stream_count(trace_reader_trace(reader));
-  if (timeline_builder_open(tl, &mine, &b, &consumer, d))
+  if (timeline_builder_open(tl, options, &b, &consumer, d))
     return -1;
   const struct trace_consumer *consumers[] = {&consumer};
   struct trace_read_options read_options = {.threads = options->threads};

@@ -27,13 +27,9 @@ struct timeline_build_options {
   bool is_rank;
   long rank;
   uint64_t flow_base;
-  /* 1: read the trace and write the timeline on one thread; 2 or more: write on a second
-   * thread (cli/reader/consumer_thread.h); 0: a second one when more than 2 CPUs are
-   * ours. With several streams the reader decodes them on threads of its own
-   * (cli/reader/reader_ordered.c): a second thread for the timeline then only when
-   * threads (or CPUs) are left beyond those and the reading one. */
+  /* timeline_build()'s read: as trace_read_options.threads (0: as the cores allow; the
+   * reader then writes the timeline on a thread of its own when a core is left). */
   unsigned threads;
-  size_t streams; /* the trace's streams (0: not known, as 1) */
 };
 
 struct timeline_builder;
