@@ -35,7 +35,8 @@ enum {
 };
 
 enum record_type { RECORD_SKIP, RECORD_CALL, RECORD_DEVICE, RECORD_REGION, RECORD_RANK,
-                   RECORD_SAMPLE };
+                   RECORD_SAMPLE, RECORD_PAUSE, RECORD_COUNTED, RECORD_UNFINISHED, RECORD_COST,
+                   RECORD_NOTICE, RECORD_STREAM_DONE };
 
 /* Each record starts with this, at a multiple of 8 bytes; `size` (a multiple of 8) takes
  * the reader to the next. A RECORD_SKIP fills the ring's end when the next record does
@@ -49,6 +50,12 @@ struct record {
     struct trace_region region;
     struct trace_rank rank;
     struct trace_sample sample;
+    struct trace_pause pause;
+    struct trace_counted counted;
+    struct trace_unfinished unfinished;
+    struct trace_cost cost;
+    struct trace_notice notice;
+    struct trace_stream_stats stream;
   } u;
 };
 
@@ -94,6 +101,16 @@ static void dispatch(struct consumer_thread *p, struct record *r) {
     case RECORD_REGION: rc = d->region ? d->region(d->context, &r->u.region) : 0; break;
     case RECORD_RANK: rc = d->rank ? d->rank(d->context, &r->u.rank) : 0; break;
     case RECORD_SAMPLE: rc = d->sample ? d->sample(d->context, &r->u.sample) : 0; break;
+    case RECORD_PAUSE: rc = d->pause ? d->pause(d->context, &r->u.pause) : 0; break;
+    case RECORD_COUNTED: rc = d->counted ? d->counted(d->context, &r->u.counted) : 0; break;
+    case RECORD_UNFINISHED:
+      rc = d->unfinished ? d->unfinished(d->context, &r->u.unfinished) : 0;
+      break;
+    case RECORD_COST: rc = d->cost ? d->cost(d->context, &r->u.cost) : 0; break;
+    case RECORD_NOTICE: rc = d->notice ? d->notice(d->context, &r->u.notice) : 0; break;
+    case RECORD_STREAM_DONE:
+      rc = d->stream_done ? d->stream_done(d->context, &r->u.stream) : 0;
+      break;
     }
   }
   if (rc)
@@ -348,6 +365,62 @@ static int put_sample(void *context, const struct trace_sample *sample) {
   return 0;
 }
 
+/* A record with no strings of the trace's own: its struct alone. Those that start with
+ * their trace_source (has_source) lose its event; a stream's path lives as long as the
+ * trace. */
+static int put_plain(void *context, enum record_type kind, const void *record, size_t size,
+                     bool has_source) {
+  struct consumer_thread *p = context;
+  struct record *r = reserve(p, align8(offsetof(struct record, u) + size));
+  if (!r)
+    return atomic_load(&p->status);
+  r->type = kind;
+  memcpy(&r->u, record, size);
+  if (has_source)
+    ((struct trace_source *)(void *)&r->u)->event = NULL;
+  commit(p, r);
+  return 0;
+}
+
+static int put_pause(void *context, const struct trace_pause *pause) {
+  return put_plain(context, RECORD_PAUSE, pause, sizeof *pause, true);
+}
+
+static int put_counted(void *context, const struct trace_counted *counted) {
+  return put_plain(context, RECORD_COUNTED, counted, sizeof *counted, true);
+}
+
+static int put_unfinished(void *context, const struct trace_unfinished *unfinished) {
+  return put_plain(context, RECORD_UNFINISHED, unfinished, sizeof *unfinished, true);
+}
+
+static int put_cost(void *context, const struct trace_cost *cost) {
+  return put_plain(context, RECORD_COST, cost, sizeof *cost, true);
+}
+
+static int put_stream_done(void *context, const struct trace_stream_stats *stream) {
+  return put_plain(context, RECORD_STREAM_DONE, stream, sizeof *stream, false);
+}
+
+static int put_notice(void *context, const struct trace_notice *notice) {
+  struct consumer_thread *p = context;
+  size_t backend = kept(notice->backend, STRING_MAX), text = kept(notice->text, STRING_MAX);
+  size_t base = offsetof(struct record, u) + sizeof(struct trace_notice);
+  struct record *r = reserve(p, align8(base + backend + text + 2));
+  if (!r)
+    return atomic_load(&p->status);
+  r->type = RECORD_NOTICE;
+  r->u.notice = *notice;
+  r->u.notice.from.event = NULL;
+  struct extra e = {(char *)r + base};
+  r->u.notice.backend = put_string(&e, notice->backend ? notice->backend : "", backend);
+  r->u.notice.backend_len = backend;
+  r->u.notice.text = put_string(&e, notice->text ? notice->text : "", text);
+  r->u.notice.text_len = text;
+  commit(p, r);
+  return 0;
+}
+
 /* Stops the thread once it has taken every record; its first non-zero status. */
 static int drain(struct consumer_thread *p) {
   if (!p->finished) {
@@ -363,8 +436,7 @@ static int drain(struct consumer_thread *p) {
 }
 
 bool consumer_thread_can_take(const struct trace_consumer *c) {
-  return !c->other && !c->horizon && !c->pause && !c->counted && !c->unfinished && !c->cost &&
-         !c->notice && !c->stream_done && !c->prepare_call && !c->prepare_other &&
+  return !c->other && !c->horizon && !c->prepare_call && !c->prepare_other &&
          !(c->needs & (TRACE_NEEDS_EVENT | TRACE_NEEDS_HORIZON));
 }
 
@@ -403,6 +475,12 @@ int consumer_thread_open(const struct trace_consumer *const *downstream, size_t 
     upstream->region = d->region ? put_region : upstream->region;
     upstream->rank = d->rank ? put_rank : upstream->rank;
     upstream->sample = d->sample ? put_sample : upstream->sample;
+    upstream->pause = d->pause ? put_pause : upstream->pause;
+    upstream->counted = d->counted ? put_counted : upstream->counted;
+    upstream->unfinished = d->unfinished ? put_unfinished : upstream->unfinished;
+    upstream->cost = d->cost ? put_cost : upstream->cost;
+    upstream->notice = d->notice ? put_notice : upstream->notice;
+    upstream->stream_done = d->stream_done ? put_stream_done : upstream->stream_done;
   }
   if (!p->ring || !p->downstream || pthread_create(&p->thread, NULL, consume, p) != 0) {
     free_thread(p);

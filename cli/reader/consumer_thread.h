@@ -1,14 +1,14 @@
 /* consumer_thread: runs consumers on a thread of their own, so that reading and decoding
  * the trace (the reader's thread) and what they do with each record (encoding and
- * writing a timeline) take two cores instead of one. The reader opens one when it reads
- * in time order with a core to spare (trace_reader.c).
+ * writing a timeline, the reports beside it) take two cores instead of one. The reader
+ * opens one when it reads in time order with a core to spare (trace_reader.c).
  *
- * Calls, device commands, regions, ranks and samples are copied, with their arguments,
- * slots (for a consumer that needs them) and strings, into a bounded ring, so memory
- * stays fixed; names that live as long as the trace (function, argument and host names)
- * are passed as they are. The records reach the consumers in the order the reader made
- * them, each record to every consumer in the order given, without their event
- * (trace_source.event is NULL). */
+ * Every kind of record is copied, with its arguments, slots (for a consumer that needs
+ * them) and strings, into a bounded ring, so memory stays fixed; names that live as long
+ * as the trace (function, argument and host names, a stream's path) are passed as they
+ * are. The records reach the consumers in the order the reader made them, each record to
+ * every consumer in the order given, without their event (trace_source.event is NULL).
+ * Raw events (`other`) and minimal mode's horizon are not carried. */
 #ifndef TRACER_CONSUMER_THREAD_H
 #define TRACER_CONSUMER_THREAD_H
 
@@ -18,9 +18,9 @@
 
 struct consumer_thread;
 
-/* Whether the ring carries all that c takes: its callbacks are among call, device,
- * region, rank, sample, finish (and fork and join, which a read in time order leaves
- * alone), and it needs no raw event nor horizon. */
+/* Whether the ring carries all that c takes: it takes no raw event (`other`, or
+ * TRACE_NEEDS_EVENT and its prepare_*()) nor the horizon. (fork and join are left alone
+ * by a read in time order.) */
 bool consumer_thread_can_take(const struct trace_consumer *c);
 
 /* Starts the thread for the n consumers (each one that consumer_thread_can_take());

@@ -1,7 +1,8 @@
 /* consumer_thread_unit_test: the ring that runs consumers beside the read
- * (cli/reader/consumer_thread.c) hands every record, with its arguments, slots and
- * strings, to each consumer in order, across many turns of the ring; cuts what would not
- * fit; stops the read with a consumer's status; and refuses consumers it cannot carry. */
+ * (cli/reader/consumer_thread.c) hands every record of every kind, with its arguments,
+ * slots and strings, to each consumer that takes its kind, in order, across many turns
+ * of the ring; cuts what would not fit; stops the read with a consumer's status; and
+ * refuses consumers it cannot carry. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,8 @@ static size_t text_of(size_t i, char *text) {
 }
 
 struct seen {
-  uint64_t calls, devices, regions, ranks, samples, others;
+  uint64_t calls, devices, regions, ranks, samples, others, pauses, counted, unfinished, costs,
+      notices, streams;
   uint64_t next;        /* the next call's number */
   bool check_slots;     /* the group reads slots: every third call has them */
   bool no_slots;        /* none in the group reads them: none copied */
@@ -110,6 +112,53 @@ static int on_sample(void *context, const struct trace_sample *x) {
   return 0;
 }
 
+static int on_pause(void *context, const struct trace_pause *x) {
+  struct seen *s = context;
+  CHECK(x->from.event == NULL && x->start_clock == 7 && x->duration_ns == 3, "pause: its fields");
+  s->pauses++;
+  return 0;
+}
+
+static int on_counted(void *context, const struct trace_counted *x) {
+  struct seen *s = context;
+  CHECK(x->from.event == NULL && x->function == 4 && x->calls == 1000 && x->max_ns == 9,
+        "counted: its fields");
+  s->counted++;
+  return 0;
+}
+
+static int on_unfinished(void *context, const struct trace_unfinished *x) {
+  struct seen *s = context;
+  CHECK(x->from.event == NULL && x->function == 5, "unfinished: its fields");
+  s->unfinished++;
+  return 0;
+}
+
+static int on_cost(void *context, const struct trace_cost *x) {
+  struct seen *s = context;
+  CHECK(x->from.event == NULL && x->kind == TRACE_COST_CLOCK_READ && x->clock_read_ns == 11,
+        "cost: its fields");
+  s->costs++;
+  return 0;
+}
+
+static int on_notice(void *context, const struct trace_notice *x) {
+  struct seen *s = context;
+  CHECK(strcmp(x->backend, "cuda") == 0 && x->backend_len == 4 &&
+            strcmp(x->text, "no CUPTI") == 0 && x->text_len == 8,
+        "notice: its fields");
+  s->notices++;
+  return 0;
+}
+
+static int on_stream_done(void *context, const struct trace_stream_stats *x) {
+  struct seen *s = context;
+  CHECK(x->index == s->streams && strcmp(x->path, "channel0_0") == 0 && x->events == 123,
+        "stream %" PRIu64 ": its statistics", s->streams);
+  s->streams++;
+  return 0;
+}
+
 static int on_other(void *context, const struct trace_source *event) {
   (void)event;
   ((struct seen *)context)->others++;
@@ -137,7 +186,10 @@ static void every_kind_in_order(void) {
   struct seen all = {0}, calls_only = {.check_slots = true};
   struct trace_consumer a = {.name = "a", .needs = TRACE_NEEDS_ORDER | TRACE_NEEDS_ARGS,
                              .context = &all, .call = on_call, .device = on_device,
-                             .region = on_region, .rank = on_rank, .sample = on_sample};
+                             .region = on_region, .rank = on_rank, .sample = on_sample,
+                             .pause = on_pause, .counted = on_counted,
+                             .unfinished = on_unfinished, .cost = on_cost,
+                             .notice = on_notice, .stream_done = on_stream_done};
   struct trace_consumer b = {.name = "b", .needs = TRACE_NEEDS_SLOTS, .context = &calls_only,
                              .call = on_call};
   const struct trace_consumer *both[] = {&a, &b};
@@ -174,12 +226,35 @@ static void every_kind_in_order(void) {
                                 .device_name = "H100", .value = 42.5};
   CHECK(up.rank(up.context, &rank) == 0 && up.sample(up.context, &sample) == 0,
         "rank or sample not taken");
+  struct ctf_event raw = {0};
+  struct trace_source from = {.event = &raw};
+  struct trace_pause pause = {.from = from, .start_clock = 7, .end_clock = 10, .duration_ns = 3};
+  struct trace_counted counted = {.from = from, .function = 4, .calls = 1000, .max_ns = 9};
+  struct trace_unfinished unfinished = {.from = from, .function = 5};
+  struct trace_cost cost = {.from = from, .kind = TRACE_COST_CLOCK_READ, .clock_read_ns = 11};
+  char backend[] = "cuda", said[] = "no CUPTI";
+  struct trace_notice notice = {.from = from, .backend = backend, .backend_len = 4,
+                                .text = said, .text_len = 8};
+  CHECK(up.pause(up.context, &pause) == 0 && up.counted(up.context, &counted) == 0 &&
+            up.unfinished(up.context, &unfinished) == 0 && up.cost(up.context, &cost) == 0 &&
+            up.notice(up.context, &notice) == 0,
+        "pause, counted, unfinished, cost or notice not taken");
+  memset(backend, 0, sizeof backend); /* the trace's own strings: copied */
+  memset(said, 0, sizeof said);
+  for (size_t i = 0; i < 3; i++) {
+    struct trace_stream_stats stream = {.index = i, .path = "channel0_0", .events = 123};
+    CHECK(up.stream_done(up.context, &stream) == 0, "stream %zu not taken", i);
+  }
   CHECK(consumer_thread_close(thread) == 0, "a consumer failed");
   CHECK(all.calls == CALLS && calls_only.calls == CALLS, "calls: %" PRIu64 " and %" PRIu64,
         all.calls, calls_only.calls);
   CHECK(all.devices == devices && all.regions == devices && all.ranks == 1 && all.samples == 1,
         "devices %" PRIu64 ", regions %" PRIu64 ", ranks %" PRIu64 ", samples %" PRIu64,
         all.devices, all.regions, all.ranks, all.samples);
+  CHECK(all.pauses == 1 && all.counted == 1 && all.unfinished == 1 && all.costs == 1 &&
+            all.notices == 1 && all.streams == 3,
+        "pauses, counted, unfinished, costs, notices or streams missing");
+  CHECK(calls_only.pauses == 0 && calls_only.streams == 0, "a record reached one that takes none");
 }
 
 /* A string larger than a record may hold is cut, and stays terminated. */
