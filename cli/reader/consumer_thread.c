@@ -64,6 +64,12 @@ struct record {
 struct consumer_thread {
   struct trace_consumer *downstream; /* downstream_count; owned */
   size_t downstream_count;
+  /* The busiest kind, calls, straight to the callbacks of those that take them. */
+  struct call_target {
+    int (*call)(void *context, const struct trace_call *call);
+    void *context;
+  } *call_targets; /* call_target_count; owned */
+  size_t call_target_count;
   bool copy_slots;     /* a downstream reads a call's slots */
   unsigned char *ring; /* RING_BYTES; owned */
   pthread_mutex_t lock;
@@ -92,11 +98,18 @@ static void signal_locked(struct consumer_thread *p, pthread_cond_t *cond) {
 /* Hands a record to each downstream consumer that takes its kind, in their order. */
 static void dispatch(struct consumer_thread *p, struct record *r) {
   int rc = 0;
+  if (r->type == RECORD_CALL) {
+    for (size_t i = 0; i < p->call_target_count && !rc; i++)
+      rc = p->call_targets[i].call(p->call_targets[i].context, &r->u.call);
+    if (rc)
+      atomic_store(&p->status, rc);
+    return;
+  }
   for (size_t i = 0; i < p->downstream_count && !rc; i++) {
     const struct trace_consumer *d = &p->downstream[i];
     switch ((enum record_type)r->type) {
     case RECORD_SKIP: break;
-    case RECORD_CALL: rc = d->call ? d->call(d->context, &r->u.call) : 0; break;
+    case RECORD_CALL: break; /* above */
     case RECORD_DEVICE: rc = d->device ? d->device(d->context, &r->u.dev) : 0; break;
     case RECORD_REGION: rc = d->region ? d->region(d->context, &r->u.region) : 0; break;
     case RECORD_RANK: rc = d->rank ? d->rank(d->context, &r->u.rank) : 0; break;
@@ -443,6 +456,7 @@ bool consumer_thread_can_take(const struct trace_consumer *c) {
 static void free_thread(struct consumer_thread *p) {
   free(p->ring);
   free(p->downstream);
+  free(p->call_targets);
   pthread_mutex_destroy(&p->lock);
   pthread_cond_destroy(&p->not_full);
   pthread_cond_destroy(&p->not_empty);
@@ -461,13 +475,16 @@ int consumer_thread_open(const struct trace_consumer *const *downstream, size_t 
   memset(p, 0, sizeof *p);
   p->ring = aligned_alloc(CACHE_LINE, RING_BYTES);
   p->downstream = calloc(n + 1, sizeof *p->downstream);
+  p->call_targets = calloc(n + 1, sizeof *p->call_targets);
   pthread_mutex_init(&p->lock, NULL);
   pthread_cond_init(&p->not_full, NULL);
   pthread_cond_init(&p->not_empty, NULL);
   *upstream = (struct trace_consumer){.name = n ? downstream[0]->name : "thread", .context = p};
-  for (size_t i = 0; p->downstream && i < n; i++) {
+  for (size_t i = 0; p->downstream && p->call_targets && i < n; i++) {
     const struct trace_consumer *d = downstream[i];
     p->downstream[p->downstream_count++] = *d;
+    if (d->call)
+      p->call_targets[p->call_target_count++] = (struct call_target){d->call, d->context};
     p->copy_slots |= (d->needs & TRACE_NEEDS_SLOTS) != 0;
     upstream->needs |= d->needs;
     upstream->call = d->call ? put_call : upstream->call;
@@ -482,7 +499,8 @@ int consumer_thread_open(const struct trace_consumer *const *downstream, size_t 
     upstream->notice = d->notice ? put_notice : upstream->notice;
     upstream->stream_done = d->stream_done ? put_stream_done : upstream->stream_done;
   }
-  if (!p->ring || !p->downstream || pthread_create(&p->thread, NULL, consume, p) != 0) {
+  if (!p->ring || !p->downstream || !p->call_targets ||
+      pthread_create(&p->thread, NULL, consume, p) != 0) {
     free_thread(p);
     return -1;
   }
