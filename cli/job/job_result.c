@@ -633,7 +633,8 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
   struct tally tally;
   struct trace_consumer tally_consumer;
   struct messages messages = {r, rank, run.job_ranks};
-  struct trace_consumer messages_consumer = {.name = "messages", .context = &messages,
+  struct trace_consumer messages_consumer = {.name = "messages", .needs = TRACE_NEEDS_RECORD,
+                                             .context = &messages,
                                              .fork = messages_fork, .join = messages_join,
                                              .call = on_message};
   int rc = -1;

@@ -19,8 +19,8 @@
 struct consumer_thread;
 
 /* Whether the ring carries all that c takes: it takes no raw event (`other`, or
- * TRACE_NEEDS_EVENT and its prepare_*()) nor the horizon. (fork and join are left alone
- * by a read in time order.) */
+ * TRACE_NEEDS_EVENT and its prepare_*()), no horizon, and reads no call's record itself
+ * (TRACE_NEEDS_RECORD). (fork and join are left alone by a read in time order.) */
 bool consumer_thread_can_take(const struct trace_consumer *c);
 
 /* Starts the thread for the n consumers (each one that consumer_thread_can_take());

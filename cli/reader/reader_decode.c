@@ -318,8 +318,9 @@ static bool hand_out_own_call(struct decoder *d, const struct trace_source *from
 
 size_t trace_call_record(const struct trace_call *call, uint64_t *slots, size_t max) {
   if (call->batched || !call->from.event) {
-    size_t n = call->slot_count < max ? call->slot_count : max;
-    memcpy(slots, call->slots, n * sizeof *slots);
+    size_t n = call->slots && call->slot_count < max ? call->slot_count : call->slots ? max : 0;
+    if (n)
+      memcpy(slots, call->slots, n * sizeof *slots);
     return n;
   }
   return event_map_record(call->from.info, call->from.event, slots, max);

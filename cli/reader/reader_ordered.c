@@ -769,6 +769,9 @@ bool reader_read_ordered_parallel(struct read_state *st, const struct reader_tar
     } else {
       ordered[o.ordered_count++] = targets[i];
       o.queue_needs |= targets[i].consumer->needs;
+      /* One that reads a call's record itself gets every slot, copied (no event here). */
+      if (targets[i].consumer->needs & TRACE_NEEDS_RECORD)
+        o.queue_needs |= TRACE_NEEDS_SLOTS;
     }
   }
   o.ordered = ordered;
@@ -777,7 +780,7 @@ bool reader_read_ordered_parallel(struct read_state *st, const struct reader_tar
   size_t preparing = 0;
   for (size_t i = 0; i < o.ordered_count; i++) {
     const struct trace_consumer *c = ordered[i].consumer;
-    o.copy_slots |= c->needs & TRACE_NEEDS_SLOTS && !c->prepare_call;
+    o.copy_slots |= c->needs & (TRACE_NEEDS_SLOTS | TRACE_NEEDS_RECORD) && !c->prepare_call;
     preparing += c->prepare_call || c->prepare_other;
   }
   if (preparing > MAX_PREPARING) {

@@ -45,6 +45,10 @@ enum trace_need {
    * prepare_other on the threads that decode (see below); without those the read takes
    * one thread. */
   TRACE_NEEDS_EVENT = 1u << 5,
+  /* call() reads some calls' record itself, with trace_call_record() (a message's bytes,
+   * a per-value row): they must come with their event, or with every slot copied. Such a
+   * consumer stays on a thread that decodes (consumer_thread.h says why). */
+  TRACE_NEEDS_RECORD = 1u << 6,
 };
 
 /* What a consumer's prepare_call or prepare_other made of a record: bytes appended with
@@ -96,7 +100,8 @@ struct trace_call {
 };
 
 /* Up to max slots of the call's record into slots (the head, and beyond for a call of
- * its own event); returns how many (0 when unreadable or from a consumer thread). */
+ * its own event; without the event, those copied with the call); returns how many (0
+ * when unreadable). A consumer that calls it needs TRACE_NEEDS_RECORD. */
 size_t trace_call_record(const struct trace_call *call, uint64_t *slots, size_t max);
 
 /* A command a device ran (lttng_ust_tracer:device_command): a kernel, a copy, or another

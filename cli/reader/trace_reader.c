@@ -413,9 +413,9 @@ static unsigned usable_cores(const struct trace_read_options *options) {
  * those the read takes: the copy through the ring costs the reading thread about what a
  * light consumer (the gaps, HTA) spends on a call, and the writer then no longer waits
  * on the decoding (bench/RESULTS.md: the timeline of a 10M-event trace 1.3 s instead of
- * 1.9 on 2 cores). The light ones go with it (the tally, the gaps, HTA): the reading
- * thread, the busier of the two, is left to decode, copy, and run what cannot go (-t,
- * which reads the raw events). */
+ * 1.9 on 2 cores). The light ones that can go with it do (the gaps, HTA, the samples);
+ * the reading thread decodes, copies, and runs what cannot go (the tally, which reads
+ * some calls' records; -t, which reads the raw events). */
 static bool worth_a_thread(const struct read_state *st, const struct reader_target *targets,
                            size_t n) {
   if (usable_cores(st->options) <= reader_ordered_threads(st))

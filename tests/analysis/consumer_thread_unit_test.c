@@ -318,13 +318,17 @@ static void failure_stops(void) {
         s.calls);
 }
 
+/* Raw events, the horizon, a call's record read from its event: not carried. */
 static void refuses_raw_events(void) {
   struct seen s = {0};
   struct trace_consumer text = {.name = "text", .context = &s, .call = on_call, .other = on_other};
   struct trace_consumer horizon = {.name = "flame", .needs = TRACE_NEEDS_HORIZON, .context = &s,
                                    .call = on_call};
-  CHECK(!consumer_thread_can_take(&text) && !consumer_thread_can_take(&horizon),
-        "takes a consumer of raw events or of the horizon");
+  struct trace_consumer tally = {.name = "tally", .needs = TRACE_NEEDS_RECORD, .context = &s,
+                                 .call = on_call};
+  CHECK(!consumer_thread_can_take(&text) && !consumer_thread_can_take(&horizon) &&
+            !consumer_thread_can_take(&tally),
+        "takes a consumer of raw events, of the horizon or of calls' records");
   const struct trace_consumer *one[] = {&text};
   struct consumer_thread *thread = (struct consumer_thread *)&s;
   struct trace_consumer up;

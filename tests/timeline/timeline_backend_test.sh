@@ -18,7 +18,8 @@
 #    regions (1 ns a region for rounding); each region inside one of the depth above on
 #    its thread; at least half of them on their thread's own track with the call that
 #    opened them nested inside (the others, whose opening call was written before the
-#    timeline knew it opens regions, on a lane of that thread).
+#    timeline knew it opens regions, on a lane of that thread);
+#  - read again, the tally and the timeline are the same on one thread and beside it.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../e2e/lib.sh
@@ -74,4 +75,22 @@ if [ -n "$problems" ]; then
   printf '%s\n' "$problems" | sed 's/^/  /' >&2
   exit 1
 fi
-echo "PASS: $e2e_name: $backend: $(tail -1 "$tmp/dump.txt" | sed 's/^check: ok, //')"
+
+# Read again with -l on one thread, and with the timeline and the reports that go with
+# it on a thread beside the read (--threads 64: more than the read takes): the same
+# tally (per-value rows and a message's bytes come from a call's record: the tally must
+# stay where the events are) and the same timeline.
+for t in 1 64; do
+  "$tracer" -v -r "$tmp/traced.trace" --threads "$t" -l "$tmp/replay$t.pftrace" -j \
+    -o "$tmp/replay$t.json" 2>"$tmp/replay$t.err" ||
+    fail "tracer -r --threads $t -l failed: $(cat "$tmp/replay$t.err")"
+done
+grep -q '; on one more: .*timeline' "$tmp/replay64.err" ||
+  fail "with --threads 64 the timeline did not run beside the read: $(grep 'read the' "$tmp/replay64.err")"
+cmp -s "$tmp/replay1.json" "$tmp/replay64.json" || {
+  diff "$tmp/replay1.json" "$tmp/replay64.json" | head -10 >&2
+  fail "the tally read beside the timeline differs from one thread's"
+}
+cmp -s "$tmp/replay1.pftrace" "$tmp/replay64.pftrace" ||
+  fail "the timeline written beside the read differs from one thread's"
+echo "PASS: $e2e_name: $backend: $(tail -1 "$tmp/dump.txt" | sed 's/^check: ok, //'); the same on a thread beside the read"

@@ -419,6 +419,17 @@ static int tally_join(void *context, void *worker) {
 }
 
 /* The read's end: its first error, the hostnames, and the clock reads taken off. */
+/* Ranks by rank, then host and pid: the report's order, whatever order the read met
+ * them in (stream by stream on several threads, the streams' order varies). */
+static int by_rank(const void *a, const void *b) {
+  const struct tally_rank *x = a, *y = b;
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  if (x->host != y->host)
+    return x->host < y->host ? -1 : 1;
+  return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
 static int on_finish(void *context, const struct trace_summary *summary) {
   struct tally *t = context;
   if (summary->error)
@@ -430,6 +441,8 @@ static int on_finish(void *context, const struct trace_summary *summary) {
     if (!(t->hostnames[t->host_count++] = strdup(summary->hosts[i])))
       return -1;
   take_off_clock_reads(t);
+  if (t->rank_count > 1)
+    qsort(t->ranks, t->rank_count, sizeof *t->ranks, by_rank);
   /* A launcher's ranks in one trace: their actors are theirs (the launcher keeps -1). */
   for (size_t i = 0; i < t->rank_count; i++)
     if (actors_set_rank(&t->actors, t->ranks[i].host, t->ranks[i].pid, t->ranks[i].rank))
@@ -441,7 +454,9 @@ int tally_open(struct tally *t, bool by_actor, struct trace_consumer *consumer) 
   if (tally_init(t))
     return -1;
   t->by_actor = by_actor;
+  /* A message's bytes and a per-value row come from the call's record (tally_call_row). */
   *consumer = (struct trace_consumer){.name = "tally",
+                                      .needs = TRACE_NEEDS_RECORD,
                                       .context = t,
                                       .fork = tally_fork,
                                       .join = tally_join,
