@@ -219,19 +219,6 @@ static void commit(struct consumer_thread *p, const struct record *r) {
     publish(p);
 }
 
-/* The bytes after a record's struct, handed out front to back. */
-struct extra {
-  char *at;
-};
-
-static const char *put_string(struct extra *e, const char *s, size_t len) {
-  char *to = e->at;
-  memcpy(to, s, len);
-  to[len] = 0;
-  e->at += len + 1;
-  return to;
-}
-
 /* A string's length as the record keeps it: whole, unless a record's room cuts it. */
 static size_t kept(const char *s, size_t limit) {
   size_t len = s ? strlen(s) : 0;
@@ -293,145 +280,109 @@ static int put_call(void *context, const struct trace_call *call) {
   return 0;
 }
 
-static int put_device(void *context, const struct trace_device *dev) {
-  struct consumer_thread *p = context;
-  size_t name = kept(dev->name, STRING_MAX), device_name = kept(dev->device_name, STRING_MAX);
-  size_t base = offsetof(struct record, u) + sizeof(struct trace_device);
-  struct record *r = reserve(p, align8(base + name + device_name + 2));
-  if (!r)
-    return atomic_load(&p->status);
-  r->type = RECORD_DEVICE;
-  r->u.dev = *dev;
-  r->u.dev.from.event = NULL;
-  struct extra e = {(char *)r + base};
-  r->u.dev.name = put_string(&e, dev->name ? dev->name : "", name);
-  r->u.dev.name_len = name;
-  r->u.dev.device_name = put_string(&e, dev->device_name ? dev->device_name : "", device_name);
-  r->u.dev.device_name_len = device_name;
-  commit(p, r);
-  return 0;
-}
+/* A string field of a record's struct, and its length's field (NO_LENGTH: none). */
+enum { NO_LENGTH = SIZE_MAX };
+struct string_field {
+  size_t at, length_at;
+};
 
-static int put_rank(void *context, const struct trace_rank *rank) {
+/* Any record but a call: its struct, then a copy of each of its strings of the trace's
+ * own (NULL stays NULL), the struct's pointers and lengths aimed at the copies. A struct
+ * that starts with its trace_source (has_source) loses its event; a stream's path lives
+ * as long as the trace. */
+static int put_struct(void *context, enum record_type kind, const void *record, size_t size,
+                      bool has_source, const struct string_field *fields, size_t n) {
   struct consumer_thread *p = context;
-  size_t launcher = kept(rank->launcher, STRING_MAX);
-  size_t base = offsetof(struct record, u) + sizeof(struct trace_rank);
-  struct record *r = reserve(p, align8(base + launcher + 1));
-  if (!r)
-    return atomic_load(&p->status);
-  r->type = RECORD_RANK;
-  r->u.rank = *rank;
-  r->u.rank.from.event = NULL;
-  struct extra e = {(char *)r + base};
-  r->u.rank.launcher = put_string(&e, rank->launcher ? rank->launcher : "", launcher);
-  commit(p, r);
-  return 0;
-}
-
-static int put_region(void *context, const struct trace_region *region) {
-  struct consumer_thread *p = context;
-  size_t name = kept(region->name, STRING_MAX), backend = kept(region->backend, STRING_MAX);
-  size_t base = offsetof(struct record, u) + sizeof(struct trace_region);
-  struct record *r = reserve(p, align8(base + name + backend + 2));
-  if (!r)
-    return atomic_load(&p->status);
-  r->type = RECORD_REGION;
-  r->u.region = *region;
-  r->u.region.from.event = NULL;
-  struct extra e = {(char *)r + base};
-  r->u.region.name = put_string(&e, region->name ? region->name : "", name);
-  r->u.region.name_len = name;
-  r->u.region.backend = put_string(&e, region->backend ? region->backend : "", backend);
-  r->u.region.backend_len = backend;
-  commit(p, r);
-  return 0;
-}
-
-/* A sample's strings, each copied where it is not NULL. */
-static int put_sample(void *context, const struct trace_sample *sample) {
-  struct consumer_thread *p = context;
-  const char *const from[] = {sample->backend, sample->counter, sample->unit, sample->why,
-                              sample->device_name};
-  size_t len[5], extra = 0;
-  for (size_t i = 0; i < 5; i++) {
+  const char *from[8]; /* n is at most 5 */
+  size_t len[8], extra = 0;
+  for (size_t i = 0; i < n; i++) {
+    memcpy(&from[i], (const char *)record + fields[i].at, sizeof from[i]);
     len[i] = kept(from[i], STRING_MAX);
-    extra += len[i] + 1;
+    extra += from[i] ? len[i] + 1 : 0;
   }
-  size_t base = offsetof(struct record, u) + sizeof(struct trace_sample);
+  size_t base = offsetof(struct record, u) + size;
   struct record *r = reserve(p, align8(base + extra));
-  if (!r)
-    return atomic_load(&p->status);
-  r->type = RECORD_SAMPLE;
-  struct trace_sample *s = &r->u.sample;
-  *s = *sample;
-  s->from.event = NULL;
-  struct extra e = {(char *)r + base};
-  const char *copy[5];
-  for (size_t i = 0; i < 5; i++)
-    copy[i] = from[i] ? put_string(&e, from[i], len[i]) : NULL;
-  s->backend = copy[0];
-  s->counter = copy[1];
-  s->unit = copy[2];
-  s->why = copy[3];
-  s->device_name = copy[4];
-  commit(p, r);
-  return 0;
-}
-
-/* A record with no strings of the trace's own: its struct alone. Those that start with
- * their trace_source (has_source) lose its event; a stream's path lives as long as the
- * trace. */
-static int put_plain(void *context, enum record_type kind, const void *record, size_t size,
-                     bool has_source) {
-  struct consumer_thread *p = context;
-  struct record *r = reserve(p, align8(offsetof(struct record, u) + size));
   if (!r)
     return atomic_load(&p->status);
   r->type = kind;
   memcpy(&r->u, record, size);
   if (has_source)
     ((struct trace_source *)(void *)&r->u)->event = NULL;
+  char *at = (char *)r + base;
+  for (size_t i = 0; i < n; i++) {
+    if (!from[i])
+      continue;
+    const char *copy = memcpy(at, from[i], len[i]);
+    at[len[i]] = 0;
+    at += len[i] + 1;
+    memcpy((char *)&r->u + fields[i].at, &copy, sizeof copy);
+    if (fields[i].length_at != NO_LENGTH)
+      memcpy((char *)&r->u + fields[i].length_at, &len[i], sizeof len[i]);
+  }
   commit(p, r);
   return 0;
 }
 
-static int put_pause(void *context, const struct trace_pause *pause) {
-  return put_plain(context, RECORD_PAUSE, pause, sizeof *pause, true);
+#define STRING(type, field, length) {offsetof(type, field), length}
+#define STRING_WITH_LENGTH(type, field) STRING(type, field, offsetof(type, field##_len))
+
+static int put_device(void *context, const struct trace_device *dev) {
+  static const struct string_field strings[] = {
+      STRING_WITH_LENGTH(struct trace_device, name),
+      STRING_WITH_LENGTH(struct trace_device, device_name)};
+  return put_struct(context, RECORD_DEVICE, dev, sizeof *dev, true, strings, 2);
 }
 
-static int put_counted(void *context, const struct trace_counted *counted) {
-  return put_plain(context, RECORD_COUNTED, counted, sizeof *counted, true);
+static int put_region(void *context, const struct trace_region *region) {
+  static const struct string_field strings[] = {
+      STRING_WITH_LENGTH(struct trace_region, name),
+      STRING_WITH_LENGTH(struct trace_region, backend)};
+  return put_struct(context, RECORD_REGION, region, sizeof *region, true, strings, 2);
 }
 
-static int put_unfinished(void *context, const struct trace_unfinished *unfinished) {
-  return put_plain(context, RECORD_UNFINISHED, unfinished, sizeof *unfinished, true);
+static int put_rank(void *context, const struct trace_rank *rank) {
+  static const struct string_field strings[] = {STRING(struct trace_rank, launcher, NO_LENGTH)};
+  return put_struct(context, RECORD_RANK, rank, sizeof *rank, true, strings, 1);
 }
 
-static int put_cost(void *context, const struct trace_cost *cost) {
-  return put_plain(context, RECORD_COST, cost, sizeof *cost, true);
-}
-
-static int put_stream_done(void *context, const struct trace_stream_stats *stream) {
-  return put_plain(context, RECORD_STREAM_DONE, stream, sizeof *stream, false);
+static int put_sample(void *context, const struct trace_sample *sample) {
+  static const struct string_field strings[] = {
+      STRING(struct trace_sample, backend, NO_LENGTH),
+      STRING(struct trace_sample, counter, NO_LENGTH),
+      STRING(struct trace_sample, unit, NO_LENGTH),
+      STRING(struct trace_sample, why, NO_LENGTH),
+      STRING(struct trace_sample, device_name, NO_LENGTH)};
+  return put_struct(context, RECORD_SAMPLE, sample, sizeof *sample, true, strings, 5);
 }
 
 static int put_notice(void *context, const struct trace_notice *notice) {
-  struct consumer_thread *p = context;
-  size_t backend = kept(notice->backend, STRING_MAX), text = kept(notice->text, STRING_MAX);
-  size_t base = offsetof(struct record, u) + sizeof(struct trace_notice);
-  struct record *r = reserve(p, align8(base + backend + text + 2));
-  if (!r)
-    return atomic_load(&p->status);
-  r->type = RECORD_NOTICE;
-  r->u.notice = *notice;
-  r->u.notice.from.event = NULL;
-  struct extra e = {(char *)r + base};
-  r->u.notice.backend = put_string(&e, notice->backend ? notice->backend : "", backend);
-  r->u.notice.backend_len = backend;
-  r->u.notice.text = put_string(&e, notice->text ? notice->text : "", text);
-  r->u.notice.text_len = text;
-  commit(p, r);
-  return 0;
+  static const struct string_field strings[] = {
+      STRING_WITH_LENGTH(struct trace_notice, backend),
+      STRING_WITH_LENGTH(struct trace_notice, text)};
+  return put_struct(context, RECORD_NOTICE, notice, sizeof *notice, true, strings, 2);
+}
+
+#undef STRING_WITH_LENGTH
+#undef STRING
+
+static int put_pause(void *context, const struct trace_pause *pause) {
+  return put_struct(context, RECORD_PAUSE, pause, sizeof *pause, true, NULL, 0);
+}
+
+static int put_counted(void *context, const struct trace_counted *counted) {
+  return put_struct(context, RECORD_COUNTED, counted, sizeof *counted, true, NULL, 0);
+}
+
+static int put_unfinished(void *context, const struct trace_unfinished *unfinished) {
+  return put_struct(context, RECORD_UNFINISHED, unfinished, sizeof *unfinished, true, NULL, 0);
+}
+
+static int put_cost(void *context, const struct trace_cost *cost) {
+  return put_struct(context, RECORD_COST, cost, sizeof *cost, true, NULL, 0);
+}
+
+static int put_stream_done(void *context, const struct trace_stream_stats *stream) {
+  return put_struct(context, RECORD_STREAM_DONE, stream, sizeof *stream, false, NULL, 0);
 }
 
 /* Stops the thread once it has taken every record; its first non-zero status. */
