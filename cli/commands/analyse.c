@@ -208,8 +208,9 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
                 outputs[i]->option, outputs[i]->reads);
   int rc = analysis_run(&request, &result, &d) == ANALYSIS_OK ? 0 : TRACER_EXIT_ANALYSIS;
   if (result.read.threads)
-    log_debug("read the trace %s on %u thread%s%s%s", result.read.ordered ? "in time order" : "stream by stream",
-              result.read.threads, result.read.threads > 1 ? "s" : "",
+    log_debug("read the trace %s on %u thread%s%s%s",
+              result.read.ordered ? "in time order" : "stream by stream", result.read.threads,
+              result.read.threads > 1 ? "s" : "",
               result.read.beside ? "; on one more: " : "", result.read.beside_names);
   report_errors(&d, NULL);
   diag_clear(&d);

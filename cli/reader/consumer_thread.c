@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader_internal.h"
+
 enum {
   RING_BYTES = 1 << 20,
   PUBLISH_BYTES = 16 << 10,
@@ -65,10 +67,7 @@ struct consumer_thread {
   struct trace_consumer *downstream; /* downstream_count; owned */
   size_t downstream_count;
   /* The busiest kind, calls, straight to the callbacks of those that take them. */
-  struct call_target {
-    int (*call)(void *context, const struct trace_call *call);
-    void *context;
-  } *call_targets; /* call_target_count; owned */
+  struct reader_call_target *call_targets; /* call_target_count; owned */
   size_t call_target_count;
   bool copy_slots;     /* a downstream reads a call's slots */
   unsigned char *ring; /* RING_BYTES; owned */
@@ -439,7 +438,7 @@ int consumer_thread_open(const struct trace_consumer *const *downstream, size_t 
     const struct trace_consumer *d = downstream[i];
     p->downstream[p->downstream_count++] = *d;
     if (d->call)
-      p->call_targets[p->call_target_count++] = (struct call_target){d->call, d->context};
+      p->call_targets[p->call_target_count++] = (struct reader_call_target){d->call, d->context};
     p->copy_slots |= (d->needs & TRACE_NEEDS_SLOTS) != 0;
     upstream->needs |= d->needs;
     upstream->call = d->call ? put_call : upstream->call;

@@ -318,7 +318,7 @@ static bool hand_out_own_call(struct decoder *d, const struct trace_source *from
 
 size_t trace_call_record(const struct trace_call *call, uint64_t *slots, size_t max) {
   if (call->batched || !call->from.event) {
-    size_t n = call->slots && call->slot_count < max ? call->slot_count : call->slots ? max : 0;
+    size_t n = !call->slots ? 0 : call->slot_count < max ? call->slot_count : max;
     if (n)
       memcpy(slots, call->slots, n * sizeof *slots);
     return n;

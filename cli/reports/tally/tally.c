@@ -418,7 +418,6 @@ static int tally_join(void *context, void *worker) {
   return rc;
 }
 
-/* The read's end: its first error, the hostnames, and the clock reads taken off. */
 /* Ranks by rank, then host and pid: the report's order, whatever order the read met
  * them in (stream by stream on several threads, the streams' order varies). */
 static int by_rank(const void *a, const void *b) {
@@ -430,6 +429,8 @@ static int by_rank(const void *a, const void *b) {
   return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* The read's end: its first error, the hostnames, the clock reads taken off, the ranks
+ * in order. */
 static int on_finish(void *context, const struct trace_summary *summary) {
   struct tally *t = context;
   if (summary->error)
