@@ -3,7 +3,8 @@
 # finds nothing costs traced, against untraced, in the same rounds. Two programs, 2 ranks
 # under Open MPI's mpirun:
 #   poll_loop   bench/poll_loop.c: BENCH_POLLS (default 1000000) MPI_Test calls that find
-#               nothing, ns per call as rank 0 times its loop
+#               nothing, then as many MPI_Testany calls of one request (hpcc's), ns per
+#               call as rank 0 times each loop
 #   hpcc        Debian's HPC Challenge, its example input on a 1x2 grid (as
 #               tests/realapps/hpcc_test.sh runs it): MPIRandomAccess_GUPs from its
 #               results file, higher is better (BENCH_HPCC=0 leaves it out)
@@ -11,6 +12,8 @@
 # mode with --every-call (every poll an event: how polls were traced before they were
 # folded). Rounds interleave the variants; each figure is the median of BENCH_ROUNDS
 # (default 3) rounds, the least and most in brackets; ratios are taken within a round.
+# BENCH_BASELINE=DIR adds the tracer of another build (DIR/bin/tracer, e.g. the code before
+# a change) in default mode to each round, as a column of its own.
 # Usage: polls.sh [BUILD_DIR]. Prints a markdown section (bench/RESULTS.md's "Polls").
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,9 +44,17 @@ traced() {
   default) echo "$tracer -q -o $tmp/report.txt" ;;
   minimal) echo "$tracer -q -o $tmp/report.txt -m minimal" ;;
   every) echo "$tracer -q -o $tmp/report.txt --every-call" ;;
+  baseline) echo "$baseline -q -o $tmp/report.txt" ;;
   esac
 }
 variants="untraced default minimal every"
+traced_variants="default minimal every"
+if [ -n "${BENCH_BASELINE:-}" ]; then
+  baseline=$(cd "$BENCH_BASELINE" && pwd)/bin/tracer
+  [ -x "$baseline" ] || { echo "polls: $baseline is missing" >&2; exit 1; }
+  variants="$variants baseline"
+  traced_variants="$traced_variants baseline"
+fi
 
 mkdir "$tmp/hpcc"
 sed 's/^2\( *\)Ps$/1\1Ps/' "$input" >"$tmp/hpcc/hpccinf.txt" 2>/dev/null || true
@@ -52,8 +63,9 @@ for round in $(seq "$rounds"); do
     # shellcheck disable=SC2046
     $mpirun $(traced $v) "$loop" "$polls" >"$tmp/out" 2>"$tmp/err" ||
       { echo "polls: poll_loop ($v) failed:" >&2; cat "$tmp/err" >&2; exit 1; }
-    awk '/^ns_per_test/ {print $2}' "$tmp/out" >>"$tmp/loop-$v"
-    awk '/^ns_per_test/ {print $3}' "$tmp/out" >>"$tmp/loopcpu-$v"
+    awk '/^ns_per_test / {print $2}' "$tmp/out" >>"$tmp/loop-$v"
+    awk '/^ns_per_test / {print $3}' "$tmp/out" >>"$tmp/loopcpu-$v"
+    awk '/^ns_per_testany/ {print $3}' "$tmp/out" >>"$tmp/anycpu-$v"
     if [ "$hpcc" = 1 ]; then
       rm -f "$tmp/hpcc/hpccoutf.txt"
       # shellcheck disable=SC2046
@@ -79,14 +91,26 @@ echo "2 ranks under Open MPI's mpirun; median of $rounds interleaved rounds [lea
 echo "poll_loop's CPU time is its thread's (CLOCK_THREAD_CPUTIME_ID), the wall MPI_Wtime's;"
 echo "$(nproc) cores, load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
-echo "| program | untraced | default | minimal | --every-call | default / untraced | minimal / untraced | --every-call / untraced |"
-echo "|---|---|---|---|---|---|---|---|"
-for kind in loop loopcpu; do
-  for v in default minimal every; do ratios "$tmp/$kind-$v" "$tmp/$kind-untraced" "$tmp/$kind-r-$v"; done
-done
-echo "| poll_loop: CPU ns per MPI_Test ($polls calls; lower is better) | $(stats "$tmp/loopcpu-untraced") | $(stats "$tmp/loopcpu-default") | $(stats "$tmp/loopcpu-minimal") | $(stats "$tmp/loopcpu-every") | $(stats "$tmp/loopcpu-r-default") | $(stats "$tmp/loopcpu-r-minimal") | $(stats "$tmp/loopcpu-r-every") |"
-echo "| poll_loop: wall ns per MPI_Test | $(stats "$tmp/loop-untraced") | $(stats "$tmp/loop-default") | $(stats "$tmp/loop-minimal") | $(stats "$tmp/loop-every") | $(stats "$tmp/loop-r-default") | $(stats "$tmp/loop-r-minimal") | $(stats "$tmp/loop-r-every") |"
+# row NAME KIND: a table row over the variants, then each traced variant over untraced.
+row() {
+  line="| $1"
+  for v in $variants; do line="$line | $(stats "$tmp/$2-$v")"; done
+  for v in $traced_variants; do
+    ratios "$tmp/$2-$v" "$tmp/$2-untraced" "$tmp/$2-r-$v"
+    line="$line | $(stats "$tmp/$2-r-$v")"
+  done
+  echo "$line |"
+}
+header="| program"
+rule="|---"
+for v in $variants $traced_variants; do rule="$rule|---"; done
+for v in $variants; do header="$header | $v"; done
+for v in $traced_variants; do header="$header | $v / untraced"; done
+echo "$(echo "$header |" | sed 's/| every/| --every-call/g; s/| baseline/| baseline (default)/g')"
+echo "$rule|"
+row "poll_loop: CPU ns per MPI_Test ($polls calls; lower is better)" loopcpu
+row "poll_loop: wall ns per MPI_Test" loop
+row "poll_loop: CPU ns per MPI_Testany of 1 request" anycpu
 if [ "$hpcc" = 1 ]; then
-  for v in default minimal every; do ratios "$tmp/gups-$v" "$tmp/gups-untraced" "$tmp/gups-r-$v"; done
-  echo "| hpcc: MPIRandomAccess_GUPs (higher is better; target: default / untraced >= 0.6) | $(stats "$tmp/gups-untraced") | $(stats "$tmp/gups-default") | $(stats "$tmp/gups-minimal") | $(stats "$tmp/gups-every") | $(stats "$tmp/gups-r-default") | $(stats "$tmp/gups-r-minimal") | $(stats "$tmp/gups-r-every") |"
+  row "hpcc: MPIRandomAccess_GUPs (higher is better; target: default / untraced >= 0.6)" gups
 fi

@@ -81,11 +81,15 @@ int view_poll_function(const struct spec *s, const char *backend, const struct m
   tree_set_string(poll, "lean_not_ready", lean);
   if (p || own_not_ready(s, f)) {
     struct tree *sampled = tree_set(fn, "sampled_poll", tree_map());
-    tree_set_string(sampled, "counter", counter);
+    char *state = xasprintf("%s_poll_%s", backend, f->name);
+    tree_set_string(sampled, "state", state);
     tree_set_string(sampled, "not_ready", full);
     tree_set_string(sampled, "lean_not_ready", lean);
+    extra->polls = xasprintf("tracer_poll_take(&%s)", state);
+    free(state);
+  } else {
+    extra->polls = xasprintf("tracer_polls_take(&%s)", counter);
   }
-  extra->polls = xasprintf("tracer_polls_take(&%s)", counter);
   free(counter);
   free(full);
   free(lean);

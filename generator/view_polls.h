@@ -9,13 +9,15 @@
  * matches it: then a call whose status is a success and whose `done` expression is 0
  * found nothing. A counted function is never a poll. A poll named by trace.polls or by a
  * status rule of its own is a query whose usual answer is "not yet": its calls are timed
- * as counted calls are (runtime/tracer_runtime.h: tracer_count_sampled_poll); a function
+ * as counted calls are (runtime/tracer_runtime.h: tracer_poll_found_nothing); a function
  * that is a poll by its backend's not-ready values (NCCL's ncclInProgress) is one that
  * rarely is, and every call is timed on the trace clock. The view gets, per poll function:
  *   poll  {counter, not_ready, lean_not_ready}: the thread's counter of folded polls
  *         (<backend>_polls_<function>) and the C conditions of a poll that found nothing,
  *         over tracer_args and over the params as passed (minimal mode's lean path)
- *   sampled_poll  the same, for a poll timed as counted calls are
+ *   sampled_poll  {state, not_ready, lean_not_ready}, for a poll timed as counted calls
+ *         are: its thread's tracer_poll_state (<backend>_poll_<function>), which counts
+ *         and folds its polls in place of the counter
  */
 #ifndef APIGEN_VIEW_POLLS_H
 #define APIGEN_VIEW_POLLS_H

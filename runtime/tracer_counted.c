@@ -150,11 +150,74 @@ void tracer_counted_write(struct tracer_thread_calls *t, struct tracer_counted *
   if (tracer_count_on_tsc && !c->on_trace_clock)
     tsc_to_trace_clock(timed, &total, &min, &max);
   total = total * (double)calls / (double)timed;
-  lttng_ust_tracepoint(lttng_ust_tracer, counted, tracer_pid(), t->tid, c->backend,
-                       c->function, c->status, calls, (uint64_t)(total + 0.5), min, max);
+  lttng_ust_tracepoint(lttng_ust_tracer, counted, tracer_pid(), t->tid, c->backend, c->function,
+                       c->status, calls, (uint64_t)(total + 0.5), min, max);
+}
+
+/* The state's pending polls, added to the thread's entry for their function and status
+ * as calls not timed. */
+static void add_pending(struct tracer_thread_calls *t, struct tracer_poll_state *p) {
+  uint64_t n = p->pending;
+  if (!n)
+    return;
+  p->pending = 0;
+  struct tracer_counted *c = tracer_count_entry(t, p->backend, p->function, p->status, false);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  c->calls += n;
+  if (c->calls >= TRACER_COUNTED_FLUSH)
+    tracer_counted_write(t, c);
+}
+
+bool tracer_poll_draw(struct tracer_poll_state *p, const char *backend, uint16_t function) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (!t && !(t = tracer_thread_calls_register()))
+    return true;
+  if (!p->registered) {
+    p->backend = backend, p->function = function;
+    if (t->poll_count < TRACER_POLL_STATES) {
+      t->polls[t->poll_count] = p;
+      __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the state whole */
+      t->poll_count++;
+      p->registered = true;
+    }
+  }
+  t->sample_draw = t->sample_draw * 1664525u + 1013904223u;
+  p->countdown = (uint8_t)(TRACER_POLL_PERIOD / 2 - 1 + (t->sample_draw >> 26));
+  return true;
+}
+
+void tracer_poll_count(struct tracer_poll_state *p, int64_t status, bool timed, uint64_t ticks) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (!t && !(t = tracer_thread_calls_register()))
+    return;
+  add_pending(t, p);
+  p->status = status;
+  tracer_count_call_on(t, p->backend, p->function, status, timed, ticks);
 }
 
 void tracer_counted_write_all(struct tracer_thread_calls *t) {
+  for (unsigned i = 0; i < t->poll_count && i < TRACER_POLL_STATES; i++)
+    add_pending(t, t->polls[i]);
   for (unsigned i = 0; i < TRACER_COUNTED_SLOTS; i++)
     tracer_counted_write(t, &t->counted[i]);
+}
+
+/* A completing poll whose start no clock read: the end less its function's last timed
+ * span on the thread (the polls' span, which a completing call exceeds by what completing
+ * costs); then clamped, so that the record keeps the thread's order: after the thread's
+ * last recorded call, and inside the call it is made in. */
+uint64_t tracer_poll_estimated_start(const char *backend, uint16_t function, uint64_t end) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (!t)
+    return end;
+  uint64_t span =
+      tracer_count_ticks_to_trace(tracer_count_sampler_of(t, backend, function)->last_ticks);
+  uint64_t start = span < end ? end - span : 0;
+  uint64_t earliest = t->last_end;
+  unsigned depth = t->depth; /* the poll's own call was popped: depth is its */
+  if (depth > 0 && depth <= TRACER_INFLIGHT_DEPTH && t->calls[depth - 1].start > earliest)
+    earliest = t->calls[depth - 1].start;
+  if (start < earliest)
+    start = earliest;
+  return start < end ? start : end;
 }

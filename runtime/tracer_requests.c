@@ -30,16 +30,8 @@ uint64_t tracer_request_completed(uint64_t request) {
   return bytes;
 }
 
-/* The array of the completing call in progress on this thread (its requests as passed),
- * and what the statuses of those it completed say (sources, received: their sender and
- * bytes); grown, never shrunk. Initial-exec, as the runtime's other thread state: copied
- * at every MPI_Testany poll, which a general-dynamic access made a call dearer. */
-static __thread struct {
-  uint64_t *values;
-  int32_t *sources;
-  uint64_t *received;
-  int64_t count, cap;
-} before __attribute__((tls_model("initial-exec")));
+__thread struct tracer_requests_kept tracer_requests_kept
+    __attribute__((tls_model("initial-exec")));
 
 /* Element i of an array of integers of size bytes, sign-extended when is_signed. */
 static uint64_t element(const void *array, size_t size, bool is_signed, int64_t i) {
@@ -50,27 +42,28 @@ static uint64_t element(const void *array, size_t size, bool is_signed, int64_t 
   return value;
 }
 
-void tracer_requests_before(const void *array, size_t size, bool is_signed, int64_t count) {
-  before.count = 0;
+void tracer_requests_keep(const void *array, size_t size, bool is_signed, int64_t count) {
+  tracer_requests_kept.count = 0;
   if (!array || size > sizeof(uint64_t) || count <= 0)
     return;
-  if (count > before.cap) {
-    uint64_t *grown = realloc(before.values, (size_t)count * sizeof *grown);
+  if (count > tracer_requests_kept.cap) {
+    uint64_t *grown = realloc(tracer_requests_kept.values, (size_t)count * sizeof *grown);
     if (grown)
-      before.values = grown;
-    int32_t *sources = grown ? realloc(before.sources, (size_t)count * sizeof *sources) : NULL;
+      tracer_requests_kept.values = grown;
+    int32_t *sources =
+        grown ? realloc(tracer_requests_kept.sources, (size_t)count * sizeof *sources) : NULL;
     if (sources)
-      before.sources = sources;
+      tracer_requests_kept.sources = sources;
     uint64_t *received =
-        sources ? realloc(before.received, (size_t)count * sizeof *received) : NULL;
+        sources ? realloc(tracer_requests_kept.received, (size_t)count * sizeof *received) : NULL;
     if (!received)
       return;
-    before.received = received;
-    before.cap = count;
+    tracer_requests_kept.received = received;
+    tracer_requests_kept.cap = count;
   }
   for (int64_t i = 0; i < count; i++)
-    before.values[i] = element(array, size, is_signed, i);
-  before.count = count;
+    tracer_requests_kept.values[i] = element(array, size, is_signed, i);
+  tracer_requests_kept.count = count;
 }
 
 /* What the status at position of the call's statuses says, as completed request n's;
@@ -81,15 +74,15 @@ static bool status_of(int64_t n, void *statuses, tracer_status_read *read, int64
   bool given = statuses && read && read(statuses, position, &source, &bytes);
   if (!given || source < INT32_MIN || source > INT32_MAX)
     source = -1, bytes = 0;
-  before.sources[n] = (int32_t)source;
-  before.received[n] = bytes;
+  tracer_requests_kept.sources[n] = (int32_t)source;
+  tracer_requests_kept.received[n] = bytes;
   return given;
 }
 
 uint64_t tracer_requests_after(uint64_t call_start, bool completed, enum tracer_completed how,
                                int64_t which, const void *indices, size_t index_size,
                                void *statuses, tracer_status_read *read) {
-  if (!completed || !before.count)
+  if (!completed || !tracer_requests_kept.count)
     return 0;
   /* The completed ones move to the front of the kept array, in the order named, each
    * with its status: the statuses are in that order (MPI_Waitany's one, MPI_Waitsome's
@@ -97,21 +90,21 @@ uint64_t tracer_requests_after(uint64_t call_start, bool completed, enum tracer_
   int64_t n = 0;
   bool given = false;
   if (how == TRACER_COMPLETED_ALL) {
-    for (n = 0; n < before.count; n++)
+    for (n = 0; n < tracer_requests_kept.count; n++)
       given |= status_of(n, statuses, read, n);
   } else if (how == TRACER_COMPLETED_INDEX) {
-    if (which >= 0 && which < before.count) {
-      before.values[n] = before.values[which];
+    if (which >= 0 && which < tracer_requests_kept.count) {
+      tracer_requests_kept.values[n] = tracer_requests_kept.values[which];
       given = status_of(n++, statuses, read, 0);
     }
   } else {
     for (int64_t i = 0; indices && index_size <= sizeof(uint64_t) && i < which; i++) {
       int64_t index = (int64_t)element(indices, index_size, true, i);
       /* Indices ascend (MPI says nothing of it; they are swapped into place anyway). */
-      if (index >= n && index < before.count) {
-        uint64_t value = before.values[index];
-        before.values[index] = before.values[n];
-        before.values[n] = value;
+      if (index >= n && index < tracer_requests_kept.count) {
+        uint64_t value = tracer_requests_kept.values[index];
+        tracer_requests_kept.values[index] = tracer_requests_kept.values[n];
+        tracer_requests_kept.values[n] = value;
         given |= status_of(n++, statuses, read, i);
       }
     }
@@ -119,19 +112,19 @@ uint64_t tracer_requests_after(uint64_t call_start, bool completed, enum tracer_
   uint64_t bytes = 0;
   int64_t kept = 0;
   for (int64_t i = 0; i < n; i++) {
-    if (!before.values[i])
+    if (!tracer_requests_kept.values[i])
       continue; /* a null request completes nothing */
-    bytes += tracer_request_completed(before.values[i]);
-    before.sources[kept] = before.sources[i];
-    before.received[kept] = before.received[i];
-    before.values[kept++] = before.values[i];
+    bytes += tracer_request_completed(tracer_requests_kept.values[i]);
+    tracer_requests_kept.sources[kept] = tracer_requests_kept.sources[i];
+    tracer_requests_kept.received[kept] = tracer_requests_kept.received[i];
+    tracer_requests_kept.values[kept++] = tracer_requests_kept.values[i];
   }
   /* Statuses ignored: no senders nor bytes (the exports keep those the starts named). */
   uint32_t with_status = given ? (uint32_t)kept : 0;
   if (kept && !tracer_recording_counting())
     lttng_ust_tracepoint(lttng_ust_tracer, completed, tracer_pid(), tracer_tid(), call_start,
-                         before.values, (uint32_t)kept, before.sources, before.received,
-                         with_status);
-  before.count = 0;
+                         tracer_requests_kept.values, (uint32_t)kept, tracer_requests_kept.sources,
+                         tracer_requests_kept.received, with_status);
+  tracer_requests_kept.count = 0;
   return bytes;
 }

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum { TRACER_REQUESTS = 4096 };
 
@@ -28,11 +29,46 @@ uint64_t tracer_request_started(bool started, uint64_t request, uint64_t bytes);
 /* The bytes of request, which a call completed: forgotten. 0 for a request not kept. */
 uint64_t tracer_request_completed(uint64_t request);
 
+/* The array of the completing call in progress on this thread (its requests as passed),
+ * and what the statuses of those it completed say (sources, received: their sender and
+ * bytes); grown, never shrunk. */
+struct tracer_requests_kept {
+  uint64_t *values;
+  int32_t *sources;
+  uint64_t *received;
+  int64_t count, cap;
+};
+/* Initial-exec, as the runtime's other thread state: filled at every MPI_Testany poll. */
+extern __thread struct tracer_requests_kept tracer_requests_kept
+    __attribute__((tls_model("initial-exec")));
+
+/* tracer_requests_before when the kept arrays must grow first (tracer_requests.c). */
+void tracer_requests_keep(const void *requests, size_t size, bool is_signed, int64_t count);
+
 /* A call that completes requests of an array (MPI_Waitall, MPI_Waitany, MPI_Testsome):
  * before it, the count requests of the array (elements of size bytes, sign-extended as the
  * records hold them when is_signed), kept for this thread, since the call resets those it
- * completes. */
-void tracer_requests_before(const void *requests, size_t size, bool is_signed, int64_t count);
+ * completes. Inline: a poll (MPI_Testany of one request, millions of times) pays a few
+ * loads and stores, not a call. */
+static inline void tracer_requests_before(const void *requests, size_t size, bool is_signed,
+                                          int64_t count) {
+  struct tracer_requests_kept *kept = &tracer_requests_kept;
+  if (!requests || count <= 0 || count > kept->cap || (size != 8 && size != 4)) {
+    tracer_requests_keep(requests, size, is_signed, count);
+    return;
+  }
+  const char *element = requests;
+  for (int64_t i = 0; i < count; i++, element += size) {
+    if (size == 8) {
+      memcpy(&kept->values[i], element, 8);
+    } else {
+      int32_t value;
+      memcpy(&value, element, 4);
+      kept->values[i] = is_signed ? (uint64_t)(int64_t)value : (uint64_t)(uint32_t)value;
+    }
+  }
+  kept->count = count;
+}
 
 /* Which of them the call completed (when completed: it succeeded and said so). */
 enum tracer_completed {

@@ -110,9 +110,12 @@ static void reset_ids_in_child(void) {
       t->batches[i].count = 0; /* the parent's calls: the parent writes them */
     if (t == tracer_thread_calls) {
       t->tid = (int)syscall(SYS_gettid); /* the child's one thread */
+      for (unsigned i = 0; i < t->poll_count && i < TRACER_POLL_STATES; i++)
+        t->polls[i]->pending = t->polls[i]->folded = 0; /* the parent's polls */
     } else {
       t->depth = 0; /* the parent's other threads: not in the child */
       t->alive = 0;
+      t->poll_count = 0;
     }
   }
 }
@@ -312,6 +315,8 @@ struct tracer_thread_calls *tracer_thread_calls_register(void) {
     int dead = 0;
     if (__atomic_compare_exchange_n(&t->alive, &dead, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
       t->depth = 0;
+      t->last_end = 0;   /* the dead thread's */
+      t->poll_count = 0; /* the dead thread's states, whose polls it wrote when it ended */
       t->tid = (int)syscall(SYS_gettid);
       tracer_thread_calls = t;
       pthread_setspecific(thread_calls_key, t);
@@ -346,8 +351,8 @@ static void write_unfinished(void) {
     unsigned depth = t->depth < TRACER_INFLIGHT_DEPTH ? t->depth : TRACER_INFLIGHT_DEPTH;
     /* A counted call reads no trace clock at its start: it is written as starting now. */
     for (unsigned i = 0; i < depth; i++)
-      lttng_ust_tracepoint(lttng_ust_tracer, unfinished, tracer_pid(), t->tid,
-                           t->calls[i].backend, t->calls[i].function,
+      lttng_ust_tracepoint(lttng_ust_tracer, unfinished, tracer_pid(), t->tid, t->calls[i].backend,
+                           t->calls[i].function,
                            t->calls[i].start ? t->calls[i].start : tracer_now());
     t->depth = 0;
   }

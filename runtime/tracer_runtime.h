@@ -169,6 +169,7 @@ enum {
   TRACER_COUNTED_SLOTS = 32,
   TRACER_COUNTED_FLUSH = 1 << 16,
   TRACER_COUNTED_PERIOD = 16,
+  TRACER_POLL_PERIOD = 64, /* a poll's: its two TSC reads cost a tenth of a 15 ns MPI_Test */
   TRACER_COUNTED_SAMPLERS = 64,
 };
 /* When a function's next call is timed, by function (hashed): calls left until then,
@@ -177,6 +178,23 @@ struct tracer_count_sampler {
   uint8_t countdown;
   uint64_t last_ticks;
 };
+/* A sampled poll's state on one thread, one per function: the interposer's initial-exec
+ * TLS (<backend>_poll_<function>), so that a poll that found nothing looks nothing up and
+ * touches one cache line. Its polls that found nothing join the thread's entry for the
+ * function (tracer_counted) a batch at a time: at its next timed poll, 32 to 95 polls
+ * later, at another status, and whenever the thread's entries are written
+ * (tracer_counted_write_all), which the state's place in the thread's record allows. */
+struct tracer_poll_state {
+  const char *backend;
+  uint16_t function;
+  uint8_t countdown; /* polls until the next timed one (about TRACER_POLL_PERIOD apart) */
+  bool registered;   /* in the thread's record (tracer_thread_calls.polls) */
+  int64_t status;    /* the pending polls' */
+  uint64_t pending;  /* polls that found nothing, not yet in the thread's entry */
+  uint64_t folded;   /* polls since the thread's last record of the function, which that
+                        record's `polls` slot takes (tracer_poll_take) */
+};
+enum { TRACER_POLL_STATES = 16 };
 struct tracer_thread_calls {
   struct tracer_inflight calls[TRACER_INFLIGHT_DEPTH];
   volatile unsigned depth; /* may exceed the array: deeper calls are not kept */
@@ -187,7 +205,10 @@ struct tracer_thread_calls {
   int tid;
   struct tracer_thread_calls *next; /* in the process-wide list; never removed */
   volatile int alive;
-  unsigned unspent; /* recorded calls not yet added to the trace's call budget */
+  unsigned unspent;  /* recorded calls not yet added to the trace's call budget */
+  uint64_t last_end; /* the trace clock at the end of its last recorded call (tracer_call_ended) */
+  struct tracer_poll_state *polls[TRACER_POLL_STATES]; /* its sampled polls' states */
+  unsigned poll_count;
 };
 struct tracer_thread_calls *tracer_thread_calls_register(void);
 extern __thread struct tracer_thread_calls *tracer_thread_calls
@@ -234,10 +255,24 @@ __attribute__((always_inline)) static inline void tracer_inflight_started(unsign
   }
 }
 
+/* A sampled poll found something and is to be recorded: it goes to the budget now (one
+ * that found nothing never does: tracer_inflight_started is not on its path). */
+__attribute__((always_inline)) static inline void tracer_inflight_spend(void) {
+  tracer_inflight_started(TRACER_INFLIGHT_DEPTH, 0);
+}
+
 __attribute__((always_inline)) static inline void tracer_inflight_pop(void) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (t && t->depth)
     t->depth--;
+}
+
+/* A call to be recorded ended at `end` (the trace clock): kept as the thread's last, which
+ * a sampled poll's estimated start does not precede (tracer_poll_estimated_start). */
+static inline void tracer_call_ended(uint64_t end) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (t)
+    t->last_end = end;
 }
 
 /* Minimal mode: adds a finished call to the thread's batch of its backend (the index
@@ -260,6 +295,7 @@ static inline void tracer_batch_call(int backend, tracer_batch_writer *write, ui
     record[0] = start;
     record[1] = end;
     record[2] = call;
+    t->last_end = end;
     __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the record whole */
     b->count = ++n;
     if (n == TRACER_BATCH_CALLS)
@@ -285,9 +321,8 @@ void tracer_counted_init(uint64_t trace_read_cost);
  * runtime starts: the clock_read event carries it, for the cost of tracing. */
 uint64_t tracer_counted_call_ps(void);
 
-static inline struct tracer_count_sampler *tracer_count_sampler_of(struct tracer_thread_calls *t,
-                                                                   const char *backend,
-                                                                   uint16_t function) {
+static inline struct tracer_count_sampler *
+tracer_count_sampler_of(struct tracer_thread_calls *t, const char *backend, uint16_t function) {
   unsigned h = ((unsigned)function * 2654435761u) ^ (unsigned)((uintptr_t)backend >> 4);
   return &t->samplers[h % TRACER_COUNTED_SAMPLERS];
 }
@@ -385,69 +420,100 @@ static inline void tracer_count_on_trace_clock(const char *backend, uint16_t fun
 }
 
 /* Polls (trace.polls, status.not_ready): a call that answered "not ready" is counted, not
- * recorded: added to its thread's entry for its function and status, and to *folded, the
- * thread's polls of the function since its last recorded call (NULL: none kept), which
- * that record's `polls` slot takes (tracer_polls_take). The call that completes is
- * recorded in full.
+ * recorded: added to its thread's entry for its function and status, and folded into the
+ * thread's next record of the function, whose `polls` slot says how many it folded. The
+ * call that completes is recorded in full.
  *
  * A poll that a spec names (trace.polls, or a status rule of its function's own) is a
  * query whose usual answer is "not yet", made millions of times (hpcc's RandomAccess
- * loop: MPI_Test calls of some 17 ns, whose two trace clock reads tripled their time). It
- * is timed as a counted call is: its start read on the counting clock (tracer_count_now:
- * the TSC where it can be), its end only for one call in 16 (tracer_poll_timed: every
- * call with --every-call or its full event on), added by tracer_count_sampled_poll; a
- * call to be recorded gets its times on the trace clock from tracer_poll_times. Any other
- * function with not-ready values (NCCL's, whose calls rarely answer so) is timed on the
- * trace clock every call: tracer_count_poll, `ns` its record's end less its start. */
-static inline bool tracer_poll_timed(const char *backend, uint16_t function, bool every_call) {
-  return every_call || !tracer_counting || tracer_count_timed(backend, function);
+ * loop: MPI_Testany calls of some 15 ns, which a TSC read and an entry's lookup made
+ * twice as dear). It is timed as a counted call is, more sparsely: its first call, then
+ * one in 32 to 95 (TRACER_POLL_PERIOD on average, drawn anew each time;
+ * tracer_poll_timed: every call with --every-call or its full event on) has its start
+ * and end read on the counting clock (tracer_count_now: the TSC where it can be); the
+ * others read no clock and only add one to their function's tracer_poll_state
+ * (tracer_poll_found_nothing). A
+ * call to be recorded reads its end on the trace clock, and tracer_poll_times gives its
+ * start: its end less its span when it was timed, else estimated
+ * (tracer_poll_estimated_start). Any other function with not-ready values (NCCL's, whose
+ * calls rarely answer so) is timed on the trace clock every call: tracer_count_poll,
+ * `ns` its record's end less its start, *folded its thread's counter. */
+/* The poll's state registered in its thread's record (when there is room), and the
+ * interval to its next timed poll drawn: for a poll whose countdown ran out. True. */
+bool tracer_poll_draw(struct tracer_poll_state *p, const char *backend, uint16_t function);
+static inline bool tracer_poll_timed(struct tracer_poll_state *p, const char *backend,
+                                     uint16_t function, bool every_call) {
+  if (every_call || !tracer_counting)
+    return true;
+  if (p->countdown) {
+    p->countdown--;
+    return false;
+  }
+  return tracer_poll_draw(p, backend, function);
 }
-/* What both kinds of poll that found nothing do first: fold it into the thread's next
- * record, and give back the budget its start took (it writes no event). The thread's
- * record, NULL when it has none. */
-static inline struct tracer_thread_calls *tracer_poll_folded(uint64_t *folded) {
+/* Adds a poll that found nothing to the thread's entry, with the pending ones first
+ * (tracer_counted.c): when it is timed, of another status, or its state not registered. */
+void tracer_poll_count(struct tracer_poll_state *p, int64_t status, bool timed, uint64_t ticks);
+/* A sampled poll that found nothing, `ticks` long when timed; folded into the thread's
+ * next record of the function when `fold` (its full event is on). */
+static inline void tracer_poll_found_nothing(struct tracer_poll_state *p, bool fold, int64_t status,
+                                             bool timed, uint64_t ticks) {
+  if (fold)
+    p->folded++;
+  if (!timed && p->registered && status == p->status) {
+    p->pending++;
+    return;
+  }
+  tracer_poll_count(p, status, timed, ticks);
+}
+/* The polls the thread's record of the function folded, counted anew from here. */
+static inline uint64_t tracer_poll_take(struct tracer_poll_state *p) {
+  uint64_t n = p->folded;
+  p->folded = 0;
+  return n;
+}
+/* A poll timed on the trace clock that found nothing: counted, folded into *folded (NULL:
+ * none kept), and the budget its start took given back (it writes no event). */
+static inline void tracer_count_poll(const char *backend, uint16_t function, int64_t status,
+                                     uint64_t ns, uint64_t *folded) {
   if (folded)
     ++*folded;
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t && !(t = tracer_thread_calls_register()))
-    return NULL;
+    return;
   if (t->unspent)
     t->unspent--;
-  return t;
-}
-static inline void tracer_count_poll(const char *backend, uint16_t function, int64_t status,
-                                     uint64_t ns, uint64_t *folded) {
-  struct tracer_thread_calls *t = tracer_poll_folded(folded);
-  if (t)
-    tracer_count_add(t, tracer_count_entry(t, backend, function, status, true), true, ns);
-}
-static inline void tracer_count_sampled_poll(const char *backend, uint16_t function, int64_t status,
-                                             bool timed, uint64_t ticks, uint64_t *folded) {
-  struct tracer_thread_calls *t = tracer_poll_folded(folded);
-  if (t)
-    tracer_count_call_on(t, backend, function, status, timed, ticks);
+  tracer_count_add(t, tracer_count_entry(t, backend, function, status, true), true, ns);
 }
 /* Ticks of tracer_count_now() as trace clock units (tracer_counted.c). */
 uint64_t tracer_count_ticks_to_trace(uint64_t ticks);
-/* A sampled poll's start: on the counting clock when its call is counted should it find
- * nothing (counting), else (--every-call, its full event on: recorded in any case) on
- * the trace clock. */
-static inline uint64_t tracer_poll_start(bool counting) {
-  return counting ? tracer_count_now() : tracer_now();
+/* A sampled poll's start: when its call is counted should it find nothing (counted), read
+ * on the counting clock if it is timed, else not read (0); else (--every-call, its full
+ * event on: recorded in any case) read on the trace clock. */
+static inline uint64_t tracer_poll_start(bool counted, bool timed) {
+  if (!counted)
+    return tracer_now();
+  return timed ? tracer_count_now() : 0;
 }
-/* A sampled poll to be recorded, started at *start (tracer_poll_start(counting)): returns
- * its end, read on the trace clock now, and puts *start on the trace clock: its end less
- * its span on the counting clock. */
-static inline uint64_t tracer_poll_times(bool counting, uint64_t *start) {
-  if (!counting || !tracer_count_on_tsc) { /* *start is on the trace clock already */
-    uint64_t end = tracer_now();
-    *start = *start < end ? *start : end;
-    return end;
-  }
-  uint64_t ticks = tracer_count_since(*start);
+/* The start of a sampled poll to be recorded, ended at `end`, whose start was not read:
+ * its end less the span of its function's last timed call on the thread, but not before
+ * the end of the thread's last recorded call nor the start of the call it is made in
+ * (tracer_counted.c). */
+uint64_t tracer_poll_estimated_start(const char *backend, uint16_t function, uint64_t end);
+/* A sampled poll to be recorded, started at *start (tracer_poll_start(counted, timed)),
+ * `ticks` long on the counting clock when counted and timed: returns its end, read on
+ * the trace clock now, and puts *start on the trace clock. */
+static inline uint64_t tracer_poll_times(bool counted, bool timed, uint64_t ticks, uint64_t *start,
+                                         const char *backend, uint16_t function) {
   uint64_t end = tracer_now();
-  uint64_t span = tracer_count_ticks_to_trace(ticks);
-  *start = span < end ? end - span : 0;
+  if (!counted) { /* *start is on the trace clock already */
+    *start = *start < end ? *start : end;
+  } else if (timed) {
+    uint64_t span = tracer_count_ticks_to_trace(ticks);
+    *start = span < end ? end - span : 0;
+  } else {
+    *start = tracer_poll_estimated_start(backend, function, end);
+  }
   return end;
 }
 

@@ -4568,7 +4568,7 @@ struct cuda_cuStreamQuery_record {
   uint64_t hStream;
   uint64_t polls;
 };
-extern __thread uint64_t cuda_polls_cuStreamQuery; /* polls folded since its last record */
+extern __thread struct tracer_poll_state cuda_poll_cuStreamQuery; /* its polls on this thread */
 
 /* CUresult cuStreamSynchronize(CUstream hStream) */
 typedef __typeof__(cuStreamSynchronize) cuda_cuStreamSynchronize_fn;
@@ -4708,7 +4708,7 @@ struct cuda_cuEventQuery_record {
   uint64_t hEvent;
   uint64_t polls;
 };
-extern __thread uint64_t cuda_polls_cuEventQuery; /* polls folded since its last record */
+extern __thread struct tracer_poll_state cuda_poll_cuEventQuery; /* its polls on this thread */
 
 /* CUresult cuEventSynchronize(CUevent hEvent) */
 typedef __typeof__(cuEventSynchronize) cuda_cuEventSynchronize_fn;

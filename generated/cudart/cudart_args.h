@@ -1234,7 +1234,7 @@ struct cudart_cudaStreamQuery_record {
   uint64_t stream;
   uint64_t polls;
 };
-extern __thread uint64_t cudart_polls_cudaStreamQuery; /* polls folded since its last record */
+extern __thread struct tracer_poll_state cudart_poll_cudaStreamQuery; /* its polls on this thread */
 
 /* cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned
  * int flags) */
@@ -1478,7 +1478,7 @@ struct cudart_cudaEventQuery_record {
   uint64_t event;
   uint64_t polls;
 };
-extern __thread uint64_t cudart_polls_cudaEventQuery; /* polls folded since its last record */
+extern __thread struct tracer_poll_state cudart_poll_cudaEventQuery; /* its polls on this thread */
 
 /* cudaError_t cudaEventSynchronize(cudaEvent_t event) */
 typedef __typeof__(cudaEventSynchronize) cudart_cudaEventSynchronize_fn;

@@ -40,7 +40,8 @@
 __thread unsigned cudart_depth __attribute__((tls_model("initial-exec")));
 static struct tracer_code cudart_library_code, cudart_own_code;
 
-static bool cudart_nested(const void *caller) {
+/* Inline: every traced call asks, polls millions of times; outside a call it is one load. */
+__attribute__((always_inline)) static inline bool cudart_nested(const void *caller) {
   return cudart_depth &&
          (tracer_code_contains(&cudart_own_code, caller) ||
           tracer_code_contains(&cudart_library_code, caller) || cudart_library_code.count == 0);
@@ -943,6 +944,7 @@ cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceReset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1018,6 +1020,7 @@ cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchronize_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceSynchronize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1099,6 +1102,7 @@ cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceSetLimit, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceSetLimit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1179,6 +1183,7 @@ cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGetLimit, tracer_depth, tracer_args.tracer_status);
   tracer_record.pValue_val = tracer_args.pValue ? (uint64_t)(*tracer_args.pValue) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetLimit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1268,6 +1273,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetTexture1
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.maxWidthInElements_val =
       tracer_args.maxWidthInElements ? (uint64_t)(*tracer_args.maxWidthInElements) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetTexture1DLinearMaxWidth,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -1356,6 +1362,7 @@ cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCacheConfig_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.pCacheConfig_val =
       tracer_args.pCacheConfig ? (uint64_t)(*tracer_args.pCacheConfig) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1446,6 +1453,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetStreamPr
       tracer_args.leastPriority ? (uint64_t)(int64_t)(*tracer_args.leastPriority) : 0;
   tracer_record.greatestPriority_val =
       tracer_args.greatestPriority ? (uint64_t)(int64_t)(*tracer_args.greatestPriority) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetStreamPriorityRange,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -1527,6 +1535,7 @@ cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCacheConfig_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceSetCacheConfig, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1612,6 +1621,7 @@ cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByPCIBusId_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetByPCIBusId, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetByPCIBusId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1700,6 +1710,7 @@ cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBusId_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaDeviceGetPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.pciBusId_val =
       tracer_args.pciBusId ? (uint64_t)(int64_t)(*tracer_args.pciBusId) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetPCIBusId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1783,6 +1794,7 @@ cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHandle_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcGetEventHandle, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaIpcGetEventHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1866,6 +1878,7 @@ cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventHandle_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcOpenEventHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaIpcOpenEventHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1949,6 +1962,7 @@ cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcGetMemHandle, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaIpcGetMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2033,6 +2047,7 @@ cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandle_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcOpenMemHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaIpcOpenMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2112,6 +2127,7 @@ cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHandle_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcCloseMemHandle, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaIpcCloseMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2197,6 +2213,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceFlushGPUDir
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -2292,6 +2309,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceRegisterAsy
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.callback_val =
       tracer_args.callback ? (uint64_t)(uintptr_t)(*tracer_args.callback) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceRegisterAsyncNotification,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -2383,6 +2401,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceUnregisterA
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceUnregisterAsyncNotification,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceUnregisterAsyncNotification,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -2469,6 +2488,7 @@ cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceGetSharedMemConfig_f
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pConfig_val = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2552,6 +2572,7 @@ cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceSetSharedMemConfig_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceSetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceSetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2643,6 +2664,7 @@ cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetLastError, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetLastError, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2733,6 +2755,7 @@ cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaPeekAtLastError, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaPeekAtLastError, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2809,6 +2832,7 @@ cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetErrorName, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetErrorName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2885,6 +2909,7 @@ cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetErrorString, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetErrorString, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2963,6 +2988,7 @@ cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetDeviceCount, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetDeviceCount, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3044,6 +3070,7 @@ cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDeviceProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetDeviceProperties, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetDeviceProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3130,6 +3157,7 @@ cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttribute_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3224,6 +3252,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetHostAtom
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.capabilities_val =
       tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetHostAtomicCapabilities,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -3313,6 +3342,7 @@ cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGetDefaultMemPool_fn 
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetDefaultMemPool, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetDefaultMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3395,6 +3425,7 @@ cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPool_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceSetMemPool, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceSetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3477,6 +3508,7 @@ cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPool_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3565,6 +3597,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetNvSciSyn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetNvSciSyncAttributes,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetNvSciSyncAttributes,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -3656,6 +3689,7 @@ cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP2PAttribute_fn *tra
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetP2PAttribute, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetP2PAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3754,6 +3788,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetP2PAtomi
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.capabilities_val =
       tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetP2PAtomicCapabilities,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -3840,6 +3875,7 @@ cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaChooseDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaChooseDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3922,6 +3958,7 @@ cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaInitDevice, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaInitDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4000,6 +4037,7 @@ cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaSetDevice, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaSetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4092,6 +4130,7 @@ cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4173,6 +4212,7 @@ cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaSetValidDevices, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_arr_val =
       tracer_args.device_arr ? (uint64_t)(int64_t)(*tracer_args.device_arr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaSetValidDevices, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4251,6 +4291,7 @@ cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaSetDeviceFlags, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaSetDeviceFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4329,6 +4370,7 @@ cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetDeviceFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetDeviceFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4407,6 +4449,7 @@ cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pStream_val = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4490,6 +4533,7 @@ cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCreateWithFlags_fn *tra
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamCreateWithFlags, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pStream_val = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamCreateWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4579,6 +4623,7 @@ cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamCreateWithPriority_f
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamCreateWithPriority, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pStream_val = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamCreateWithPriority, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4664,6 +4709,7 @@ cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPriority_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaStreamGetPriority, tracer_depth, tracer_args.tracer_status);
   tracer_record.priority_val =
       tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamGetPriority, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4748,6 +4794,7 @@ cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4828,6 +4875,7 @@ cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetId, tracer_depth, tracer_args.tracer_status);
   tracer_record.streamId_val = tracer_args.streamId ? (uint64_t)(*tracer_args.streamId) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamGetId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4908,6 +4956,7 @@ cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamGetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4986,6 +5035,7 @@ cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxResetPersistingL2Cache
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaCtxResetPersistingL2Cache,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaCtxResetPersistingL2Cache, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5069,6 +5119,7 @@ cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyAttributes_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamCopyAttributes, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamCopyAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5153,6 +5204,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetAttribut
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetAttribute, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5238,6 +5290,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamSetAttribut
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamSetAttribute, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5319,6 +5372,7 @@ cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5401,6 +5455,7 @@ cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamWaitEvent, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamWaitEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5486,6 +5541,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamAddCallback
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamAddCallback, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamAddCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5567,6 +5623,7 @@ cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchronize_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamSynchronize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5595,8 +5652,9 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   return cudart_traced_cudaStreamSynchronize(tracer_real, __builtin_return_address(0), stream);
 }
 
-/* cudaStreamQuery: polls folded on this thread since its last record. */
-__thread uint64_t cudart_polls_cudaStreamQuery __attribute__((tls_model("initial-exec")));
+/* cudaStreamQuery: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state cudart_poll_cudaStreamQuery
+    __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static cudaError_t
 cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void *tracer_caller,
@@ -5618,19 +5676,21 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaStreamQuery);
     cudaError_t tracer_result;
-    bool tracer_timed = tracer_poll_timed("cudart", CUDART_ID_cudaStreamQuery, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&cudart_poll_cudaStreamQuery, "cudart", CUDART_ID_cudaStreamQuery, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(stream);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(600))) {
-      tracer_count_sampled_poll("cudart", CUDART_ID_cudaStreamQuery, (int64_t)tracer_result,
-                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
-                                NULL);
+      tracer_poll_found_nothing(&cudart_poll_cudaStreamQuery, false, (int64_t)tracer_result,
+                                tracer_timed, tracer_ticks);
       cudart_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "cudart", CUDART_ID_cudaStreamQuery);
     if (tracer_recording_counting())
       tracer_count_span("cudart", CUDART_ID_cudaStreamQuery, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -5649,30 +5709,33 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
   unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaStreamQuery);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full);
-  bool tracer_timed = tracer_poll_timed("cudart", CUDART_ID_cudaStreamQuery, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed = tracer_poll_timed(&cudart_poll_cudaStreamQuery, "cudart",
+                                        CUDART_ID_cudaStreamQuery, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found = !tracer_counted || !((tracer_args.tracer_status == INT64_C(600)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "cudart", CUDART_ID_cudaStreamQuery);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("cudart", CUDART_ID_cudaStreamQuery, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &cudart_polls_cudaStreamQuery);
+    tracer_poll_found_nothing(&cudart_poll_cudaStreamQuery, true, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks);
     cudart_depth--;
     return tracer_args.tracer_result;
   }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamQuery, tracer_depth, tracer_args.tracer_status);
-  tracer_record.polls = tracer_polls_take(&cudart_polls_cudaStreamQuery);
+  tracer_record.polls = tracer_poll_take(&cudart_poll_cudaStreamQuery);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamQuery, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5759,6 +5822,7 @@ cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttachMemAsync_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamAttachMemAsync, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamAttachMemAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5843,6 +5907,7 @@ cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCapture_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamBeginCapture, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamBeginCapture, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5939,6 +6004,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamBeginCaptur
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamBeginCaptureToGraph,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamBeginCaptureToGraph, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6028,6 +6094,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaThreadExchangeStr
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaThreadExchangeStreamCaptureMode,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mode_val = tracer_args.mode ? (uint64_t)(*tracer_args.mode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaThreadExchangeStreamCaptureMode,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -6113,6 +6180,7 @@ cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCapture_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamEndCapture, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamEndCapture, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6197,6 +6265,7 @@ cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCapturing_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaStreamIsCapturing, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCaptureStatus_val =
       tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamIsCapturing, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6308,6 +6377,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetCaptureI
       tracer_args.edgeData_out ? (uint64_t)(uintptr_t)(*tracer_args.edgeData_out) : 0;
   tracer_record.numDependencies_out_val =
       tracer_args.numDependencies_out ? (uint64_t)(*tracer_args.numDependencies_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamGetCaptureInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6412,6 +6482,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamUpdateCaptu
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dependencies_val =
       tracer_args.dependencies ? (uint64_t)(uintptr_t)(*tracer_args.dependencies) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamUpdateCaptureDependencies,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -6497,6 +6568,7 @@ cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6579,6 +6651,7 @@ cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreateWithFlags_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaEventCreateWithFlags, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventCreateWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6661,6 +6734,7 @@ cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventRecord, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventRecord, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6744,6 +6818,7 @@ cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecordWithFlags_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaEventRecordWithFlags, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventRecordWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6773,8 +6848,9 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
                                                 stream, flags);
 }
 
-/* cudaEventQuery: polls folded on this thread since its last record. */
-__thread uint64_t cudart_polls_cudaEventQuery __attribute__((tls_model("initial-exec")));
+/* cudaEventQuery: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state cudart_poll_cudaEventQuery
+    __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static cudaError_t
 cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *tracer_caller,
@@ -6796,19 +6872,21 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaEventQuery);
     cudaError_t tracer_result;
-    bool tracer_timed = tracer_poll_timed("cudart", CUDART_ID_cudaEventQuery, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&cudart_poll_cudaEventQuery, "cudart", CUDART_ID_cudaEventQuery, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(event);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(600))) {
-      tracer_count_sampled_poll("cudart", CUDART_ID_cudaEventQuery, (int64_t)tracer_result,
-                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
-                                NULL);
+      tracer_poll_found_nothing(&cudart_poll_cudaEventQuery, false, (int64_t)tracer_result,
+                                tracer_timed, tracer_ticks);
       cudart_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "cudart", CUDART_ID_cudaEventQuery);
     if (tracer_recording_counting())
       tracer_count_span("cudart", CUDART_ID_cudaEventQuery, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -6827,30 +6905,33 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
   unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaEventQuery);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full);
-  bool tracer_timed = tracer_poll_timed("cudart", CUDART_ID_cudaEventQuery, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed = tracer_poll_timed(&cudart_poll_cudaEventQuery, "cudart",
+                                        CUDART_ID_cudaEventQuery, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result = tracer_real(tracer_args.event);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found = !tracer_counted || !((tracer_args.tracer_status == INT64_C(600)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "cudart", CUDART_ID_cudaEventQuery);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("cudart", CUDART_ID_cudaEventQuery, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &cudart_polls_cudaEventQuery);
+    tracer_poll_found_nothing(&cudart_poll_cudaEventQuery, true, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks);
     cudart_depth--;
     return tracer_args.tracer_result;
   }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventQuery, tracer_depth, tracer_args.tracer_status);
-  tracer_record.polls = tracer_polls_take(&cudart_polls_cudaEventQuery);
+  tracer_record.polls = tracer_poll_take(&cudart_poll_cudaEventQuery);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventQuery, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6928,6 +7009,7 @@ cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventSynchronize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7006,6 +7088,7 @@ cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7089,6 +7172,7 @@ cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTime_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventElapsedTime, tracer_depth, tracer_args.tracer_status);
   tracer_record.ms_val = tracer_args.ms ? tracer_slot_float(*tracer_args.ms) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventElapsedTime, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7174,6 +7258,7 @@ cudart_traced_cudaImportExternalMemory(cudart_cudaImportExternalMemory_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.extMem_out_val =
       tracer_args.extMem_out ? (uint64_t)(uintptr_t)(*tracer_args.extMem_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaImportExternalMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7266,6 +7351,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaExternalMemoryGet
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedBuffer,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaExternalMemoryGetMappedBuffer,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -7362,6 +7448,7 @@ cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mipmap_val = tracer_args.mipmap ? (uint64_t)(uintptr_t)(*tracer_args.mipmap) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -7450,6 +7537,7 @@ cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExternalMemory_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroyExternalMemory, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDestroyExternalMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7536,6 +7624,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaImportExternalSem
                                                tracer_args.tracer_status);
   tracer_record.extSem_out_val =
       tracer_args.extSem_out ? (uint64_t)(uintptr_t)(*tracer_args.extSem_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaImportExternalSemaphore, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7631,6 +7720,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaSignalExternalSem
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaSignalExternalSemaphoresAsync,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaSignalExternalSemaphoresAsync,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -7726,6 +7816,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaWaitExternalSemap
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaWaitExternalSemaphoresAsync,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaWaitExternalSemaphoresAsync,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -7812,6 +7903,7 @@ cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroyExternalSemaphore_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroyExternalSemaphore, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDestroyExternalSemaphore, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7904,6 +7996,7 @@ cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLaunchKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLaunchKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7989,6 +8082,7 @@ cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLaunchKernelExC, tracer_depth, tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLaunchKernelExC, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8080,6 +8174,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLaunchCooperative
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLaunchCooperativeKernel, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLaunchCooperativeKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8164,6 +8259,7 @@ cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheConfig_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncSetCacheConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFuncSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8247,6 +8343,7 @@ cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttributes_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncGetAttributes, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFuncGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8331,6 +8428,7 @@ cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncSetAttribute, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFuncSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8413,6 +8511,7 @@ cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.name_val = tracer_args.name ? (uint64_t)(uintptr_t)(*tracer_args.name) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFuncGetName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8501,6 +8600,7 @@ cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInfo_fn *tracer_real,
   tracer_record.paramOffset_val =
       tracer_args.paramOffset ? (uint64_t)(*tracer_args.paramOffset) : 0;
   tracer_record.paramSize_val = tracer_args.paramSize ? (uint64_t)(*tracer_args.paramSize) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFuncGetParamInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8586,6 +8686,7 @@ cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLaunchHostFunc, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLaunchHostFunc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8669,6 +8770,7 @@ cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSharedMemConfig_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaFuncSetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFuncSetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8767,6 +8869,7 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                          tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessor,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -8868,6 +8971,7 @@ cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dynamicSmemSize_val =
       tracer_args.dynamicSmemSize ? (uint64_t)(*tracer_args.dynamicSmemSize) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaOccupancyAvailableDynamicSMemPerBlock,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -8978,6 +9082,7 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          tracer_depth, tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -9079,6 +9184,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxPoten
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.clusterSize_val =
       tracer_args.clusterSize ? (uint64_t)(int64_t)(*tracer_args.clusterSize) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxPotentialClusterSize,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -9172,6 +9278,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxActiv
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.numClusters_val =
       tracer_args.numClusters ? (uint64_t)(int64_t)(*tracer_args.numClusters) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveClusters, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9258,6 +9365,7 @@ cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocManaged, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9339,6 +9447,7 @@ cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMalloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMalloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9418,6 +9527,7 @@ cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocHost, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9504,6 +9614,7 @@ cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *tracer_real, const void
       tracer_record_call(CUDART_ID_cudaMallocPitch, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record.pitch_val = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocPitch, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9593,6 +9704,7 @@ cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9671,6 +9783,7 @@ cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFree, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9747,6 +9860,7 @@ cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeHost, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFreeHost, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9824,6 +9938,7 @@ cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFreeArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9902,6 +10017,7 @@ cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmappedArray_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeMipmappedArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFreeMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9987,6 +10103,7 @@ cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHost_val = tracer_args.pHost ? (uint64_t)(uintptr_t)(*tracer_args.pHost) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaHostAlloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10068,6 +10185,7 @@ cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostRegister, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaHostRegister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10145,6 +10263,7 @@ cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostUnregister, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaHostUnregister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10230,6 +10349,7 @@ cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevicePointer_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaHostGetDevicePointer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pDevice_val = tracer_args.pDevice ? (uint64_t)(uintptr_t)(*tracer_args.pDevice) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaHostGetDevicePointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10313,6 +10433,7 @@ cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaHostGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10391,6 +10512,7 @@ cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMalloc3D, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMalloc3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10477,6 +10599,7 @@ cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMalloc3DArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMalloc3DArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10569,6 +10692,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMallocMipmappedAr
                                                tracer_args.tracer_status);
   tracer_record.mipmappedArray_val =
       tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10661,6 +10785,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetMipmappedArray
                                                tracer_args.tracer_status);
   tracer_record.levelArray_val =
       tracer_args.levelArray ? (uint64_t)(uintptr_t)(*tracer_args.levelArray) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetMipmappedArrayLevel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10743,6 +10868,7 @@ cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3D, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10820,6 +10946,7 @@ cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DPeer, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10899,6 +11026,7 @@ cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10979,6 +11107,7 @@ cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAsync_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DPeerAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DPeerAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11062,6 +11191,7 @@ cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer_real, const void *
       tracer_record_call(CUDART_ID_cudaMemGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.free_val = tracer_args.free ? (uint64_t)(*tracer_args.free) : 0;
   tracer_record.total_val = tracer_args.total ? (uint64_t)(*tracer_args.total) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemGetInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11148,6 +11278,7 @@ cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaArrayGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaArrayGetInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11235,6 +11366,7 @@ cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *tracer_real, const 
       tracer_record_call(CUDART_ID_cudaArrayGetPlane, tracer_depth, tracer_args.tracer_status);
   tracer_record.pPlaneArray_val =
       tracer_args.pPlaneArray ? (uint64_t)(uintptr_t)(*tracer_args.pPlaneArray) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaArrayGetPlane, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11321,6 +11453,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetMemoryReq
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaArrayGetMemoryRequirements,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaArrayGetMemoryRequirements, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11414,6 +11547,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -11502,6 +11636,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetSparsePro
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaArrayGetSparseProperties, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaArrayGetSparseProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11591,6 +11726,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMipmappedArrayGetSparseProperties,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMipmappedArrayGetSparseProperties,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -11682,6 +11818,7 @@ cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11768,6 +11905,7 @@ cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyPeer, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11861,6 +11999,7 @@ cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2D, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11958,6 +12097,7 @@ cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2DToArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12056,6 +12196,7 @@ cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromArray_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2DFromArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DFromArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12161,6 +12302,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DArrayToAr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpy2DArrayToArray, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DArrayToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12255,6 +12397,7 @@ cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyToSymbol, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyToSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12344,6 +12487,7 @@ cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbol_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyFromSymbol, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12434,6 +12578,7 @@ cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12525,6 +12670,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyPeerAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyPeerAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyPeerAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12622,6 +12768,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyBatchAsync(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyBatchAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.attrsIdxs_val = tracer_args.attrsIdxs ? (uint64_t)(*tracer_args.attrsIdxs) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyBatchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12710,6 +12857,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy3DBatchAsyn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DBatchAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DBatchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12809,6 +12957,7 @@ cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2DAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12909,6 +13058,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DToArrayAs
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpy2DToArrayAsync, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DToArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13014,6 +13164,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DFromArray
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpy2DFromArrayAsync, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DFromArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13109,6 +13260,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyToSymbolAsy
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpyToSymbolAsync, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyToSymbolAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13205,6 +13357,7 @@ cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFromSymbolAsync_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpyFromSymbolAsync, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromSymbolAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13290,6 +13443,7 @@ cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13375,6 +13529,7 @@ cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset2D, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemset2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13457,6 +13612,7 @@ cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset3D, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemset3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13542,6 +13698,7 @@ cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemsetAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemsetAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13633,6 +13790,7 @@ cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset2DAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemset2DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13718,6 +13876,7 @@ cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset3DAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemset3DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13800,6 +13959,7 @@ cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddress_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetSymbolAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetSymbolAddress, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13882,6 +14042,7 @@ cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetSymbolSize, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetSymbolSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13968,6 +14129,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPrefetchAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPrefetchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14074,6 +14236,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchBatchA
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record.prefetchLocIdxs_val =
       tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPrefetchBatchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14171,6 +14334,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardBatchAs
                                                tracer_args.tracer_status);
   tracer_record.dptrs_val = tracer_args.dptrs ? (uint64_t)(uintptr_t)(*tracer_args.dptrs) : 0;
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemDiscardBatchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14281,6 +14445,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardAndPref
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record.prefetchLocIdxs_val =
       tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemDiscardAndPrefetchBatchAsync,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14374,6 +14539,7 @@ cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemAdvise, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemAdvise, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14464,6 +14630,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemRangeGetAttrib
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemRangeGetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemRangeGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14565,6 +14732,7 @@ cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGetAttributes_fn *tra
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
   tracer_record.dataSizes_val = tracer_args.dataSizes ? (uint64_t)(*tracer_args.dataSizes) : 0;
   tracer_record.attributes_val = tracer_args.attributes ? (uint64_t)(*tracer_args.attributes) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemRangeGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14660,6 +14828,7 @@ cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyToArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14750,6 +14919,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyFromArray(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyFromArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14848,6 +15018,7 @@ cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayToArray_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyArrayToArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyArrayToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14947,6 +15118,7 @@ cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArrayAsync_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyToArrayAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyToArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15045,6 +15217,7 @@ cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromArrayAsync_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpyFromArrayAsync, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15133,6 +15306,7 @@ cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15213,6 +15387,7 @@ cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFreeAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15292,6 +15467,7 @@ cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolTrimTo, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolTrimTo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15376,6 +15552,7 @@ cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAttribute_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolSetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15462,6 +15639,7 @@ cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAttribute_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolGetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15548,6 +15726,7 @@ cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolSetAccess, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolSetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15635,6 +15814,7 @@ cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAccess_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolGetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15718,6 +15898,7 @@ cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15796,6 +15977,7 @@ cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15880,6 +16062,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemGetDefaultMemP
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemGetDefaultMemPool, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemGetDefaultMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15968,6 +16151,7 @@ cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemGetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16053,6 +16237,7 @@ cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemSetMemPool, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemSetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16142,6 +16327,7 @@ cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPoolAsync_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMallocFromPoolAsync, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocFromPoolAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16235,6 +16421,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolExportToSh
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolExportToShareableHandle,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolExportToShareableHandle,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -16331,6 +16518,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolImportFrom
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolImportFromShareableHandle,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolImportFromShareableHandle,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -16419,6 +16607,7 @@ cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExportPointer_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolExportPointer, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolExportPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16507,6 +16696,7 @@ cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImportPointer_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolImportPointer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolImportPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16592,6 +16782,7 @@ cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetAttributes_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaPointerGetAttributes, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaPointerGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16681,6 +16872,7 @@ cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAccessPeer_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.canAccessPeer_val =
       tracer_args.canAccessPeer ? (uint64_t)(int64_t)(*tracer_args.canAccessPeer) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceCanAccessPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16766,6 +16958,7 @@ cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEnablePeerAccess_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceEnablePeerAccess, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceEnablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16848,6 +17041,7 @@ cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDisablePeerAccess_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceDisablePeerAccess, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceDisablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16932,6 +17126,7 @@ cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraphicsUnregisterResour
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphicsUnregisterResource,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsUnregisterResource, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17017,6 +17212,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceS
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphicsResourceSetMapFlags,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceSetMapFlags,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -17106,6 +17302,7 @@ cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMapResources_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsMapResources, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17197,6 +17394,7 @@ cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsUnmapResources_fn *t
                                                tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsUnmapResources, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17290,6 +17488,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceG
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceGetMappedPointer,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -17388,6 +17587,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsSubResour
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -17485,6 +17685,7 @@ cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(
                          tracer_args.tracer_status);
   tracer_record.mipmappedArray_val =
       tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceGetMappedMipmappedArray,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -17573,6 +17774,7 @@ cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetChannelDesc, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetChannelDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17658,6 +17860,7 @@ cudart_traced_cudaCreateChannelDesc(cudart_cudaCreateChannelDesc_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaCreateChannelDesc, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaCreateChannelDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17749,6 +17952,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaCreateTextureObje
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaCreateTextureObject, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pTexObject_val = tracer_args.pTexObject ? (uint64_t)(*tracer_args.pTexObject) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaCreateTextureObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17833,6 +18037,7 @@ cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyTextureObject_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroyTextureObject, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDestroyTextureObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17919,6 +18124,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceDesc,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectResourceDesc,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -18005,6 +18211,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectT
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetTextureObjectTextureDesc,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectTextureDesc,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -18093,6 +18300,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceViewDesc,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectResourceViewDesc,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -18182,6 +18390,7 @@ cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfaceObject_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pSurfObject_val =
       tracer_args.pSurfObject ? (uint64_t)(*tracer_args.pSurfObject) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaCreateSurfaceObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18264,6 +18473,7 @@ cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurfaceObject_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroySurfaceObject, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDestroySurfaceObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18350,6 +18560,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetSurfaceObjectR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetSurfaceObjectResourceDesc,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetSurfaceObjectResourceDesc,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -18433,6 +18644,7 @@ cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersion_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaDriverGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.driverVersion_val =
       tracer_args.driverVersion ? (uint64_t)(int64_t)(*tracer_args.driverVersion) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDriverGetVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18514,6 +18726,7 @@ cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVersion_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaRuntimeGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.runtimeVersion_val =
       tracer_args.runtimeVersion ? (uint64_t)(int64_t)(*tracer_args.runtimeVersion) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaRuntimeGetVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18603,6 +18816,7 @@ cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegisterCallback_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.callback_out_val =
       tracer_args.callback_out ? (uint64_t)(uintptr_t)(*tracer_args.callback_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLogsRegisterCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18687,6 +18901,7 @@ cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnregisterCallback_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLogsUnregisterCallback, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLogsUnregisterCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18771,6 +18986,7 @@ cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *tracer_real, const void
       tracer_record_call(CUDART_ID_cudaLogsCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.iterator_out_val =
       tracer_args.iterator_out ? (uint64_t)(*tracer_args.iterator_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLogsCurrent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18856,6 +19072,7 @@ cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLogsDumpToFile, tracer_depth, tracer_args.tracer_status);
   tracer_record.iterator_val = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLogsDumpToFile, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18946,6 +19163,7 @@ cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemory_fn *tracer_real,
   tracer_record.iterator_val = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
   tracer_record.buffer_val = tracer_args.buffer ? (uint64_t)(int64_t)(*tracer_args.buffer) : 0;
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLogsDumpToMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19029,6 +19247,7 @@ cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19119,6 +19338,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddKernelNod
       tracer_record_call(CUDART_ID_cudaGraphAddKernelNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddKernelNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19206,6 +19426,7 @@ cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKernelNodeGetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19292,6 +19513,7 @@ cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKernelNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19379,6 +19601,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeCo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeCopyAttributes,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeCopyAttributes,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -19467,6 +19690,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeGe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetAttribute,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeGetAttribute,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -19555,6 +19779,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetAttribute,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeSetAttribute,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -19649,6 +19874,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
       tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19759,6 +19985,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNodeToSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19874,6 +20101,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNodeFromSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -19982,6 +20210,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNode1D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20071,6 +20300,7 @@ cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMemcpyNodeGetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20157,6 +20387,7 @@ cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMemcpyNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20255,6 +20486,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20357,6 +20589,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20453,6 +20686,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams1D,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParams1D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20547,6 +20781,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemsetNod
       tracer_record_call(CUDART_ID_cudaGraphAddMemsetNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemsetNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20634,6 +20869,7 @@ cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMemsetNodeGetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemsetNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemsetNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20720,6 +20956,7 @@ cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMemsetNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemsetNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20814,6 +21051,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddHostNode(
       tracer_record_call(CUDART_ID_cudaGraphAddHostNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddHostNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20900,6 +21138,7 @@ cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHostNodeGetParams_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphHostNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphHostNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20986,6 +21225,7 @@ cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHostNodeSetParams_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphHostNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphHostNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21083,6 +21323,7 @@ cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddChildGraphNode_fn *t
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddChildGraphNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21172,6 +21413,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphChildGraphNo
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphChildGraphNodeGetGraph,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphChildGraphNodeGetGraph,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -21263,6 +21505,7 @@ cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyNode_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaGraphAddEmptyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddEmptyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21360,6 +21603,7 @@ cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAddEventRecordNode_fn 
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddEventRecordNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21451,6 +21695,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphEventRecordNodeGetEvent,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -21537,6 +21782,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphEventRecordNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphEventRecordNodeSetEvent,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -21633,6 +21879,7 @@ cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEventWaitNode_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddEventWaitNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21724,6 +21971,7 @@ cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraphEventWaitNodeGetEve
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphEventWaitNodeGetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21810,6 +22058,7 @@ cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraphEventWaitNodeSetEve
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphEventWaitNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphEventWaitNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21909,6 +22158,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddExternalSemaphoresSignalNode,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -22007,6 +22257,7 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams, tracer_depth,
                          tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -22105,6 +22356,7 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -22210,6 +22462,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddExternalSemaphoresWaitNode,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -22306,6 +22559,7 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams, tracer_depth,
                          tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -22402,6 +22656,7 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -22501,6 +22756,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemAllocN
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemAllocNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22590,6 +22846,7 @@ cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraphMemAllocNodeGetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemAllocNodeGetParams,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemAllocNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22686,6 +22943,7 @@ cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemFreeNode_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemFreeNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22773,6 +23031,7 @@ cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphMemFreeNodeGetParams
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemFreeNodeGetParams,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemFreeNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22853,6 +23112,7 @@ cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMemTrim_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGraphMemTrim, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGraphMemTrim, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22940,6 +23200,7 @@ cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDeviceGetGraphMemAttribu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetGraphMemAttribute,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetGraphMemAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23029,6 +23290,7 @@ cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDeviceSetGraphMemAttribu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceSetGraphMemAttribute,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceSetGraphMemAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23114,6 +23376,7 @@ cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer_real, const void *
       tracer_record_call(CUDART_ID_cudaGraphClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphClone_val =
       tracer_args.pGraphClone ? (uint64_t)(uintptr_t)(*tracer_args.pGraphClone) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphClone, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23200,6 +23463,7 @@ cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFindInClone_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphNodeFindInClone, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pNode_val = tracer_args.pNode ? (uint64_t)(uintptr_t)(*tracer_args.pNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeFindInClone, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23285,6 +23549,7 @@ cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetType_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphNodeGetType, tracer_depth, tracer_args.tracer_status);
   tracer_record.pType_val = tracer_args.pType ? (uint64_t)(*tracer_args.pType) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetType, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23370,6 +23635,7 @@ cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *tracer_real, const 
       tracer_record_call(CUDART_ID_cudaGraphGetNodes, tracer_depth, tracer_args.tracer_status);
   tracer_record.nodes_val = tracer_args.nodes ? (uint64_t)(uintptr_t)(*tracer_args.nodes) : 0;
   tracer_record.numNodes_val = tracer_args.numNodes ? (uint64_t)(*tracer_args.numNodes) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphGetNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23458,6 +23724,7 @@ cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNodes_fn *tracer_real
       tracer_args.pRootNodes ? (uint64_t)(uintptr_t)(*tracer_args.pRootNodes) : 0;
   tracer_record.pNumRootNodes_val =
       tracer_args.pNumRootNodes ? (uint64_t)(*tracer_args.pNumRootNodes) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphGetRootNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23552,6 +23819,7 @@ cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *tracer_real, const 
   tracer_record.from_val = tracer_args.from ? (uint64_t)(uintptr_t)(*tracer_args.from) : 0;
   tracer_record.to_val = tracer_args.to ? (uint64_t)(uintptr_t)(*tracer_args.to) : 0;
   tracer_record.numEdges_val = tracer_args.numEdges ? (uint64_t)(*tracer_args.numEdges) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphGetEdges, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23646,6 +23914,7 @@ cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNodeGetDependencies_f
       tracer_args.pDependencies ? (uint64_t)(uintptr_t)(*tracer_args.pDependencies) : 0;
   tracer_record.pNumDependencies_val =
       tracer_args.pNumDependencies ? (uint64_t)(*tracer_args.pNumDependencies) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23742,6 +24011,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphNodeGetDepen
       tracer_args.pDependentNodes ? (uint64_t)(uintptr_t)(*tracer_args.pDependentNodes) : 0;
   tracer_record.pNumDependentNodes_val =
       tracer_args.pNumDependentNodes ? (uint64_t)(*tracer_args.pNumDependentNodes) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetDependentNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23837,6 +24107,7 @@ cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDependencies_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphAddDependencies, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23931,6 +24202,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRemoveDepend
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphRemoveDependencies, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphRemoveDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24013,6 +24285,7 @@ cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphDestroyNode, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphDestroyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24099,6 +24372,7 @@ cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiate_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaGraphInstantiate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24189,6 +24463,7 @@ cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphInstantiateWithFlags
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiateWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24280,6 +24555,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphInstantiateW
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiateWithParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24365,6 +24641,7 @@ cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFlags_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24455,6 +24732,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecKernelNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecKernelNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecKernelNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -24545,6 +24823,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -24647,6 +24926,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -24755,6 +25035,7 @@ cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -24858,6 +25139,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -24949,6 +25231,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemsetNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemsetNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemsetNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25040,6 +25323,7 @@ cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraphExecHostNodeSetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecHostNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecHostNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25131,6 +25415,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecChildGra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25224,6 +25509,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventRec
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25316,6 +25602,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventWai
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecEventWaitNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecEventWaitNodeSetEvent,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25414,6 +25701,7 @@ cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25517,6 +25805,7 @@ cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25611,6 +25900,7 @@ cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSetEnabled_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphNodeSetEnabled, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeSetEnabled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25700,6 +25990,7 @@ cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGetEnabled_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphNodeGetEnabled, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.isEnabled_val = tracer_args.isEnabled ? (uint64_t)(*tracer_args.isEnabled) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetEnabled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25787,6 +26078,7 @@ cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecUpdate, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecUpdate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25868,6 +26160,7 @@ cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphUpload, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphUpload, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25947,6 +26240,7 @@ cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphLaunch, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphLaunch, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26024,6 +26318,7 @@ cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestroy_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26102,6 +26397,7 @@ cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26184,6 +26480,7 @@ cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDotPrint_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphDebugDotPrint, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphDebugDotPrint, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26278,6 +26575,7 @@ cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreate_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaUserObjectCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.object_out_val =
       tracer_args.object_out ? (uint64_t)(uintptr_t)(*tracer_args.object_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaUserObjectCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26361,6 +26659,7 @@ cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetain_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaUserObjectRetain, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaUserObjectRetain, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26443,6 +26742,7 @@ cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRelease_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaUserObjectRelease, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaUserObjectRelease, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26532,6 +26832,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRetainUserOb
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphRetainUserObject, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphRetainUserObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26620,6 +26921,7 @@ cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphReleaseUserObject_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphReleaseUserObject, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphReleaseUserObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26720,6 +27022,7 @@ cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tracer_real, const vo
       tracer_record_call(CUDART_ID_cudaGraphAddNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26805,6 +27108,7 @@ cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphNodeSetParams, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26892,6 +27196,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecNodeSetP
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26987,6 +27292,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphConditionalH
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_out_val =
       tracer_args.pHandle_out ? (uint64_t)(*tracer_args.pHandle_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphConditionalHandleCreate,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -27064,6 +27370,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetDriverEntryPoi
   tracer_record.funcPtr_val = tracer_args.funcPtr ? (uint64_t)(uintptr_t)(*tracer_args.funcPtr) : 0;
   tracer_record.driverStatus_val =
       tracer_args.driverStatus ? (uint64_t)(*tracer_args.driverStatus) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetDriverEntryPoint, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27146,6 +27453,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetDriverEntryPoi
   tracer_record.funcPtr_val = tracer_args.funcPtr ? (uint64_t)(uintptr_t)(*tracer_args.funcPtr) : 0;
   tracer_record.driverStatus_val =
       tracer_args.driverStatus ? (uint64_t)(*tracer_args.driverStatus) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetDriverEntryPointByVersion,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -27257,6 +27565,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadData(
       tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record.libraryOptionValues_val =
       tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryLoadData, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27370,6 +27679,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadFromFi
       tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record.libraryOptionValues_val =
       tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryLoadFromFile, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27456,6 +27766,7 @@ cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLibraryUnload, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryUnload, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27540,6 +27851,7 @@ cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKernel_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLibraryGetKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.pKernel_val = tracer_args.pKernel ? (uint64_t)(uintptr_t)(*tracer_args.pKernel) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryGetKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27629,6 +27941,7 @@ cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGlobal_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaLibraryGetGlobal, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryGetGlobal, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27719,6 +28032,7 @@ cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetManaged_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaLibraryGetManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryGetManaged, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27809,6 +28123,7 @@ cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibraryGetUnifiedFunction
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLibraryGetUnifiedFunction,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.fptr_val = tracer_args.fptr ? (uint64_t)(uintptr_t)(*tracer_args.fptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryGetUnifiedFunction, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27895,6 +28210,7 @@ cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGetKernelCount_fn *tra
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLibraryGetKernelCount, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryGetKernelCount, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27984,6 +28300,7 @@ cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryEnumerateKernels_fn 
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLibraryEnumerateKernels, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.kernels_val = tracer_args.kernels ? (uint64_t)(uintptr_t)(*tracer_args.kernels) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryEnumerateKernels, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28075,6 +28392,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaKernelSetAttribut
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaKernelSetAttributeForDevice,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaKernelSetAttributeForDevice,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -28161,6 +28479,7 @@ cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaGetExportTable, tracer_depth, tracer_args.tracer_status);
   tracer_record.ppExportTable_val =
       tracer_args.ppExportTable ? (uint64_t)(uintptr_t)(*tracer_args.ppExportTable) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetExportTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28244,6 +28563,7 @@ cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaGetFuncBySymbol, tracer_depth, tracer_args.tracer_status);
   tracer_record.functionPtr_val =
       tracer_args.functionPtr ? (uint64_t)(uintptr_t)(*tracer_args.functionPtr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetFuncBySymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28326,6 +28646,7 @@ cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_real, const void *tr
       tracer_record_call(CUDART_ID_cudaGetKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.kernelPtr_val =
       tracer_args.kernelPtr ? (uint64_t)(uintptr_t)(*tracer_args.kernelPtr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

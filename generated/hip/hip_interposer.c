@@ -41,7 +41,8 @@
 __thread unsigned hip_depth __attribute__((tls_model("initial-exec")));
 static struct tracer_code hip_library_code, hip_own_code;
 
-static bool hip_nested(const void *caller) {
+/* Inline: every traced call asks, polls millions of times; outside a call it is one load. */
+__attribute__((always_inline)) static inline bool hip_nested(const void *caller) {
   return hip_depth &&
          (tracer_code_contains(&hip_own_code, caller) ||
           tracer_code_contains(&hip_library_code, caller) || hip_library_code.count == 0);
@@ -1078,6 +1079,7 @@ hip_traced_hipCreateChannelDesc(hip_hipCreateChannelDesc_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCreateChannelDesc, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCreateChannelDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1163,6 +1165,7 @@ hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1251,6 +1254,7 @@ hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToSymbol_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyToSymbol_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1341,6 +1345,7 @@ hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromSymbol_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbol_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1436,6 +1441,7 @@ hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2D_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2D_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1533,6 +1539,7 @@ hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DToArray_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DToArray_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1631,6 +1638,7 @@ hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_spt_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DFromArray_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArray_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1713,6 +1721,7 @@ hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy3D_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy3D_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1795,6 +1804,7 @@ hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1880,6 +1890,7 @@ hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset2D_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset2D_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1961,6 +1972,7 @@ hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset3D_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset3D_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2049,6 +2061,7 @@ hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyAsync_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyAsync_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2128,6 +2141,7 @@ hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamQuery_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamQuery_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2206,6 +2220,7 @@ hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_spt_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamSynchronize_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamSynchronize_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2290,6 +2305,7 @@ hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_spt_fn *tracer_real
       tracer_record_call(HIP_ID_hipStreamGetPriority_spt, tracer_depth, tracer_args.tracer_status);
   tracer_record.priority_val =
       tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamGetPriority_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2375,6 +2391,7 @@ hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitEvent_spt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamWaitEvent_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2457,6 +2474,7 @@ hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamGetFlags_spt, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamGetFlags_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2550,6 +2568,7 @@ hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCooperativeKernel_spt_fn 
                                                tracer_args.tracer_status);
   tracer_record.kernelParams_val =
       tracer_args.kernelParams ? (uint64_t)(uintptr_t)(*tracer_args.kernelParams) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernel_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2646,6 +2665,7 @@ hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchKernel_spt, tracer_depth, tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchKernel_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2722,6 +2742,7 @@ hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tracer_caller, unsig
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipInit, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipInit, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -2800,6 +2821,7 @@ hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipDriverGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.driverVersion_val =
       tracer_args.driverVersion ? (uint64_t)(int64_t)(*tracer_args.driverVersion) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDriverGetVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2879,6 +2901,7 @@ hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipRuntimeGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.runtimeVersion_val =
       tracer_args.runtimeVersion ? (uint64_t)(int64_t)(*tracer_args.runtimeVersion) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipRuntimeGetVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2959,6 +2982,7 @@ hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGet, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3043,6 +3067,7 @@ hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapability_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.major_val = tracer_args.major ? (uint64_t)(int64_t)(*tracer_args.major) : 0;
   tracer_record.minor_val = tracer_args.minor ? (uint64_t)(int64_t)(*tracer_args.minor) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceComputeCapability, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3128,6 +3153,7 @@ hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3207,6 +3233,7 @@ hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetUuid, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetUuid, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3294,6 +3321,7 @@ hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribute_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetP2PAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetP2PAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3382,6 +3410,7 @@ hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipDeviceGetPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.pciBusId_val =
       tracer_args.pciBusId ? (uint64_t)(int64_t)(*tracer_args.pciBusId) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetPCIBusId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3463,6 +3492,7 @@ hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetByPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetByPCIBusId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3544,6 +3574,7 @@ hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceTotalMem, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceTotalMem, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3619,6 +3650,7 @@ hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceSynchronize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3693,6 +3725,7 @@ hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceReset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3768,6 +3801,7 @@ hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipSetDevice, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipSetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3846,6 +3880,7 @@ hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real, const void *tracer_cal
       tracer_record_call(HIP_ID_hipGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.deviceId_val =
       tracer_args.deviceId ? (uint64_t)(int64_t)(*tracer_args.deviceId) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3923,6 +3958,7 @@ hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetDeviceCount, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetDeviceCount, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4006,6 +4042,7 @@ hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.pi_val = tracer_args.pi ? (uint64_t)(int64_t)(*tracer_args.pi) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4090,6 +4127,7 @@ hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultMemPool_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetDefaultMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4172,6 +4210,7 @@ hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceSetMemPool, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceSetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4253,6 +4292,7 @@ hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipDeviceGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4332,6 +4372,7 @@ hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetDeviceProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetDeviceProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4410,6 +4451,7 @@ hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceSetCacheConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4488,6 +4530,7 @@ hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetCacheConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4569,6 +4612,7 @@ hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetLimit, tracer_depth, tracer_args.tracer_status);
   tracer_record.pValue_val = tracer_args.pValue ? (uint64_t)(*tracer_args.pValue) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetLimit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4648,6 +4692,7 @@ hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedMemConfig_fn *trace
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDeviceGetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pConfig_val = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4728,6 +4773,7 @@ hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetDeviceFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetDeviceFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4806,6 +4852,7 @@ hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedMemConfig_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDeviceSetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceSetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4885,6 +4932,7 @@ hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipSetDeviceFlags, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipSetDeviceFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4964,6 +5012,7 @@ hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipChooseDevice, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipChooseDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5053,6 +5102,7 @@ hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeAndHopCount_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.linktype_val = tracer_args.linktype ? (uint64_t)(*tracer_args.linktype) : 0;
   tracer_record.hopcount_val = tracer_args.hopcount ? (uint64_t)(*tracer_args.hopcount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExtGetLinkTypeAndHopCount, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5136,6 +5186,7 @@ hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcGetMemHandle, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipIpcGetMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5218,6 +5269,7 @@ hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcOpenMemHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipIpcOpenMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5296,6 +5348,7 @@ hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcCloseMemHandle, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipIpcCloseMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5375,6 +5428,7 @@ hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcGetEventHandle, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipIpcGetEventHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5455,6 +5509,7 @@ hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcOpenEventHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipIpcOpenEventHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5536,6 +5591,7 @@ hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncSetAttribute, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFuncSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5617,6 +5673,7 @@ hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncSetCacheConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFuncSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5698,6 +5755,7 @@ hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemConfig_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncSetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFuncSetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5775,6 +5833,7 @@ hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetLastError, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetLastError, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5849,6 +5908,7 @@ hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipPeekAtLastError, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipPeekAtLastError, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5925,6 +5985,7 @@ hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetErrorName, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetErrorName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6001,6 +6062,7 @@ hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetErrorString, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetErrorString, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6079,6 +6141,7 @@ hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6161,6 +6224,7 @@ hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFlags_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamCreateWithFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamCreateWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6249,6 +6313,7 @@ hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWithPriority_fn *trace
   tracer_record.head.call = tracer_record_call(HIP_ID_hipStreamCreateWithPriority, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamCreateWithPriority, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6338,6 +6403,7 @@ hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStreamPriorityRange_f
       tracer_args.leastPriority ? (uint64_t)(int64_t)(*tracer_args.leastPriority) : 0;
   tracer_record.greatestPriority_val =
       tracer_args.greatestPriority ? (uint64_t)(int64_t)(*tracer_args.greatestPriority) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetStreamPriorityRange, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6418,6 +6484,7 @@ hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6495,6 +6562,7 @@ hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamQuery, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamQuery, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6571,6 +6639,7 @@ hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamSynchronize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6652,6 +6721,7 @@ hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitEvent, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamWaitEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6733,6 +6803,7 @@ hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6814,6 +6885,7 @@ hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipStreamGetPriority, tracer_depth, tracer_args.tracer_status);
   tracer_record.priority_val =
       tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamGetPriority, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6901,6 +6973,7 @@ hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreateWithCUMask_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipExtStreamCreateWithCUMask, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExtStreamCreateWithCUMask, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6989,6 +7062,7 @@ hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipExtStreamGetCUMask, tracer_depth, tracer_args.tracer_status);
   tracer_record.cuMask_val = tracer_args.cuMask ? (uint64_t)(*tracer_args.cuMask) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExtStreamGetCUMask, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7075,6 +7149,7 @@ hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamAddCallback, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamAddCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7164,6 +7239,7 @@ hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitValue32, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamWaitValue32, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7253,6 +7329,7 @@ hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitValue64, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamWaitValue64, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7340,6 +7417,7 @@ hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWriteValue32, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamWriteValue32, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7427,6 +7505,7 @@ hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWriteValue64, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamWriteValue64, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7510,6 +7589,7 @@ hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventCreateWithFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventCreateWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7589,6 +7669,7 @@ hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7667,6 +7748,7 @@ hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventRecord, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventRecord, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7743,6 +7825,7 @@ hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7820,6 +7903,7 @@ hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventSynchronize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7902,6 +7986,7 @@ hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventElapsedTime, tracer_depth, tracer_args.tracer_status);
   tracer_record.ms_val = tracer_args.ms ? tracer_slot_float(*tracer_args.ms) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventElapsedTime, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7979,6 +8064,7 @@ hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventQuery, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventQuery, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8058,6 +8144,7 @@ hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipPointerGetAttributes, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipPointerGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8142,6 +8229,7 @@ hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipPointerGetAttribute, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipPointerGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8229,6 +8317,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipDrvPointerGetAttribute
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDrvPointerGetAttributes, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDrvPointerGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8316,6 +8405,7 @@ hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSemaphore_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.extSem_out_val =
       tracer_args.extSem_out ? (uint64_t)(uintptr_t)(*tracer_args.extSem_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipImportExternalSemaphore, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8407,6 +8497,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipSignalExternalSemaphor
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipSignalExternalSemaphoresAsync,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipSignalExternalSemaphoresAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8499,6 +8590,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipWaitExternalSemaphores
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipWaitExternalSemaphoresAsync, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipWaitExternalSemaphoresAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8582,6 +8674,7 @@ hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalSemaphore_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDestroyExternalSemaphore, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDestroyExternalSemaphore, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8666,6 +8759,7 @@ hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory_fn *tracer_real,
       tracer_record_call(HIP_ID_hipImportExternalMemory, tracer_depth, tracer_args.tracer_status);
   tracer_record.extMem_out_val =
       tracer_args.extMem_out ? (uint64_t)(uintptr_t)(*tracer_args.extMem_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipImportExternalMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8754,6 +8848,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExternalMemoryGetMappe
   tracer_record.head.call = tracer_record_call(HIP_ID_hipExternalMemoryGetMappedBuffer,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExternalMemoryGetMappedBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8836,6 +8931,7 @@ hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemory_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDestroyExternalMemory, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDestroyExternalMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8916,6 +9012,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc(hip_hipMalloc_f
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMalloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMalloc, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -8999,6 +9096,7 @@ hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipExtMallocWithFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExtMallocWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9080,6 +9178,7 @@ hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocHost, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9159,6 +9258,7 @@ hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAllocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemAllocHost, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9241,6 +9341,7 @@ hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostMalloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostMalloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9322,6 +9423,7 @@ hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocManaged, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9407,6 +9509,7 @@ hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPrefetchAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPrefetchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9492,6 +9595,7 @@ hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAdvise, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemAdvise, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9579,6 +9683,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemRangeGetAttribute(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemRangeGetAttribute, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemRangeGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9675,6 +9780,7 @@ hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttributes_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemRangeGetAttributes, tracer_depth, tracer_args.tracer_status);
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemRangeGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9766,6 +9872,7 @@ hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamAttachMemAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamAttachMemAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9852,6 +9959,7 @@ hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9930,6 +10038,7 @@ hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFreeAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10008,6 +10117,7 @@ hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolTrimTo, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolTrimTo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10092,6 +10202,7 @@ hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolSetAttribute, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10176,6 +10287,7 @@ hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolGetAttribute, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10260,6 +10372,7 @@ hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolSetAccess, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolSetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10346,6 +10459,7 @@ hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolGetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10429,6 +10543,7 @@ hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_real, const void *tr
       tracer_record_call(HIP_ID_hipMemPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10507,6 +10622,7 @@ hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10593,6 +10709,7 @@ hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocFromPoolAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocFromPoolAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10682,6 +10799,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolExportToShareab
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemPoolExportToShareableHandle,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolExportToShareableHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10776,6 +10894,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolImportFromShare
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolImportFromShareableHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10861,6 +10980,7 @@ hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolExportPointer, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolExportPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10947,6 +11067,7 @@ hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolImportPointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolImportPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11032,6 +11153,7 @@ hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostAlloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11115,6 +11237,7 @@ hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostGetDevicePointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostGetDevicePointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11197,6 +11320,7 @@ hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flagsPtr_val = tracer_args.flagsPtr ? (uint64_t)(*tracer_args.flagsPtr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11279,6 +11403,7 @@ hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostRegister, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostRegister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11357,6 +11482,7 @@ hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostUnregister, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostUnregister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11443,6 +11569,7 @@ hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real, const void *tracer
       tracer_record_call(HIP_ID_hipMallocPitch, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
   tracer_record.pitch_val = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocPitch, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11533,6 +11660,7 @@ hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_real, const void *tr
       tracer_record_call(HIP_ID_hipMemAllocPitch, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.pitch_val = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemAllocPitch, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11609,6 +11737,7 @@ hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tracer_caller, void 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFree, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFree, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -11684,6 +11813,7 @@ hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeHost, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFreeHost, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11759,6 +11889,7 @@ hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostFree, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11837,6 +11968,7 @@ hip_traced_hipMemcpy(hip_hipMemcpy_fn *tracer_real, const void *tracer_caller, v
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -11918,6 +12050,7 @@ hip_traced_hipMemcpyWithStream(hip_hipMemcpyWithStream_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyWithStream, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyWithStream, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11996,6 +12129,7 @@ hip_traced_hipMemcpyHtoD(hip_hipMemcpyHtoD_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoD, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyHtoD, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12071,6 +12205,7 @@ hip_traced_hipMemcpyDtoH(hip_hipMemcpyDtoH_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoH, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyDtoH, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12146,6 +12281,7 @@ hip_traced_hipMemcpyDtoD(hip_hipMemcpyDtoD_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoD, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyDtoD, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12224,6 +12360,7 @@ hip_traced_hipMemcpyHtoDAsync(hip_hipMemcpyHtoDAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoDAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyHtoDAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12304,6 +12441,7 @@ hip_traced_hipMemcpyDtoHAsync(hip_hipMemcpyDtoHAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoHAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyDtoHAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12385,6 +12523,7 @@ hip_traced_hipMemcpyDtoDAsync(hip_hipMemcpyDtoDAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoDAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyDtoDAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12474,6 +12613,7 @@ hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *tracer_real, const void
       tracer_record_call(HIP_ID_hipModuleGetGlobal, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleGetGlobal, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12556,6 +12696,7 @@ hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetSymbolAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetSymbolAddress, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12636,6 +12777,7 @@ hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetSymbolSize, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetSymbolSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12724,6 +12866,7 @@ hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToSymbol, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyToSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12815,6 +12958,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyToSymbolAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToSymbolAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyToSymbolAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12905,6 +13049,7 @@ hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromSymbol, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12997,6 +13142,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyFromSymbolAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromSymbolAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbolAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13083,6 +13229,7 @@ hip_traced_hipMemcpyAsync(hip_hipMemcpyAsync_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13162,6 +13309,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset(hip_hipMemset_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -13242,6 +13390,7 @@ hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD8, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetD8, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13326,6 +13475,7 @@ hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD8Async, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetD8Async, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13409,6 +13559,7 @@ hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD16, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetD16, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13493,6 +13644,7 @@ hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD16Async, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetD16Async, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13576,6 +13728,7 @@ hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD32, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetD32, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13654,6 +13807,7 @@ hip_traced_hipMemsetAsync(hip_hipMemsetAsync_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13738,6 +13892,7 @@ hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD32Async, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetD32Async, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13825,6 +13980,7 @@ hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset2D, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13915,6 +14071,7 @@ hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset2DAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset2DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13998,6 +14155,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset3D(hip_hipMemset
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset3D, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14081,6 +14239,7 @@ hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset3DAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset3DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14164,6 +14323,7 @@ hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real, const void *tracer_c
       tracer_record_call(HIP_ID_hipMemGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.free_val = tracer_args.free ? (uint64_t)(*tracer_args.free) : 0;
   tracer_record.total_val = tracer_args.total ? (uint64_t)(*tracer_args.total) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemGetInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14243,6 +14403,7 @@ hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPtrGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPtrGetInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14331,6 +14492,7 @@ hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14412,6 +14574,7 @@ hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipArrayCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_val = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipArrayCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14489,6 +14652,7 @@ hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipArrayDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipArrayDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14569,6 +14733,7 @@ hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipArray3DCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipArray3DCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14649,6 +14814,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMalloc3D, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMalloc3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14725,6 +14891,7 @@ hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFreeArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14801,6 +14968,7 @@ hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeMipmappedArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFreeMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14886,6 +15054,7 @@ hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMalloc3DArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMalloc3DArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14978,6 +15147,7 @@ hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray_fn *tracer_real,
       tracer_record_call(HIP_ID_hipMallocMipmappedArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.mipmappedArray_val =
       tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15068,6 +15238,7 @@ hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayLevel_fn *tracer_re
       tracer_record_call(HIP_ID_hipGetMipmappedArrayLevel, tracer_depth, tracer_args.tracer_status);
   tracer_record.levelArray_val =
       tracer_args.levelArray ? (uint64_t)(uintptr_t)(*tracer_args.levelArray) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetMipmappedArrayLevel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15164,6 +15335,7 @@ hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2D, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15242,6 +15414,7 @@ hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyParam2D, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyParam2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15322,6 +15495,7 @@ hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyParam2DAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyParam2DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15416,6 +15590,7 @@ hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15512,6 +15687,7 @@ hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DToArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15611,6 +15787,7 @@ hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DToArrayAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DToArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15704,6 +15881,7 @@ hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15796,6 +15974,7 @@ hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyFromArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15892,6 +16071,7 @@ hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DFromArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15992,6 +16172,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpy2DFromArrayAsync
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DFromArrayAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16081,6 +16262,7 @@ hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyAtoH, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyAtoH, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16165,6 +16347,7 @@ hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoA, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyHtoA, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16242,6 +16425,7 @@ hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy3D, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16320,6 +16504,7 @@ hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy3DAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy3DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16397,6 +16582,7 @@ hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDrvMemcpy3D, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDrvMemcpy3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16475,6 +16661,7 @@ hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDrvMemcpy3DAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDrvMemcpy3DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16560,6 +16747,7 @@ hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_fn *tracer_real,
       tracer_record_call(HIP_ID_hipDeviceCanAccessPeer, tracer_depth, tracer_args.tracer_status);
   tracer_record.canAccessPeer_val =
       tracer_args.canAccessPeer ? (uint64_t)(int64_t)(*tracer_args.canAccessPeer) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceCanAccessPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16642,6 +16830,7 @@ hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAccess_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceEnablePeerAccess, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceEnablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16723,6 +16912,7 @@ hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeerAccess_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDeviceDisablePeerAccess, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceDisablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16810,6 +17000,7 @@ hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn *tracer_real,
       tracer_record_call(HIP_ID_hipMemGetAddressRange, tracer_depth, tracer_args.tracer_status);
   tracer_record.pbase_val = tracer_args.pbase ? (uint64_t)(uintptr_t)(*tracer_args.pbase) : 0;
   tracer_record.psize_val = tracer_args.psize ? (uint64_t)(*tracer_args.psize) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemGetAddressRange, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16897,6 +17088,7 @@ hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyPeer, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16988,6 +17180,7 @@ hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyPeerAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyPeerAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17072,6 +17265,7 @@ hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.ctx_val = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17148,6 +17342,7 @@ hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17225,6 +17420,7 @@ hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxPopCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.ctx_val = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxPopCurrent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17302,6 +17498,7 @@ hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxPushCurrent, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxPushCurrent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17379,6 +17576,7 @@ hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSetCurrent, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxSetCurrent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17457,6 +17655,7 @@ hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.ctx_val = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxGetCurrent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17535,6 +17734,7 @@ hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxGetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17616,6 +17816,7 @@ hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipCtxGetApiVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.apiVersion_val =
       tracer_args.apiVersion ? (uint64_t)(int64_t)(*tracer_args.apiVersion) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxGetApiVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17695,6 +17896,7 @@ hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipCtxGetCacheConfig, tracer_depth, tracer_args.tracer_status);
   tracer_record.cacheConfig_val =
       tracer_args.cacheConfig ? (uint64_t)(*tracer_args.cacheConfig) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxGetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17772,6 +17974,7 @@ hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSetCacheConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17850,6 +18053,7 @@ hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConfig_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxSetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17931,6 +18135,7 @@ hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConfig_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
   tracer_record.pConfig_val = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxGetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18007,6 +18212,7 @@ hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSynchronize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18085,6 +18291,7 @@ hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18163,6 +18370,7 @@ hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxEnablePeerAccess, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxEnablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18241,6 +18449,7 @@ hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxDisablePeerAccess, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxDisablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18327,6 +18536,7 @@ hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtxGetState_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
   tracer_record.active_val = tracer_args.active ? (uint64_t)(int64_t)(*tracer_args.active) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18408,6 +18618,7 @@ hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxRelease_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDevicePrimaryCtxRelease, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxRelease, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18491,6 +18702,7 @@ hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRetain_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDevicePrimaryCtxRetain, tracer_depth, tracer_args.tracer_status);
   tracer_record.pctx_val = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxRetain, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18571,6 +18783,7 @@ hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxReset_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDevicePrimaryCtxReset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18654,6 +18867,7 @@ hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtxSetFlags_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDevicePrimaryCtxSetFlags, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxSetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18737,6 +18951,7 @@ hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleLoad, tracer_depth, tracer_args.tracer_status);
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleLoad, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18813,6 +19028,7 @@ hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleUnload, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleUnload, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18880,6 +19096,7 @@ hip_traced_hipModuleGetFunction(hip_hipModuleGetFunction_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipModuleGetFunction, tracer_depth, tracer_args.tracer_status);
   tracer_record.function_val =
       tracer_args.function ? (uint64_t)(uintptr_t)(*tracer_args.function) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleGetFunction, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18960,6 +19177,7 @@ hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncGetAttributes, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFuncGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19042,6 +19260,7 @@ hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFuncGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19125,6 +19344,7 @@ hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleGetTexRef, tracer_depth, tracer_args.tracer_status);
   tracer_record.texRef_val = tracer_args.texRef ? (uint64_t)(uintptr_t)(*tracer_args.texRef) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleGetTexRef, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19206,6 +19426,7 @@ hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleLoadData, tracer_depth, tracer_args.tracer_status);
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleLoadData, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19297,6 +19518,7 @@ hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tracer_real, const vo
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
   tracer_record.optionValues_val =
       tracer_args.optionValues ? (uint64_t)(uintptr_t)(*tracer_args.optionValues) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleLoadDataEx, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19397,6 +19619,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleLaunchKernel(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleLaunchKernel, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleLaunchKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19494,6 +19717,7 @@ hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperativeKernel_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipLaunchCooperativeKernel, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19584,6 +19808,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipLaunchCooperativeKerne
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipLaunchCooperativeKernelMultiDevice,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernelMultiDevice,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -19672,6 +19897,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExtLaunchMultiKernelMu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipExtLaunchMultiKernelMultiDevice,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExtLaunchMultiKernelMultiDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19772,6 +19998,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleOccupancyMaxPote
       tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxPotentialBlockSize,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -19882,6 +20109,7 @@ hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(
       tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -19991,6 +20219,7 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
                          tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20103,6 +20332,7 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          tracer_depth, tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20205,6 +20435,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxActiveBloc
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessor,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20314,6 +20545,7 @@ hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20418,6 +20650,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxPotentialB
       tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipOccupancyMaxPotentialBlockSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20505,6 +20738,7 @@ hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipConfigureCall, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipConfigureCall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20587,6 +20821,7 @@ hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipSetupArgument, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipSetupArgument, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20664,6 +20899,7 @@ hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchByPtr, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchByPtr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20746,6 +20982,7 @@ hip_traced_hipLaunchKernel(hip_hipLaunchKernel_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchKernel, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20825,6 +21062,7 @@ hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDrvMemcpy2DUnaligned, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDrvMemcpy2DUnaligned, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20924,6 +21162,7 @@ hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipExtLaunchKernel, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExtLaunchKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21015,6 +21254,7 @@ hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureToMipmappedArray_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipBindTextureToMipmappedArray, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipBindTextureToMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21101,6 +21341,7 @@ hip_traced_hipGetTextureReference(hip_hipGetTextureReference_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetTextureReference, tracer_depth, tracer_args.tracer_status);
   tracer_record.texref_val = tracer_args.texref ? (uint64_t)(uintptr_t)(*tracer_args.texref) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetTextureReference, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21190,6 +21431,7 @@ hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_fn *tracer_real,
       tracer_record_call(HIP_ID_hipCreateTextureObject, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTexObject_val =
       tracer_args.pTexObject ? (uint64_t)(uintptr_t)(*tracer_args.pTexObject) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCreateTextureObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21270,6 +21512,7 @@ hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDestroyTextureObject, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDestroyTextureObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21351,6 +21594,7 @@ hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetChannelDesc, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetChannelDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21433,6 +21677,7 @@ hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureObjectResourceDesc_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureObjectResourceDesc, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetTextureObjectResourceDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21518,6 +21763,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGetTextureObjectResour
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureObjectResourceViewDesc,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetTextureObjectResourceViewDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21604,6 +21850,7 @@ hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObjectTextureDesc_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureObjectTextureDesc, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetTextureObjectTextureDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21690,6 +21937,7 @@ hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetAddressMode, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetAddressMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21774,6 +22022,7 @@ hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21854,6 +22103,7 @@ hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetFilterMode, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetFilterMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21933,6 +22183,7 @@ hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetFlags, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22016,6 +22267,7 @@ hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetFormat, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetFormat, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22106,6 +22358,7 @@ hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *tracer_real, const void
       tracer_record_call(HIP_ID_hipTexObjectCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTexObject_val =
       tracer_args.pTexObject ? (uint64_t)(uintptr_t)(*tracer_args.pTexObject) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexObjectCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22186,6 +22439,7 @@ hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexObjectDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexObjectDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22267,6 +22521,7 @@ hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetResourceDesc_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexObjectGetResourceDesc, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexObjectGetResourceDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22351,6 +22606,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexObjectGetResourceVi
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexObjectGetResourceViewDesc, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexObjectGetResourceViewDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22436,6 +22692,7 @@ hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextureDesc_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexObjectGetTextureDesc, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexObjectGetTextureDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22527,6 +22784,7 @@ hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipBindTexture, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipBindTexture, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22622,6 +22880,7 @@ hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipBindTexture2D, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipBindTexture2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22707,6 +22966,7 @@ hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipBindTextureToArray, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipBindTextureToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22792,6 +23052,7 @@ hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlignmentOffset_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureAlignmentOffset, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetTextureAlignmentOffset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22872,6 +23133,7 @@ hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipUnbindTexture, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipUnbindTexture, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22952,6 +23214,7 @@ hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetAddress, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23035,6 +23298,7 @@ hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetAddressMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pam_val = tracer_args.pam ? (uint64_t)(*tracer_args.pam) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetAddressMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23119,6 +23383,7 @@ hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetFilterMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pfm_val = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetFilterMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23199,6 +23464,7 @@ hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23285,6 +23551,7 @@ hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *tracer_real, const void
   tracer_record.pFormat_val = tracer_args.pFormat ? (uint64_t)(*tracer_args.pFormat) : 0;
   tracer_record.pNumChannels_val =
       tracer_args.pNumChannels ? (uint64_t)(int64_t)(*tracer_args.pNumChannels) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetFormat, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23370,6 +23637,7 @@ hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisotropy_fn *tracer_re
       tracer_record_call(HIP_ID_hipTexRefGetMaxAnisotropy, tracer_depth, tracer_args.tracer_status);
   tracer_record.pmaxAnsio_val =
       tracer_args.pmaxAnsio ? (uint64_t)(int64_t)(*tracer_args.pmaxAnsio) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetMaxAnisotropy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23456,6 +23724,7 @@ hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmapFilterMode_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefGetMipmapFilterMode, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pfm_val = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapFilterMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23542,6 +23811,7 @@ hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapLevelBias_fn *trace
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefGetMipmapLevelBias, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pbias_val = tracer_args.pbias ? tracer_slot_float(*tracer_args.pbias) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapLevelBias, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23633,6 +23903,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefGetMipmapLevelCl
       tracer_args.pminMipmapLevelClamp ? tracer_slot_float(*tracer_args.pminMipmapLevelClamp) : 0;
   tracer_record.pmaxMipmapLevelClamp_val =
       tracer_args.pmaxMipmapLevelClamp ? tracer_slot_float(*tracer_args.pmaxMipmapLevelClamp) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapLevelClamp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23719,6 +23990,7 @@ hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappedArray_fn *tracer_
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefGetMipMappedArray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pArray_val = tracer_args.pArray ? (uint64_t)(uintptr_t)(*tracer_args.pArray) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetMipMappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23808,6 +24080,7 @@ hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.ByteOffset_val = tracer_args.ByteOffset ? (uint64_t)(*tracer_args.ByteOffset) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetAddress, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23894,6 +24167,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetAddress2D(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetAddress2D, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetAddress2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23977,6 +24251,7 @@ hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisotropy_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetMaxAnisotropy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetMaxAnisotropy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24062,6 +24337,7 @@ hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor_fn *tracer_real,
       tracer_record_call(HIP_ID_hipTexRefSetBorderColor, tracer_depth, tracer_args.tracer_status);
   tracer_record.pBorderColor_val =
       tracer_args.pBorderColor ? tracer_slot_float(*tracer_args.pBorderColor) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetBorderColor, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24146,6 +24422,7 @@ hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmapFilterMode_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmapFilterMode, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapFilterMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24230,6 +24507,7 @@ hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapLevelBias_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelBias, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapLevelBias, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24318,6 +24596,7 @@ hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmapLevelClamp_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelClamp, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapLevelClamp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24405,6 +24684,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetMipmappedArra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmappedArray, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24495,6 +24775,7 @@ hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMipmappedArrayCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_val = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMipmappedArrayCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24578,6 +24859,7 @@ hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestroy_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMipmappedArrayDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMipmappedArrayDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24667,6 +24949,7 @@ hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetLevel_fn *tracer_re
       tracer_record_call(HIP_ID_hipMipmappedArrayGetLevel, tracer_depth, tracer_args.tracer_status);
   tracer_record.pLevelArray_val =
       tracer_args.pLevelArray ? (uint64_t)(uintptr_t)(*tracer_args.pLevelArray) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMipmappedArrayGetLevel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24752,6 +25035,7 @@ hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipRegisterApiCallback, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipRegisterApiCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24829,6 +25113,7 @@ hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipRemoveApiCallback, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipRemoveApiCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24912,6 +25197,7 @@ hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivityCallback_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipRegisterActivityCallback, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipRegisterActivityCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24993,6 +25279,7 @@ hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCallback_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipRemoveActivityCallback, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipRemoveActivityCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25070,6 +25357,7 @@ hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const void *tracer_caller,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipApiName, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipApiName, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -25145,6 +25433,7 @@ hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipKernelNameRef, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipKernelNameRef, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25224,6 +25513,7 @@ hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipKernelNameRefByPtr, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipKernelNameRefByPtr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25301,6 +25591,7 @@ hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetStreamDeviceId, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetStreamDeviceId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25381,6 +25672,7 @@ hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamBeginCapture, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamBeginCapture, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25461,6 +25753,7 @@ hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamEndCapture, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamEndCapture, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25546,6 +25839,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo(
   tracer_record.pCaptureStatus_val =
       tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
   tracer_record.pId_val = tracer_args.pId ? (uint64_t)(*tracer_args.pId) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamGetCaptureInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25649,6 +25943,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo_v
       tracer_args.dependencies_out ? (uint64_t)(uintptr_t)(*tracer_args.dependencies_out) : 0;
   tracer_record.numDependencies_out_val =
       tracer_args.numDependencies_out ? (uint64_t)(*tracer_args.numDependencies_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamGetCaptureInfo_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25738,6 +26033,7 @@ hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipStreamIsCapturing, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCaptureStatus_val =
       tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamIsCapturing, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25825,6 +26121,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamUpdateCaptureDep
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipStreamUpdateCaptureDependencies,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamUpdateCaptureDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25910,6 +26207,7 @@ hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchHostFunc, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchHostFunc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25990,6 +26288,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipThreadExchangeStreamCa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipThreadExchangeStreamCaptureMode,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipThreadExchangeStreamCaptureMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26073,6 +26372,7 @@ hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26149,6 +26449,7 @@ hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26233,6 +26534,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddDependencies(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphAddDependencies, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26321,6 +26623,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphRemoveDependencie
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphRemoveDependencies, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphRemoveDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26413,6 +26716,7 @@ hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_real, const void *tr
   tracer_record.from_val = tracer_args.from ? (uint64_t)(uintptr_t)(*tracer_args.from) : 0;
   tracer_record.to_val = tracer_args.to ? (uint64_t)(uintptr_t)(*tracer_args.to) : 0;
   tracer_record.numEdges_val = tracer_args.numEdges ? (uint64_t)(*tracer_args.numEdges) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphGetEdges, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26499,6 +26803,7 @@ hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_real, const void *tr
       tracer_record_call(HIP_ID_hipGraphGetNodes, tracer_depth, tracer_args.tracer_status);
   tracer_record.nodes_val = tracer_args.nodes ? (uint64_t)(uintptr_t)(*tracer_args.nodes) : 0;
   tracer_record.numNodes_val = tracer_args.numNodes ? (uint64_t)(*tracer_args.numNodes) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphGetNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26587,6 +26892,7 @@ hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *tracer_real, const 
       tracer_args.pRootNodes ? (uint64_t)(uintptr_t)(*tracer_args.pRootNodes) : 0;
   tracer_record.pNumRootNodes_val =
       tracer_args.pNumRootNodes ? (uint64_t)(*tracer_args.pNumRootNodes) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphGetRootNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26677,6 +26983,7 @@ hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDependencies_fn *trace
       tracer_args.pDependencies ? (uint64_t)(uintptr_t)(*tracer_args.pDependencies) : 0;
   tracer_record.pNumDependencies_val =
       tracer_args.pNumDependencies ? (uint64_t)(*tracer_args.pNumDependencies) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphNodeGetDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26769,6 +27076,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphNodeGetDependentN
       tracer_args.pDependentNodes ? (uint64_t)(uintptr_t)(*tracer_args.pDependentNodes) : 0;
   tracer_record.pNumDependentNodes_val =
       tracer_args.pNumDependentNodes ? (uint64_t)(*tracer_args.pNumDependentNodes) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphNodeGetDependentNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26853,6 +27161,7 @@ hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphNodeGetType, tracer_depth, tracer_args.tracer_status);
   tracer_record.pType_val = tracer_args.pType ? (uint64_t)(*tracer_args.pType) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphNodeGetType, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26930,6 +27239,7 @@ hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphDestroyNode, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphDestroyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27011,6 +27321,7 @@ hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real, const void *tracer_c
       tracer_record_call(HIP_ID_hipGraphClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphClone_val =
       tracer_args.pGraphClone ? (uint64_t)(uintptr_t)(*tracer_args.pGraphClone) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphClone, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27095,6 +27406,7 @@ hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphNodeFindInClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.pNode_val = tracer_args.pNode ? (uint64_t)(uintptr_t)(*tracer_args.pNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphNodeFindInClone, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27192,6 +27504,7 @@ hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tracer_real, const vo
       tracer_args.pErrorNode ? (uint64_t)(uintptr_t)(*tracer_args.pErrorNode) : 0;
   tracer_record.pLogBuffer_val =
       tracer_args.pLogBuffer ? (uint64_t)(int64_t)(*tracer_args.pLogBuffer) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphInstantiate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27281,6 +27594,7 @@ hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiateWithFlags_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphInstantiateWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27364,6 +27678,7 @@ hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphLaunch, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphLaunch, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27440,6 +27755,7 @@ hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphExecDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27524,6 +27840,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecUpdate(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphExecUpdate, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecUpdate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27618,6 +27935,7 @@ hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphAddKernelNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddKernelNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27702,6 +28020,7 @@ hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphKernelNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27786,6 +28105,7 @@ hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphKernelNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27874,6 +28194,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecKernelNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecKernelNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecKernelNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27969,6 +28290,7 @@ hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphAddMemcpyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28053,6 +28375,7 @@ hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28137,6 +28460,7 @@ hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28223,6 +28547,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphKernelNodeSetAttr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeSetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphKernelNodeSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28311,6 +28636,7 @@ hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNodeGetAttribute_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeGetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphKernelNodeGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28400,6 +28726,7 @@ hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMemcpyNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28502,6 +28829,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNode1D(
       tracer_record_call(HIP_ID_hipGraphAddMemcpyNode1D, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNode1D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28596,6 +28924,7 @@ hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNodeSetParams1D_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams1D, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParams1D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28692,6 +29021,7 @@ hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecMemcpyNodeSetParams
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams1D,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParams1D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28802,6 +29132,7 @@ hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemcpyNodeFromSymbol_f
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNodeFromSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28902,6 +29233,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -29004,6 +29336,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -29115,6 +29448,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNodeToSy
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNodeToSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29215,6 +29549,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29317,6 +29652,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -29416,6 +29752,7 @@ hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphAddMemsetNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddMemsetNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29500,6 +29837,7 @@ hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemsetNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemsetNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29584,6 +29922,7 @@ hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemsetNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29671,6 +30010,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemsetNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecMemsetNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29766,6 +30106,7 @@ hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipGraphAddHostNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddHostNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29850,6 +30191,7 @@ hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphHostNodeGetParams, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphHostNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29934,6 +30276,7 @@ hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphHostNodeSetParams, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphHostNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30021,6 +30364,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecHostNodeSetPa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecHostNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecHostNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30117,6 +30461,7 @@ hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraphNode_fn *tracer_re
       tracer_record_call(HIP_ID_hipGraphAddChildGraphNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddChildGraphNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30205,6 +30550,7 @@ hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGraphNodeGetGraph_fn 
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphChildGraphNodeGetGraph, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphChildGraphNodeGetGraph, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30292,6 +30638,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecChildGraphNod
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecChildGraphNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecChildGraphNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30383,6 +30730,7 @@ hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipGraphAddEmptyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddEmptyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30477,6 +30825,7 @@ hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventRecordNode_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddEventRecordNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30566,6 +30915,7 @@ hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRecordNodeGetEvent_f
                                                tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphEventRecordNodeGetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30651,6 +31001,7 @@ hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRecordNodeSetEvent_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphEventRecordNodeSetEvent, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphEventRecordNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30738,6 +31089,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecEventRecordNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecEventRecordNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecEventRecordNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30834,6 +31186,7 @@ hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNode_fn *tracer_real
       tracer_record_call(HIP_ID_hipGraphAddEventWaitNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddEventWaitNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30923,6 +31276,7 @@ hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWaitNodeGetEvent_fn *t
                                                tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphEventWaitNodeGetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31008,6 +31362,7 @@ hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWaitNodeSetEvent_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphEventWaitNodeSetEvent, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphEventWaitNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31096,6 +31451,7 @@ hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecEventWaitNodeSetEve
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecEventWaitNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecEventWaitNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31179,6 +31535,7 @@ hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAddressFree, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemAddressFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31267,6 +31624,7 @@ hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAddressReserve, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemAddressReserve, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31355,6 +31713,7 @@ hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31443,6 +31802,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemExportToShareableHa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemExportToShareableHandle, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemExportToShareableHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31531,6 +31891,7 @@ hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemGetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31619,6 +31980,7 @@ hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocationGranularity_fn 
                                                tracer_args.tracer_status);
   tracer_record.granularity_val =
       tracer_args.granularity ? (uint64_t)(*tracer_args.granularity) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemGetAllocationGranularity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31707,6 +32069,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemGetAllocationProper
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemGetAllocationPropertiesFromHandle,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemGetAllocationPropertiesFromHandle,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -31800,6 +32163,7 @@ hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFromShareableHandle_f
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemImportFromShareableHandle, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemImportFromShareableHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31889,6 +32253,7 @@ hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void *tracer_caller, v
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemMap, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemMap, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -31973,6 +32338,7 @@ hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemMapArrayAsync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemMapArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32052,6 +32418,7 @@ hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemRelease, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemRelease, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32134,6 +32501,7 @@ hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAllocationHandle_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemRetainAllocationHandle, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemRetainAllocationHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32221,6 +32589,7 @@ hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemSetAccess, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemSetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32301,6 +32670,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnm
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemUnmap, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemUnmap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32389,6 +32759,7 @@ hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real, const void *trac
       tracer_args.pHipDeviceCount ? (uint64_t)(*tracer_args.pHipDeviceCount) : 0;
   tracer_record.pHipDevices_val =
       tracer_args.pHipDevices ? (uint64_t)(int64_t)(*tracer_args.pHipDevices) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGLGetDevices, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32477,6 +32848,7 @@ hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegisterBuffer_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.resource_val =
       tracer_args.resource ? (uint64_t)(uintptr_t)(*tracer_args.resource) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsGLRegisterBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32569,6 +32941,7 @@ hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegisterImage_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.resource_val =
       tracer_args.resource ? (uint64_t)(uintptr_t)(*tracer_args.resource) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsGLRegisterImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32658,6 +33031,7 @@ hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphicsMapResources, tracer_depth, tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsMapResources, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32750,6 +33124,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsSubResourceGet
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphicsSubResourceGetMappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsSubResourceGetMappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32840,6 +33215,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsResourceGetMap
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsResourceGetMappedPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32930,6 +33306,7 @@ hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResources_fn *tracer_re
       tracer_record_call(HIP_ID_hipGraphicsUnmapResources, tracer_depth, tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsUnmapResources, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33014,6 +33391,7 @@ hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregisterResource_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphicsUnregisterResource, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsUnregisterResource, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

@@ -5914,7 +5914,7 @@ struct mpich_MPI_Improbe_record {
   uint64_t message_val;
   uint64_t polls;
 };
-extern __thread uint64_t mpich_polls_MPI_Improbe; /* polls folded since its last record */
+extern __thread struct tracer_poll_state mpich_poll_MPI_Improbe; /* its polls on this thread */
 
 /* int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request
  * *request) */
@@ -5962,7 +5962,7 @@ struct mpich_MPI_Iprobe_record {
   uint64_t flag_val;
   uint64_t polls;
 };
-extern __thread uint64_t mpich_polls_MPI_Iprobe; /* polls folded since its last record */
+extern __thread struct tracer_poll_state mpich_poll_MPI_Iprobe; /* its polls on this thread */
 
 /* int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
  * MPI_Request *request) */
@@ -6659,7 +6659,7 @@ struct mpich_MPI_Test_record {
   uint64_t status_source;
   uint64_t polls;
 };
-extern __thread uint64_t mpich_polls_MPI_Test; /* polls folded since its last record */
+extern __thread struct tracer_poll_state mpich_poll_MPI_Test; /* its polls on this thread */
 
 /* int MPI_Test_cancelled(const MPI_Status *status, int *flag) */
 typedef __typeof__(MPI_Test_cancelled) mpich_MPI_Test_cancelled_fn;
@@ -6699,7 +6699,7 @@ struct mpich_MPI_Testall_record {
   uint64_t bytes;
   uint64_t polls;
 };
-extern __thread uint64_t mpich_polls_MPI_Testall; /* polls folded since its last record */
+extern __thread struct tracer_poll_state mpich_poll_MPI_Testall; /* its polls on this thread */
 
 /* int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status
  * *status) */
@@ -6726,7 +6726,7 @@ struct mpich_MPI_Testany_record {
   uint64_t bytes;
   uint64_t polls;
 };
-extern __thread uint64_t mpich_polls_MPI_Testany; /* polls folded since its last record */
+extern __thread struct tracer_poll_state mpich_poll_MPI_Testany; /* its polls on this thread */
 
 /* int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int
  * array_of_indices[], MPI_Status array_of_statuses[]) */
@@ -6752,7 +6752,7 @@ struct mpich_MPI_Testsome_record {
   uint64_t bytes;
   uint64_t polls;
 };
-extern __thread uint64_t mpich_polls_MPI_Testsome; /* polls folded since its last record */
+extern __thread struct tracer_poll_state mpich_poll_MPI_Testsome; /* its polls on this thread */
 
 /* int MPI_Wait(MPI_Request *request, MPI_Status *status) */
 typedef __typeof__(MPI_Wait) mpich_MPI_Wait_fn;

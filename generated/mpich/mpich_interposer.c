@@ -41,7 +41,8 @@
 __thread unsigned mpich_depth __attribute__((tls_model("initial-exec")));
 static struct tracer_code mpich_library_code, mpich_own_code;
 
-static bool mpich_nested(const void *caller) {
+/* Inline: every traced call asks, polls millions of times; outside a call it is one load. */
+__attribute__((always_inline)) static inline bool mpich_nested(const void *caller) {
   return mpich_depth &&
          (tracer_code_contains(&mpich_own_code, caller) ||
           tracer_code_contains(&mpich_library_code, caller) || mpich_library_code.count == 0);
@@ -1566,6 +1567,7 @@ mpich_traced_MPI_Status_f082c(mpich_MPI_Status_f082c_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Status_f082c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_f082c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1646,6 +1648,7 @@ mpich_traced_MPI_Status_c2f08(mpich_MPI_Status_c2f08_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Status_c2f08, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_c2f08, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1728,6 +1731,7 @@ mpich_traced_MPI_Status_f082f(mpich_MPI_Status_f082f_fn *tracer_real, const void
       tracer_record_call(MPICH_ID_MPI_Status_f082f, tracer_depth, tracer_args.tracer_status);
   tracer_record.f_status_val =
       tracer_args.f_status ? (uint64_t)(int64_t)(*tracer_args.f_status) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_f082f, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1808,6 +1812,7 @@ mpich_traced_MPI_Status_f2f08(mpich_MPI_Status_f2f08_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Status_f2f08, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_f2f08, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1891,6 +1896,7 @@ mpich_traced_MPI_Type_create_f90_integer(mpich_MPI_Type_create_f90_integer_fn *t
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_f90_integer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_f90_integer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1978,6 +1984,7 @@ mpich_traced_MPI_Type_create_f90_real(mpich_MPI_Type_create_f90_real_fn *tracer_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_f90_real, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_f90_real, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2066,6 +2073,7 @@ mpich_traced_MPI_Type_create_f90_complex(mpich_MPI_Type_create_f90_complex_fn *t
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_f90_complex, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_f90_complex, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2148,6 +2156,7 @@ mpich_traced_MPI_Attr_delete(mpich_MPI_Attr_delete_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Attr_delete, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Attr_delete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2234,6 +2243,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Attr_get(mpich_MPI_Attr_ge
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Attr_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Attr_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2317,6 +2327,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Attr_put(mpich_MPI_Attr_pu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Attr_put, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Attr_put, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2405,6 +2416,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_create_keyval(
       tracer_record_call(MPICH_ID_MPI_Comm_create_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_create_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2490,6 +2502,7 @@ mpich_traced_MPI_Comm_delete_attr(mpich_MPI_Comm_delete_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_delete_attr, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_delete_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2570,6 +2583,7 @@ mpich_traced_MPI_Comm_free_keyval(mpich_MPI_Comm_free_keyval_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Comm_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_free_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2655,6 +2669,7 @@ mpich_traced_MPI_Comm_get_attr(mpich_MPI_Comm_get_attr_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_get_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2738,6 +2753,7 @@ mpich_traced_MPI_Comm_set_attr(mpich_MPI_Comm_set_attr_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_set_attr, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_set_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2825,6 +2841,7 @@ mpich_traced_MPI_Keyval_create(mpich_MPI_Keyval_create_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Keyval_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Keyval_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2905,6 +2922,7 @@ mpich_traced_MPI_Keyval_free(mpich_MPI_Keyval_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Keyval_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Keyval_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2993,6 +3011,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_keyval(
       tracer_record_call(MPICH_ID_MPI_Type_create_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3079,6 +3098,7 @@ mpich_traced_MPI_Type_delete_attr(mpich_MPI_Type_delete_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_delete_attr, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_delete_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3159,6 +3179,7 @@ mpich_traced_MPI_Type_free_keyval(mpich_MPI_Type_free_keyval_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Type_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_free_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3245,6 +3266,7 @@ mpich_traced_MPI_Type_get_attr(mpich_MPI_Type_get_attr_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3328,6 +3350,7 @@ mpich_traced_MPI_Type_set_attr(mpich_MPI_Type_set_attr_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_set_attr, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_set_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3417,6 +3440,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_create_keyval(
       tracer_record_call(MPICH_ID_MPI_Win_create_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_create_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3501,6 +3525,7 @@ mpich_traced_MPI_Win_delete_attr(mpich_MPI_Win_delete_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_delete_attr, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_delete_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3581,6 +3606,7 @@ mpich_traced_MPI_Win_free_keyval(mpich_MPI_Win_free_keyval_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Win_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_free_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3666,6 +3692,7 @@ mpich_traced_MPI_Win_get_attr(mpich_MPI_Win_get_attr_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_get_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3749,6 +3776,7 @@ mpich_traced_MPI_Win_set_attr(mpich_MPI_Win_set_attr_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_set_attr, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_set_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3845,6 +3873,7 @@ mpich_traced_MPI_Allgather(mpich_MPI_Allgather_fn *tracer_real, const void *trac
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3948,6 +3977,7 @@ mpich_traced_MPI_Allgather_init(mpich_MPI_Allgather_init_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allgather_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgather_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4052,6 +4082,7 @@ mpich_traced_MPI_Allgatherv(mpich_MPI_Allgatherv_fn *tracer_real, const void *tr
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4157,6 +4188,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Allgatherv_init(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allgatherv_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgatherv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4256,6 +4288,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Allreduce(mpich_MPI_Allred
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allreduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4354,6 +4387,7 @@ mpich_traced_MPI_Allreduce_init(mpich_MPI_Allreduce_init_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allreduce_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allreduce_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4451,6 +4485,7 @@ mpich_traced_MPI_Alltoall(mpich_MPI_Alltoall_fn *tracer_real, const void *tracer
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4553,6 +4588,7 @@ mpich_traced_MPI_Alltoall_init(mpich_MPI_Alltoall_init_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoall_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoall_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4658,6 +4694,7 @@ mpich_traced_MPI_Alltoallv(mpich_MPI_Alltoallv_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallv, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4769,6 +4806,7 @@ mpich_traced_MPI_Alltoallv_init(mpich_MPI_Alltoallv_init_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallv_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4875,6 +4913,7 @@ mpich_traced_MPI_Alltoallw(mpich_MPI_Alltoallw_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallw, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4985,6 +5024,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Alltoallw_init(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallw_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallw_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5068,6 +5108,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Barrier(mpich_MPI_Barrier_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Barrier, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Barrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5149,6 +5190,7 @@ mpich_traced_MPI_Barrier_init(mpich_MPI_Barrier_init_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Barrier_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Barrier_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5242,6 +5284,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Bcast(mpich_MPI_Bcast_fn *
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bcast, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5335,6 +5378,7 @@ mpich_traced_MPI_Bcast_init(mpich_MPI_Bcast_init_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Bcast_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bcast_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5431,6 +5475,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Exscan(mpich_MPI_Exscan_fn
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Exscan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5527,6 +5572,7 @@ mpich_traced_MPI_Exscan_init(mpich_MPI_Exscan_init_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Exscan_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Exscan_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5629,6 +5675,7 @@ mpich_traced_MPI_Gather(mpich_MPI_Gather_fn *tracer_real, const void *tracer_cal
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5733,6 +5780,7 @@ mpich_traced_MPI_Gather_init(mpich_MPI_Gather_init_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Gather_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gather_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5843,6 +5891,7 @@ mpich_traced_MPI_Gatherv(mpich_MPI_Gatherv_fn *tracer_real, const void *tracer_c
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5950,6 +5999,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Gatherv_init(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Gatherv_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gatherv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6057,6 +6107,7 @@ mpich_traced_MPI_Iallgather(mpich_MPI_Iallgather_fn *tracer_real, const void *tr
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iallgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6165,6 +6216,7 @@ mpich_traced_MPI_Iallgatherv(mpich_MPI_Iallgatherv_fn *tracer_real, const void *
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iallgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6267,6 +6319,7 @@ mpich_traced_MPI_Iallreduce(mpich_MPI_Iallreduce_fn *tracer_real, const void *tr
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iallreduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6371,6 +6424,7 @@ mpich_traced_MPI_Ialltoall(mpich_MPI_Ialltoall_fn *tracer_real, const void *trac
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ialltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6477,6 +6531,7 @@ mpich_traced_MPI_Ialltoallv(mpich_MPI_Ialltoallv_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ialltoallv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ialltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6587,6 +6642,7 @@ mpich_traced_MPI_Ialltoallw(mpich_MPI_Ialltoallw_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ialltoallw, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ialltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6674,6 +6730,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ibarrier(mpich_MPI_Ibarrie
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ibarrier, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ibarrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6771,6 +6828,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ibcast(mpich_MPI_Ibcast_fn
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ibcast, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6869,6 +6927,7 @@ mpich_traced_MPI_Iexscan(mpich_MPI_Iexscan_fn *tracer_real, const void *tracer_c
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iexscan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6978,6 +7037,7 @@ mpich_traced_MPI_Igather(mpich_MPI_Igather_fn *tracer_real, const void *tracer_c
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Igather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7091,6 +7151,7 @@ mpich_traced_MPI_Igatherv(mpich_MPI_Igatherv_fn *tracer_real, const void *tracer
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Igatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7192,6 +7253,7 @@ mpich_traced_MPI_Ineighbor_allgather(mpich_MPI_Ineighbor_allgather_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ineighbor_allgather, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_allgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7299,6 +7361,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_allgatherv(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ineighbor_allgatherv, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_allgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7403,6 +7466,7 @@ mpich_traced_MPI_Ineighbor_alltoall(mpich_MPI_Ineighbor_alltoall_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ineighbor_alltoall, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_alltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7512,6 +7576,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_alltoallv(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ineighbor_alltoallv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_alltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7623,6 +7688,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_alltoallw(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ineighbor_alltoallw, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_alltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7732,6 +7798,7 @@ mpich_traced_MPI_Ireduce(mpich_MPI_Ireduce_fn *tracer_real, const void *tracer_c
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ireduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7827,6 +7894,7 @@ mpich_traced_MPI_Ireduce_scatter(mpich_MPI_Ireduce_scatter_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ireduce_scatter, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ireduce_scatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7929,6 +7997,7 @@ mpich_traced_MPI_Ireduce_scatter_block(mpich_MPI_Ireduce_scatter_block_fn *trace
                              tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                              mpi_element_size(tracer_args.datatype)
                                                        : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ireduce_scatter_block, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8031,6 +8100,7 @@ mpich_traced_MPI_Iscan(mpich_MPI_Iscan_fn *tracer_real, const void *tracer_calle
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iscan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8140,6 +8210,7 @@ mpich_traced_MPI_Iscatter(mpich_MPI_Iscatter_fn *tracer_real, const void *tracer
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iscatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8253,6 +8324,7 @@ mpich_traced_MPI_Iscatterv(mpich_MPI_Iscatterv_fn *tracer_real, const void *trac
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iscatterv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8351,6 +8423,7 @@ mpich_traced_MPI_Neighbor_allgather(mpich_MPI_Neighbor_allgather_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Neighbor_allgather, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8458,6 +8531,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_allgather_init(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_allgather_init, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgather_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8561,6 +8635,7 @@ mpich_traced_MPI_Neighbor_allgatherv(mpich_MPI_Neighbor_allgatherv_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Neighbor_allgatherv, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8672,6 +8747,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_allgatherv_init(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_allgatherv_init, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgatherv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8773,6 +8849,7 @@ mpich_traced_MPI_Neighbor_alltoall(mpich_MPI_Neighbor_alltoall_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Neighbor_alltoall, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8879,6 +8956,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoall_init(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoall_init, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoall_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8985,6 +9063,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallv(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallv, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9099,6 +9178,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallv_init(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallv_init, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9207,6 +9287,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallw(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallw, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9322,6 +9403,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallw_init(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallw_init, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallw_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9429,6 +9511,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Reduce(mpich_MPI_Reduce_fn
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9528,6 +9611,7 @@ mpich_traced_MPI_Reduce_init(mpich_MPI_Reduce_init_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9617,6 +9701,7 @@ mpich_traced_MPI_Reduce_local(mpich_MPI_Reduce_local_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_local, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_local, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9709,6 +9794,7 @@ mpich_traced_MPI_Reduce_scatter(mpich_MPI_Reduce_scatter_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_scatter, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9804,6 +9890,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Reduce_scatter_block(
   tracer_record.bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                         mpi_element_size(tracer_args.datatype)
                                                   : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_block, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9905,6 +9992,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Reduce_scatter_block_init(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Reduce_scatter_block_init, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_block_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10007,6 +10095,7 @@ mpich_traced_MPI_Reduce_scatter_init(mpich_MPI_Reduce_scatter_init_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_scatter_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10107,6 +10196,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Scan(mpich_MPI_Scan_fn *tr
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10203,6 +10293,7 @@ mpich_traced_MPI_Scan_init(mpich_MPI_Scan_init_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scan_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scan_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10305,6 +10396,7 @@ mpich_traced_MPI_Scatter(mpich_MPI_Scatter_fn *tracer_real, const void *tracer_c
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10409,6 +10501,7 @@ mpich_traced_MPI_Scatter_init(mpich_MPI_Scatter_init_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scatter_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatter_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10519,6 +10612,7 @@ mpich_traced_MPI_Scatterv(mpich_MPI_Scatterv_fn *tracer_real, const void *tracer
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatterv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10626,6 +10720,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Scatterv_init(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scatterv_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatterv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10713,6 +10808,7 @@ mpich_traced_MPI_Comm_compare(mpich_MPI_Comm_compare_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_compare, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10798,6 +10894,7 @@ mpich_traced_MPI_Comm_create(mpich_MPI_Comm_create_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10887,6 +10984,7 @@ mpich_traced_MPI_Comm_create_group(mpich_MPI_Comm_create_group_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_create_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_create_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10971,6 +11069,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_dup(mpich_MPI_Comm_du
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_dup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11055,6 +11154,7 @@ mpich_traced_MPI_Comm_dup_with_info(mpich_MPI_Comm_dup_with_info_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_dup_with_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_dup_with_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11136,6 +11236,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_free(mpich_MPI_Comm_f
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(int64_t)(*tracer_args.comm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11217,6 +11318,7 @@ mpich_traced_MPI_Comm_get_info(mpich_MPI_Comm_get_info_fn *tracer_real, const vo
       tracer_record_call(MPICH_ID_MPI_Comm_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(int64_t)(*tracer_args.info_used) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11303,6 +11405,7 @@ mpich_traced_MPI_Comm_get_name(mpich_MPI_Comm_get_name_fn *tracer_real, const vo
       tracer_args.comm_name ? (uint64_t)(int64_t)(*tracer_args.comm_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_get_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11384,6 +11487,7 @@ mpich_traced_MPI_Comm_group(mpich_MPI_Comm_group_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(int64_t)(*tracer_args.group) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11469,6 +11573,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_idup(mpich_MPI_Comm_i
       tracer_record_call(MPICH_ID_MPI_Comm_idup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_idup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11557,6 +11662,7 @@ mpich_traced_MPI_Comm_idup_with_info(mpich_MPI_Comm_idup_with_info_fn *tracer_re
       tracer_record_call(MPICH_ID_MPI_Comm_idup_with_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_idup_with_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11640,6 +11746,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_rank(mpich_MPI_Comm_r
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_rank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11720,6 +11827,7 @@ mpich_traced_MPI_Comm_remote_group(mpich_MPI_Comm_remote_group_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_remote_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(int64_t)(*tracer_args.group) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_remote_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11801,6 +11909,7 @@ mpich_traced_MPI_Comm_remote_size(mpich_MPI_Comm_remote_size_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_remote_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_remote_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11880,6 +11989,7 @@ mpich_traced_MPI_Comm_set_info(mpich_MPI_Comm_set_info_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_set_info, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11959,6 +12069,7 @@ mpich_traced_MPI_Comm_set_name(mpich_MPI_Comm_set_name_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_set_name, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_set_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12039,6 +12150,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_size(mpich_MPI_Comm_s
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12126,6 +12238,7 @@ mpich_traced_MPI_Comm_split(mpich_MPI_Comm_split_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_split, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_split, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12217,6 +12330,7 @@ mpich_traced_MPI_Comm_split_type(mpich_MPI_Comm_split_type_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_split_type, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_split_type, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12298,6 +12412,7 @@ mpich_traced_MPI_Comm_test_inter(mpich_MPI_Comm_test_inter_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_test_inter, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_test_inter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12390,6 +12505,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Intercomm_create(
       tracer_record_call(MPICH_ID_MPI_Intercomm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(int64_t)(*tracer_args.newintercomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Intercomm_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12495,6 +12611,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Intercomm_create_from_grou
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(int64_t)(*tracer_args.newintercomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Intercomm_create_from_groups, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12590,6 +12707,7 @@ mpich_traced_MPI_Intercomm_merge(mpich_MPI_Intercomm_merge_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Intercomm_merge, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintracomm_val =
       tracer_args.newintracomm ? (uint64_t)(int64_t)(*tracer_args.newintracomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Intercomm_merge, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12671,6 +12789,7 @@ mpich_traced_MPI_Get_address(mpich_MPI_Get_address_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_address, tracer_depth, tracer_args.tracer_status);
   tracer_record.address_val = tracer_args.address ? (uint64_t)(int64_t)(*tracer_args.address) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_address, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12755,6 +12874,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Get_count(mpich_MPI_Get_co
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_count, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_count, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12839,6 +12959,7 @@ mpich_traced_MPI_Get_elements(mpich_MPI_Get_elements_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_elements, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_elements, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12923,6 +13044,7 @@ mpich_traced_MPI_Get_elements_x(mpich_MPI_Get_elements_x_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_elements_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_elements_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13018,6 +13140,7 @@ mpich_traced_MPI_Pack(mpich_MPI_Pack_fn *tracer_real, const void *tracer_caller,
       tracer_record_call(MPICH_ID_MPI_Pack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13114,6 +13237,7 @@ mpich_traced_MPI_Pack_external(mpich_MPI_Pack_external_fn *tracer_real, const vo
       tracer_record_call(MPICH_ID_MPI_Pack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_external, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13202,6 +13326,7 @@ mpich_traced_MPI_Pack_external_size(mpich_MPI_Pack_external_size_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Pack_external_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_external_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13292,6 +13417,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Pack_size(mpich_MPI_Pack_s
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Pack_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13376,6 +13502,7 @@ mpich_traced_MPI_Status_set_elements(mpich_MPI_Status_set_elements_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Status_set_elements, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_set_elements, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13463,6 +13590,7 @@ mpich_traced_MPI_Status_set_elements_x(mpich_MPI_Status_set_elements_x_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Status_set_elements_x, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_set_elements_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13545,6 +13673,7 @@ mpich_traced_MPI_Type_commit(mpich_MPI_Type_commit_fn *tracer_real, const void *
       tracer_record_call(MPICH_ID_MPI_Type_commit, tracer_depth, tracer_args.tracer_status);
   tracer_record.datatype_val =
       tracer_args.datatype ? (uint64_t)(int64_t)(*tracer_args.datatype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_commit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13629,6 +13758,7 @@ mpich_traced_MPI_Type_contiguous(mpich_MPI_Type_contiguous_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_contiguous, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_contiguous, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13734,6 +13864,7 @@ mpich_traced_MPI_Type_create_darray(mpich_MPI_Type_create_darray_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_create_darray, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_darray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13833,6 +13964,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_hindexed(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_hindexed, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_hindexed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13931,6 +14063,7 @@ mpich_traced_MPI_Type_create_hindexed_block(mpich_MPI_Type_create_hindexed_block
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_hindexed_block,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_hindexed_block, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14026,6 +14159,7 @@ mpich_traced_MPI_Type_create_hvector(mpich_MPI_Type_create_hvector_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_create_hvector, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_hvector, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14122,6 +14256,7 @@ mpich_traced_MPI_Type_create_indexed_block(mpich_MPI_Type_create_indexed_block_f
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_indexed_block, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_indexed_block, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14213,6 +14348,7 @@ mpich_traced_MPI_Type_create_resized(mpich_MPI_Type_create_resized_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_create_resized, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_resized, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14308,6 +14444,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_struct(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_create_struct, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_struct, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14411,6 +14548,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_subarray(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_subarray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_subarray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14499,6 +14637,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_dup(mpich_MPI_Type_du
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_dup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14577,6 +14716,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_free(mpich_MPI_Type_f
       tracer_record_call(MPICH_ID_MPI_Type_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.datatype_val =
       tracer_args.datatype ? (uint64_t)(int64_t)(*tracer_args.datatype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14672,6 +14812,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_get_contents(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_get_contents, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_contents, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14773,6 +14914,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_get_envelope(
       tracer_args.num_datatypes ? (uint64_t)(int64_t)(*tracer_args.num_datatypes) : 0;
   tracer_record.combiner_val =
       tracer_args.combiner ? (uint64_t)(int64_t)(*tracer_args.combiner) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_envelope, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14860,6 +15002,7 @@ mpich_traced_MPI_Type_get_extent(mpich_MPI_Type_get_extent_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Type_get_extent, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14945,6 +15088,7 @@ mpich_traced_MPI_Type_get_extent_x(mpich_MPI_Type_get_extent_x_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Type_get_extent_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_extent_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15033,6 +15177,7 @@ mpich_traced_MPI_Type_get_name(mpich_MPI_Type_get_name_fn *tracer_real, const vo
       tracer_args.type_name ? (uint64_t)(int64_t)(*tracer_args.type_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15121,6 +15266,7 @@ mpich_traced_MPI_Type_get_true_extent(mpich_MPI_Type_get_true_extent_fn *tracer_
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_true_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15212,6 +15358,7 @@ mpich_traced_MPI_Type_get_true_extent_x(mpich_MPI_Type_get_true_extent_x_fn *tra
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_true_extent_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15306,6 +15453,7 @@ mpich_traced_MPI_Type_indexed(mpich_MPI_Type_indexed_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_indexed, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_indexed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15395,6 +15543,7 @@ mpich_traced_MPI_Type_match_size(mpich_MPI_Type_match_size_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Type_match_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.datatype_val =
       tracer_args.datatype ? (uint64_t)(int64_t)(*tracer_args.datatype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_match_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15475,6 +15624,7 @@ mpich_traced_MPI_Type_set_name(mpich_MPI_Type_set_name_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_set_name, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_set_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15556,6 +15706,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_size(mpich_MPI_Type_s
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15636,6 +15787,7 @@ mpich_traced_MPI_Type_size_x(mpich_MPI_Type_size_x_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_size_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_size_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15725,6 +15877,7 @@ mpich_traced_MPI_Type_vector(mpich_MPI_Type_vector_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_vector, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_vector, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15821,6 +15974,7 @@ mpich_traced_MPI_Unpack(mpich_MPI_Unpack_fn *tracer_real, const void *tracer_cal
       tracer_record_call(MPICH_ID_MPI_Unpack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Unpack, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15917,6 +16071,7 @@ mpich_traced_MPI_Unpack_external(mpich_MPI_Unpack_external_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Unpack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Unpack_external, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15999,6 +16154,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Address(mpich_MPI_Address_
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Address, tracer_depth, tracer_args.tracer_status);
   tracer_record.address_val = tracer_args.address ? (uint64_t)(int64_t)(*tracer_args.address) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Address, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16078,6 +16234,7 @@ mpich_traced_MPI_Type_extent(mpich_MPI_Type_extent_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_extent, tracer_depth, tracer_args.tracer_status);
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16160,6 +16317,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_lb(mpich_MPI_Type_lb_
       tracer_record_call(MPICH_ID_MPI_Type_lb, tracer_depth, tracer_args.tracer_status);
   tracer_record.displacement_val =
       tracer_args.displacement ? (uint64_t)(int64_t)(*tracer_args.displacement) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_lb, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16241,6 +16399,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_ub(mpich_MPI_Type_ub_
       tracer_record_call(MPICH_ID_MPI_Type_ub, tracer_depth, tracer_args.tracer_status);
   tracer_record.displacement_val =
       tracer_args.displacement ? (uint64_t)(int64_t)(*tracer_args.displacement) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_ub, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16331,6 +16490,7 @@ mpich_traced_MPI_Type_hindexed(mpich_MPI_Type_hindexed_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_hindexed, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_hindexed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16423,6 +16583,7 @@ mpich_traced_MPI_Type_hvector(mpich_MPI_Type_hvector_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_hvector, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_hvector, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16517,6 +16678,7 @@ mpich_traced_MPI_Type_struct(mpich_MPI_Type_struct_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_struct, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_struct, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16600,6 +16762,7 @@ mpich_traced_MPI_Add_error_class(mpich_MPI_Add_error_class_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Add_error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Add_error_class, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16681,6 +16844,7 @@ mpich_traced_MPI_Add_error_code(mpich_MPI_Add_error_code_fn *tracer_real, const 
       tracer_record_call(MPICH_ID_MPI_Add_error_code, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorcode_val =
       tracer_args.errorcode ? (uint64_t)(int64_t)(*tracer_args.errorcode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Add_error_code, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16761,6 +16925,7 @@ mpich_traced_MPI_Add_error_string(mpich_MPI_Add_error_string_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Add_error_string, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Add_error_string, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16842,6 +17007,7 @@ mpich_traced_MPI_Comm_call_errhandler(mpich_MPI_Comm_call_errhandler_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Comm_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16928,6 +17094,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17014,6 +17181,7 @@ mpich_traced_MPI_Comm_get_errhandler(mpich_MPI_Comm_get_errhandler_fn *tracer_re
       tracer_record_call(MPICH_ID_MPI_Comm_get_errhandler, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17097,6 +17265,7 @@ mpich_traced_MPI_Comm_set_errhandler(mpich_MPI_Comm_set_errhandler_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_set_errhandler, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17179,6 +17348,7 @@ mpich_traced_MPI_Errhandler_free(mpich_MPI_Errhandler_free_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Errhandler_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Errhandler_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17260,6 +17430,7 @@ mpich_traced_MPI_Error_class(mpich_MPI_Error_class_fn *tracer_real, const void *
       tracer_record_call(MPICH_ID_MPI_Error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Error_class, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17346,6 +17517,7 @@ mpich_traced_MPI_Error_string(mpich_MPI_Error_string_fn *tracer_real, const void
   tracer_record.string_val = tracer_args.string ? (uint64_t)(int64_t)(*tracer_args.string) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Error_string, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17427,6 +17599,7 @@ mpich_traced_MPI_File_call_errhandler(mpich_MPI_File_call_errhandler_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17513,6 +17686,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17599,6 +17773,7 @@ mpich_traced_MPI_File_get_errhandler(mpich_MPI_File_get_errhandler_fn *tracer_re
       tracer_record_call(MPICH_ID_MPI_File_get_errhandler, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17682,6 +17857,7 @@ mpich_traced_MPI_File_set_errhandler(mpich_MPI_File_set_errhandler_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_set_errhandler, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17767,6 +17943,7 @@ mpich_traced_MPI_Session_call_errhandler(mpich_MPI_Session_call_errhandler_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Session_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17854,6 +18031,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Session_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17942,6 +18120,7 @@ mpich_traced_MPI_Session_get_errhandler(mpich_MPI_Session_get_errhandler_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18027,6 +18206,7 @@ mpich_traced_MPI_Session_set_errhandler(mpich_MPI_Session_set_errhandler_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Session_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18109,6 +18289,7 @@ mpich_traced_MPI_Win_call_errhandler(mpich_MPI_Win_call_errhandler_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_call_errhandler, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18194,6 +18375,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18280,6 +18462,7 @@ mpich_traced_MPI_Win_get_errhandler(mpich_MPI_Win_get_errhandler_fn *tracer_real
       tracer_record_call(MPICH_ID_MPI_Win_get_errhandler, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18363,6 +18546,7 @@ mpich_traced_MPI_Win_set_errhandler(mpich_MPI_Win_set_errhandler_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_set_errhandler, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18447,6 +18631,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Errhandler_create(
       tracer_record_call(MPICH_ID_MPI_Errhandler_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Errhandler_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18531,6 +18716,7 @@ mpich_traced_MPI_Errhandler_get(mpich_MPI_Errhandler_get_fn *tracer_real, const 
       tracer_record_call(MPICH_ID_MPI_Errhandler_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Errhandler_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18611,6 +18797,7 @@ mpich_traced_MPI_Errhandler_set(mpich_MPI_Errhandler_set_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Errhandler_set, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Errhandler_set, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18695,6 +18882,7 @@ mpich_traced_MPI_Group_compare(mpich_MPI_Group_compare_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Group_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_compare, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18781,6 +18969,7 @@ mpich_traced_MPI_Group_difference(mpich_MPI_Group_difference_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Group_difference, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_difference, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18868,6 +19057,7 @@ mpich_traced_MPI_Group_excl(mpich_MPI_Group_excl_fn *tracer_real, const void *tr
       tracer_record_call(MPICH_ID_MPI_Group_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_excl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18947,6 +19137,7 @@ mpich_traced_MPI_Group_free(mpich_MPI_Group_free_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Group_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(int64_t)(*tracer_args.group) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19033,6 +19224,7 @@ mpich_traced_MPI_Group_incl(mpich_MPI_Group_incl_fn *tracer_real, const void *tr
       tracer_record_call(MPICH_ID_MPI_Group_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_incl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19119,6 +19311,7 @@ mpich_traced_MPI_Group_intersection(mpich_MPI_Group_intersection_fn *tracer_real
       tracer_record_call(MPICH_ID_MPI_Group_intersection, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_intersection, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19209,6 +19402,7 @@ mpich_traced_MPI_Group_range_excl(mpich_MPI_Group_range_excl_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Group_range_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_range_excl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19297,6 +19491,7 @@ mpich_traced_MPI_Group_range_incl(mpich_MPI_Group_range_incl_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Group_range_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_range_incl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19378,6 +19573,7 @@ mpich_traced_MPI_Group_rank(mpich_MPI_Group_rank_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Group_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_rank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19458,6 +19654,7 @@ mpich_traced_MPI_Group_size(mpich_MPI_Group_size_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Group_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19546,6 +19743,7 @@ mpich_traced_MPI_Group_translate_ranks(mpich_MPI_Group_translate_ranks_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Group_translate_ranks, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_translate_ranks, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19634,6 +19832,7 @@ mpich_traced_MPI_Group_union(mpich_MPI_Group_union_fn *tracer_real, const void *
       tracer_record_call(MPICH_ID_MPI_Group_union, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_union, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19713,6 +19912,7 @@ mpich_traced_MPI_Info_create(mpich_MPI_Info_create_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(int64_t)(*tracer_args.info) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19796,6 +19996,7 @@ mpich_traced_MPI_Info_create_env(mpich_MPI_Info_create_env_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_create_env, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(int64_t)(*tracer_args.info) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_create_env, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19876,6 +20077,7 @@ mpich_traced_MPI_Info_delete(mpich_MPI_Info_delete_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_delete, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_delete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19956,6 +20158,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Info_dup(mpich_MPI_Info_du
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newinfo_val = tracer_args.newinfo ? (uint64_t)(int64_t)(*tracer_args.newinfo) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_dup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20033,6 +20236,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Info_free(mpich_MPI_Info_f
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(int64_t)(*tracer_args.info) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20121,6 +20325,7 @@ mpich_traced_MPI_Info_get(mpich_MPI_Info_get_fn *tracer_real, const void *tracer
       tracer_record_call(MPICH_ID_MPI_Info_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20201,6 +20406,7 @@ mpich_traced_MPI_Info_get_nkeys(mpich_MPI_Info_get_nkeys_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_get_nkeys, tracer_depth, tracer_args.tracer_status);
   tracer_record.nkeys_val = tracer_args.nkeys ? (uint64_t)(int64_t)(*tracer_args.nkeys) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_get_nkeys, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20283,6 +20489,7 @@ mpich_traced_MPI_Info_get_nthkey(mpich_MPI_Info_get_nthkey_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_get_nthkey, tracer_depth, tracer_args.tracer_status);
   tracer_record.key_val = tracer_args.key ? (uint64_t)(int64_t)(*tracer_args.key) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_get_nthkey, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20373,6 +20580,7 @@ mpich_traced_MPI_Info_get_string(mpich_MPI_Info_get_string_fn *tracer_real,
   tracer_record.buflen_val = tracer_args.buflen ? (uint64_t)(int64_t)(*tracer_args.buflen) : 0;
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_get_string, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20462,6 +20670,7 @@ mpich_traced_MPI_Info_get_valuelen(mpich_MPI_Info_get_valuelen_fn *tracer_real,
   tracer_record.valuelen_val =
       tracer_args.valuelen ? (uint64_t)(int64_t)(*tracer_args.valuelen) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_get_valuelen, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20546,6 +20755,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Info_set(mpich_MPI_Info_se
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_set, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_set, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20624,6 +20834,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Abort(mpich_MPI_Abort_fn *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Abort, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Abort, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20713,6 +20924,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_create_from_group(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Comm_create_from_group, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_create_from_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20791,6 +21003,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Finalize(mpich_MPI_Finaliz
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Finalize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Finalize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20868,6 +21081,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Finalized(mpich_MPI_Finali
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Finalized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Finalized, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20955,6 +21169,7 @@ mpich_traced_MPI_Group_from_session_pset(mpich_MPI_Group_from_session_pset_fn *t
                                                tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_from_session_pset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21021,6 +21236,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Init(mpich_MPI_Init_fn *tr
       tracer_record_call(MPICH_ID_MPI_Init, tracer_depth, tracer_args.tracer_status);
   tracer_record.argc_val = tracer_args.argc ? (uint64_t)(int64_t)(*tracer_args.argc) : 0;
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21090,6 +21306,7 @@ mpich_traced_MPI_Init_thread(mpich_MPI_Init_thread_fn *tracer_real, const void *
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Init_thread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21169,6 +21386,7 @@ mpich_traced_MPI_Initialized(mpich_MPI_Initialized_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Initialized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Initialized, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21247,6 +21465,7 @@ mpich_traced_MPI_Is_thread_main(mpich_MPI_Is_thread_main_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Is_thread_main, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Is_thread_main, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21326,6 +21545,7 @@ mpich_traced_MPI_Query_thread(mpich_MPI_Query_thread_fn *tracer_real, const void
       tracer_record_call(MPICH_ID_MPI_Query_thread, tracer_depth, tracer_args.tracer_status);
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Query_thread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21404,6 +21624,7 @@ mpich_traced_MPI_Session_finalize(mpich_MPI_Session_finalize_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Session_finalize, tracer_depth, tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(int64_t)(*tracer_args.session) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_finalize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21486,6 +21707,7 @@ mpich_traced_MPI_Session_get_info(mpich_MPI_Session_get_info_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Session_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(int64_t)(*tracer_args.info_used) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21579,6 +21801,7 @@ mpich_traced_MPI_Session_get_nth_pset(mpich_MPI_Session_get_nth_pset_fn *tracer_
       tracer_args.pset_len ? (uint64_t)(int64_t)(*tracer_args.pset_len) : 0;
   tracer_record.pset_name_val =
       tracer_args.pset_name ? (uint64_t)(int64_t)(*tracer_args.pset_name) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_get_nth_pset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21669,6 +21892,7 @@ mpich_traced_MPI_Session_get_num_psets(mpich_MPI_Session_get_num_psets_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.npset_names_val =
       tracer_args.npset_names ? (uint64_t)(int64_t)(*tracer_args.npset_names) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_get_num_psets, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21757,6 +21981,7 @@ mpich_traced_MPI_Session_get_pset_info(mpich_MPI_Session_get_pset_info_fn *trace
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Session_get_pset_info, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(int64_t)(*tracer_args.info) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_get_pset_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21843,6 +22068,7 @@ mpich_traced_MPI_Session_init(mpich_MPI_Session_init_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Session_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(int64_t)(*tracer_args.session) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21922,6 +22148,7 @@ mpich_traced_MPI_Aint_add(mpich_MPI_Aint_add_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Aint_add, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Aint_add, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21999,6 +22226,7 @@ mpich_traced_MPI_Aint_diff(mpich_MPI_Aint_diff_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Aint_diff, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Aint_diff, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22081,6 +22309,7 @@ mpich_traced_MPI_Get_library_version(mpich_MPI_Get_library_version_fn *tracer_re
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_library_version, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22166,6 +22395,7 @@ mpich_traced_MPI_Get_processor_name(mpich_MPI_Get_processor_name_fn *tracer_real
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_processor_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22251,6 +22481,7 @@ mpich_traced_MPI_Get_version(mpich_MPI_Get_version_fn *tracer_real, const void *
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.subversion_val =
       tracer_args.subversion ? (uint64_t)(int64_t)(*tracer_args.subversion) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_version, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22332,6 +22563,7 @@ mpich_traced_MPI_Op_commutative(mpich_MPI_Op_commutative_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Op_commutative, tracer_depth, tracer_args.tracer_status);
   tracer_record.commute_val = tracer_args.commute ? (uint64_t)(int64_t)(*tracer_args.commute) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Op_commutative, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22415,6 +22647,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Op_create(mpich_MPI_Op_cre
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Op_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(int64_t)(*tracer_args.op) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Op_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22492,6 +22725,7 @@ mpich_traced_MPI_Op_free(mpich_MPI_Op_free_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Op_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(int64_t)(*tracer_args.op) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Op_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22575,6 +22809,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Parrived(mpich_MPI_Parrive
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Parrived, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Parrived, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22654,6 +22889,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Pready(mpich_MPI_Pready_fn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Pready, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pready, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22735,6 +22971,7 @@ mpich_traced_MPI_Pready_list(mpich_MPI_Pready_list_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Pready_list, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pready_list, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22818,6 +23055,7 @@ mpich_traced_MPI_Pready_range(mpich_MPI_Pready_range_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Pready_range, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pready_range, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22916,6 +23154,7 @@ mpich_traced_MPI_Precv_init(mpich_MPI_Precv_init_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Precv_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Precv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23015,6 +23254,7 @@ mpich_traced_MPI_Psend_init(mpich_MPI_Psend_init_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Psend_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Psend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23110,6 +23350,7 @@ mpich_traced_MPI_Bsend(mpich_MPI_Bsend_fn *tracer_real, const void *tracer_calle
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23209,6 +23450,7 @@ mpich_traced_MPI_Bsend_init(mpich_MPI_Bsend_init_fn *tracer_real, const void *tr
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bsend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23290,6 +23532,7 @@ mpich_traced_MPI_Buffer_attach(mpich_MPI_Buffer_attach_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Buffer_attach, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Buffer_attach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23370,6 +23613,7 @@ mpich_traced_MPI_Buffer_detach(mpich_MPI_Buffer_detach_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Buffer_detach, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Buffer_detach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23470,6 +23714,7 @@ mpich_traced_MPI_Ibsend(mpich_MPI_Ibsend_fn *tracer_real, const void *tracer_cal
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ibsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23497,8 +23742,8 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                                  dest, tag, comm, request);
 }
 
-/* MPI_Improbe: polls folded on this thread since its last record. */
-__thread uint64_t mpich_polls_MPI_Improbe __attribute__((tls_model("initial-exec")));
+/* MPI_Improbe: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state mpich_poll_MPI_Improbe __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_fn *tracer_real,
                                                               const void *tracer_caller, int source,
@@ -23522,19 +23767,22 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Improbe);
     int tracer_result;
-    bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Improbe, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&mpich_poll_MPI_Improbe, "mpich", MPICH_ID_MPI_Improbe, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(source, tag, comm, flag, message, status);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Improbe, (int64_t)tracer_result, tracer_timed,
-                                tracer_timed ? tracer_count_since(tracer_start) : 0, NULL);
+      tracer_poll_found_nothing(&mpich_poll_MPI_Improbe, false, (int64_t)tracer_result,
+                                tracer_timed, tracer_ticks);
       mpich_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "mpich", MPICH_ID_MPI_Improbe);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Improbe, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -23563,13 +23811,13 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Improbe);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full);
-  bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Improbe, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed =
+      tracer_poll_timed(&mpich_poll_MPI_Improbe, "mpich", MPICH_ID_MPI_Improbe, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result =
       tracer_real(tracer_args.source, tracer_args.tag, tracer_args.comm, tracer_args.flag,
                   tracer_args.message, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found =
@@ -23577,13 +23825,15 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
                            !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "mpich", MPICH_ID_MPI_Improbe);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Improbe, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &mpich_polls_MPI_Improbe);
+    tracer_poll_found_nothing(&mpich_poll_MPI_Improbe, true, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks);
     mpich_depth--;
     return tracer_args.tracer_result;
   }
@@ -23592,7 +23842,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
       tracer_record_call(MPICH_ID_MPI_Improbe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.message_val = tracer_args.message ? (uint64_t)(int64_t)(*tracer_args.message) : 0;
-  tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Improbe);
+  tracer_record.polls = tracer_poll_take(&mpich_poll_MPI_Improbe);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Improbe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23684,6 +23935,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Imrecv(mpich_MPI_Imrecv_fn
       tracer_record_call(MPICH_ID_MPI_Imrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(int64_t)(*tracer_args.message) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Imrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23711,8 +23963,8 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
                                  message, request);
 }
 
-/* MPI_Iprobe: polls folded on this thread since its last record. */
-__thread uint64_t mpich_polls_MPI_Iprobe __attribute__((tls_model("initial-exec")));
+/* MPI_Iprobe: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state mpich_poll_MPI_Iprobe __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn *tracer_real,
                                                              const void *tracer_caller, int source,
@@ -23735,19 +23987,22 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Iprobe);
     int tracer_result;
-    bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Iprobe, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&mpich_poll_MPI_Iprobe, "mpich", MPICH_ID_MPI_Iprobe, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(source, tag, comm, flag, status);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Iprobe, (int64_t)tracer_result, tracer_timed,
-                                tracer_timed ? tracer_count_since(tracer_start) : 0, NULL);
+      tracer_poll_found_nothing(&mpich_poll_MPI_Iprobe, false, (int64_t)tracer_result, tracer_timed,
+                                tracer_ticks);
       mpich_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "mpich", MPICH_ID_MPI_Iprobe);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Iprobe, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -23774,12 +24029,12 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Iprobe);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full);
-  bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Iprobe, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed =
+      tracer_poll_timed(&mpich_poll_MPI_Iprobe, "mpich", MPICH_ID_MPI_Iprobe, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result = tracer_real(tracer_args.source, tracer_args.tag, tracer_args.comm,
                                           tracer_args.flag, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found =
@@ -23787,13 +24042,15 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
                            !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "mpich", MPICH_ID_MPI_Iprobe);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Iprobe, tracer_args.tracer_status, tracer_timed,
-                              tracer_ticks, &mpich_polls_MPI_Iprobe);
+    tracer_poll_found_nothing(&mpich_poll_MPI_Iprobe, true, tracer_args.tracer_status, tracer_timed,
+                              tracer_ticks);
     mpich_depth--;
     return tracer_args.tracer_result;
   }
@@ -23801,7 +24058,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Iprobe);
+  tracer_record.polls = tracer_poll_take(&mpich_poll_MPI_Iprobe);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iprobe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23902,6 +24160,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Irecv(mpich_MPI_Irecv_fn *
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Irecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24002,6 +24261,7 @@ mpich_traced_MPI_Irsend(mpich_MPI_Irsend_fn *tracer_real, const void *tracer_cal
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Irsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24102,6 +24362,7 @@ mpich_traced_MPI_Isend(mpich_MPI_Isend_fn *tracer_real, const void *tracer_calle
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Isend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24210,6 +24471,7 @@ mpich_traced_MPI_Isendrecv(mpich_MPI_Isendrecv_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Isendrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Isendrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24315,6 +24577,7 @@ mpich_traced_MPI_Isendrecv_replace(mpich_MPI_Isendrecv_replace_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Isendrecv_replace, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Isendrecv_replace, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24418,6 +24681,7 @@ mpich_traced_MPI_Issend(mpich_MPI_Issend_fn *tracer_real, const void *tracer_cal
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Issend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24506,6 +24770,7 @@ mpich_traced_MPI_Mprobe(mpich_MPI_Mprobe_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Mprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(int64_t)(*tracer_args.message) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Mprobe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24593,6 +24858,7 @@ mpich_traced_MPI_Mrecv(mpich_MPI_Mrecv_fn *tracer_real, const void *tracer_calle
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Mrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(int64_t)(*tracer_args.message) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Mrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24679,6 +24945,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Probe(mpich_MPI_Probe_fn *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Probe, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Probe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24779,6 +25046,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Recv(mpich_MPI_Recv_fn *tr
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
       tracer_args.tracer_status, tracer_args.comm,
       mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Recv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24879,6 +25147,7 @@ mpich_traced_MPI_Recv_init(mpich_MPI_Recv_init_fn *tracer_real, const void *trac
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Recv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24974,6 +25243,7 @@ mpich_traced_MPI_Rsend(mpich_MPI_Rsend_fn *tracer_real, const void *tracer_calle
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25073,6 +25343,7 @@ mpich_traced_MPI_Rsend_init(mpich_MPI_Rsend_init_fn *tracer_real, const void *tr
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rsend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25168,6 +25439,7 @@ mpich_traced_MPI_Send(mpich_MPI_Send_fn *tracer_real, const void *tracer_caller,
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Send, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25267,6 +25539,7 @@ mpich_traced_MPI_Send_init(mpich_MPI_Send_init_fn *tracer_real, const void *trac
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Send_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25388,6 +25661,7 @@ mpich_traced_MPI_Sendrecv(mpich_MPI_Sendrecv_fn *tracer_real, const void *tracer
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
       tracer_args.tracer_status, tracer_args.comm,
       mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Sendrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25502,6 +25776,7 @@ mpich_traced_MPI_Sendrecv_replace(mpich_MPI_Sendrecv_replace_fn *tracer_real,
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
       tracer_args.tracer_status, tracer_args.comm,
       mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Sendrecv_replace, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25597,6 +25872,7 @@ mpich_traced_MPI_Ssend(mpich_MPI_Ssend_fn *tracer_real, const void *tracer_calle
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ssend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25696,6 +25972,7 @@ mpich_traced_MPI_Ssend_init(mpich_MPI_Ssend_init_fn *tracer_real, const void *tr
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ssend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25776,6 +26053,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Cancel(mpich_MPI_Cancel_fn
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cancel, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cancel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25852,6 +26130,7 @@ mpich_traced_MPI_Grequest_complete(mpich_MPI_Grequest_complete_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Grequest_complete, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Grequest_complete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25942,6 +26221,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Grequest_start(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Grequest_start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Grequest_start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26023,6 +26303,7 @@ mpich_traced_MPI_Request_free(mpich_MPI_Request_free_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Request_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Request_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26107,6 +26388,7 @@ mpich_traced_MPI_Request_get_status(mpich_MPI_Request_get_status_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Request_get_status, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Request_get_status, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26188,6 +26470,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Start(mpich_MPI_Start_fn *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26266,6 +26549,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Startall(mpich_MPI_Startal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Startall, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Startall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26346,6 +26630,7 @@ mpich_traced_MPI_Status_set_cancelled(mpich_MPI_Status_set_cancelled_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Status_set_cancelled, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_set_cancelled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26375,8 +26660,8 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
                                                flag);
 }
 
-/* MPI_Test: polls folded on this thread since its last record. */
-__thread uint64_t mpich_polls_MPI_Test __attribute__((tls_model("initial-exec")));
+/* MPI_Test: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state mpich_poll_MPI_Test __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tracer_real,
                                                            const void *tracer_caller,
@@ -26399,19 +26684,21 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Test);
     int tracer_result;
-    bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Test, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed = tracer_poll_timed(&mpich_poll_MPI_Test, "mpich", MPICH_ID_MPI_Test, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(request, flag, status);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Test, (int64_t)tracer_result, tracer_timed,
-                                tracer_timed ? tracer_count_since(tracer_start) : 0, NULL);
+      tracer_poll_found_nothing(&mpich_poll_MPI_Test, false, (int64_t)tracer_result, tracer_timed,
+                                tracer_ticks);
       mpich_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "mpich", MPICH_ID_MPI_Test);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Test, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -26435,12 +26722,12 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Test);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test__full);
-  bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Test, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed =
+      tracer_poll_timed(&mpich_poll_MPI_Test, "mpich", MPICH_ID_MPI_Test, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result =
       tracer_real(tracer_args.request, tracer_args.flag, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found =
@@ -26448,13 +26735,15 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
                            !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "mpich", MPICH_ID_MPI_Test);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Test, tracer_args.tracer_status, tracer_timed,
-                              tracer_ticks, &mpich_polls_MPI_Test);
+    tracer_poll_found_nothing(&mpich_poll_MPI_Test, true, tracer_args.tracer_status, tracer_timed,
+                              tracer_ticks);
     mpich_depth--;
     return tracer_args.tracer_result;
   }
@@ -26475,7 +26764,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
       (uint64_t)((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
                      ? mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1)
                      : -1);
-  tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Test);
+  tracer_record.polls = tracer_poll_take(&mpich_poll_MPI_Test);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Test, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26555,6 +26845,7 @@ mpich_traced_MPI_Test_cancelled(mpich_MPI_Test_cancelled_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Test_cancelled, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Test_cancelled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26581,8 +26872,8 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
   return mpich_traced_MPI_Test_cancelled(tracer_real, __builtin_return_address(0), status, flag);
 }
 
-/* MPI_Testall: polls folded on this thread since its last record. */
-__thread uint64_t mpich_polls_MPI_Testall __attribute__((tls_model("initial-exec")));
+/* MPI_Testall: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state mpich_poll_MPI_Testall __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_fn *tracer_real,
                                                               const void *tracer_caller, int count,
@@ -26606,19 +26897,22 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testall);
     int tracer_result;
-    bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testall, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&mpich_poll_MPI_Testall, "mpich", MPICH_ID_MPI_Testall, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(count, array_of_requests, flag, array_of_statuses);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testall, (int64_t)tracer_result, tracer_timed,
-                                tracer_timed ? tracer_count_since(tracer_start) : 0, NULL);
+      tracer_poll_found_nothing(&mpich_poll_MPI_Testall, false, (int64_t)tracer_result,
+                                tracer_timed, tracer_ticks);
       mpich_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "mpich", MPICH_ID_MPI_Testall);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Testall, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -26645,12 +26939,12 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testall);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full);
-  bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testall, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed =
+      tracer_poll_timed(&mpich_poll_MPI_Testall, "mpich", MPICH_ID_MPI_Testall, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests,
                                           tracer_args.flag, tracer_args.array_of_statuses);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found =
@@ -26658,13 +26952,15 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
                            !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "mpich", MPICH_ID_MPI_Testall);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testall, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &mpich_polls_MPI_Testall);
+    tracer_poll_found_nothing(&mpich_poll_MPI_Testall, true, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks);
     mpich_depth--;
     return tracer_args.tracer_result;
   }
@@ -26677,7 +26973,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
       tracer_args.tracer_status == MPI_SUCCESS &&
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_ALL, 0, NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
-  tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testall);
+  tracer_record.polls = tracer_poll_take(&mpich_poll_MPI_Testall);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26705,8 +27002,8 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                                   array_of_requests, flag, array_of_statuses);
 }
 
-/* MPI_Testany: polls folded on this thread since its last record. */
-__thread uint64_t mpich_polls_MPI_Testany __attribute__((tls_model("initial-exec")));
+/* MPI_Testany: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state mpich_poll_MPI_Testany __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_fn *tracer_real,
                                                               const void *tracer_caller, int count,
@@ -26730,19 +27027,22 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testany);
     int tracer_result;
-    bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testany, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&mpich_poll_MPI_Testany, "mpich", MPICH_ID_MPI_Testany, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(count, array_of_requests, indx, flag, status);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testany, (int64_t)tracer_result, tracer_timed,
-                                tracer_timed ? tracer_count_since(tracer_start) : 0, NULL);
+      tracer_poll_found_nothing(&mpich_poll_MPI_Testany, false, (int64_t)tracer_result,
+                                tracer_timed, tracer_ticks);
       mpich_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "mpich", MPICH_ID_MPI_Testany);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Testany, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -26771,12 +27071,12 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testany);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full);
-  bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testany, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed =
+      tracer_poll_timed(&mpich_poll_MPI_Testany, "mpich", MPICH_ID_MPI_Testany, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests,
                                           tracer_args.indx, tracer_args.flag, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found =
@@ -26784,13 +27084,15 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
                            !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "mpich", MPICH_ID_MPI_Testany);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testany, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &mpich_polls_MPI_Testany);
+    tracer_poll_found_nothing(&mpich_poll_MPI_Testany, true, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks);
     mpich_depth--;
     return tracer_args.tracer_result;
   }
@@ -26805,7 +27107,8 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.indx ? (uintptr_t)(*tracer_args.indx) : 0)),
       NULL, 0, tracer_args.status, mpi_status_source_at);
-  tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testany);
+  tracer_record.polls = tracer_poll_take(&mpich_poll_MPI_Testany);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26833,8 +27136,9 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag
                                   array_of_requests, indx, flag, status);
 }
 
-/* MPI_Testsome: polls folded on this thread since its last record. */
-__thread uint64_t mpich_polls_MPI_Testsome __attribute__((tls_model("initial-exec")));
+/* MPI_Testsome: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state mpich_poll_MPI_Testsome
+    __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int
 mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer_caller,
@@ -26857,21 +27161,23 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testsome);
     int tracer_result;
-    bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testsome, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&mpich_poll_MPI_Testsome, "mpich", MPICH_ID_MPI_Testsome, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result =
         tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((outcount ? (uintptr_t)(*outcount) : 0))) {
-      tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testsome, (int64_t)tracer_result,
-                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
-                                NULL);
+      tracer_poll_found_nothing(&mpich_poll_MPI_Testsome, false, (int64_t)tracer_result,
+                                tracer_timed, tracer_ticks);
       mpich_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "mpich", MPICH_ID_MPI_Testsome);
     if (tracer_recording_counting())
       tracer_count_span("mpich", MPICH_ID_MPI_Testsome, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -26900,13 +27206,13 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testsome);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full);
-  bool tracer_timed = tracer_poll_timed("mpich", MPICH_ID_MPI_Testsome, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed =
+      tracer_poll_timed(&mpich_poll_MPI_Testsome, "mpich", MPICH_ID_MPI_Testsome, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result =
       tracer_real(tracer_args.incount, tracer_args.array_of_requests, tracer_args.outcount,
                   tracer_args.array_of_indices, tracer_args.array_of_statuses);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found =
@@ -26914,13 +27220,15 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
                            !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "mpich", MPICH_ID_MPI_Testsome);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("mpich", MPICH_ID_MPI_Testsome, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &mpich_polls_MPI_Testsome);
+    tracer_poll_found_nothing(&mpich_poll_MPI_Testsome, true, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks);
     mpich_depth--;
     return tracer_args.tracer_result;
   }
@@ -26934,7 +27242,8 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
       tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
       tracer_args.array_of_statuses, mpi_status_source_at);
-  tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testsome);
+  tracer_record.polls = tracer_poll_take(&mpich_poll_MPI_Testsome);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27023,6 +27332,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Wait(mpich_MPI_Wait_fn *tr
   tracer_record.recv_bytes = mpi_status_bytes(tracer_args.tracer_status, tracer_args.status, 0);
   tracer_record.status_source =
       (uint64_t)mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Wait, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27110,6 +27420,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Waitall(mpich_MPI_Waitall_
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_ALL, 0,
       NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27202,6 +27513,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Waitany(mpich_MPI_Waitany_
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDEX,
       (int64_t)((tracer_args.indx ? (uintptr_t)(*tracer_args.indx) : 0)), NULL, 0,
       tracer_args.status, mpi_status_source_at);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27300,6 +27612,7 @@ mpich_traced_MPI_Waitsome(mpich_MPI_Waitsome_fn *tracer_real, const void *tracer
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
       tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
       tracer_args.array_of_statuses, mpi_status_source_at);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27408,6 +27721,7 @@ mpich_traced_MPI_Accumulate(mpich_MPI_Accumulate_fn *tracer_real, const void *tr
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Accumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27495,6 +27809,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Alloc_mem(mpich_MPI_Alloc_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alloc_mem, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alloc_mem, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27589,6 +27904,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Compare_and_swap(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Compare_and_swap, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Compare_and_swap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27687,6 +28003,7 @@ mpich_traced_MPI_Fetch_and_op(mpich_MPI_Fetch_and_op_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Fetch_and_op, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Fetch_and_op, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27766,6 +28083,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Free_mem(mpich_MPI_Free_me
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Free_mem, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Free_mem, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27868,6 +28186,7 @@ mpich_traced_MPI_Get(mpich_MPI_Get_fn *tracer_real, const void *tracer_caller, v
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27986,6 +28305,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Get_accumulate(
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_accumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28097,6 +28417,7 @@ mpich_traced_MPI_Put(mpich_MPI_Put_fn *tracer_real, const void *tracer_caller,
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Put, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28210,6 +28531,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Raccumulate(
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Raccumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28323,6 +28645,7 @@ mpich_traced_MPI_Rget(mpich_MPI_Rget_fn *tracer_real, const void *tracer_caller,
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rget, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28439,6 +28762,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Rget_accumulate(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Rget_accumulate, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rget_accumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28556,6 +28880,7 @@ mpich_traced_MPI_Rput(mpich_MPI_Rput_fn *tracer_real, const void *tracer_caller,
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rput, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28652,6 +28977,7 @@ mpich_traced_MPI_Win_allocate(mpich_MPI_Win_allocate_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_allocate, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_allocate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28746,6 +29072,7 @@ mpich_traced_MPI_Win_allocate_shared(mpich_MPI_Win_allocate_shared_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_allocate_shared, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_allocate_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28831,6 +29158,7 @@ mpich_traced_MPI_Win_attach(mpich_MPI_Win_attach_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_attach, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_attach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28908,6 +29236,7 @@ mpich_traced_MPI_Win_complete(mpich_MPI_Win_complete_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_complete, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_complete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29000,6 +29329,7 @@ mpich_traced_MPI_Win_create(mpich_MPI_Win_create_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29087,6 +29417,7 @@ mpich_traced_MPI_Win_create_dynamic(mpich_MPI_Win_create_dynamic_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_create_dynamic, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_create_dynamic, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29169,6 +29500,7 @@ mpich_traced_MPI_Win_detach(mpich_MPI_Win_detach_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_detach, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_detach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29248,6 +29580,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_fence(mpich_MPI_Win_fe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_fence, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_fence, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29327,6 +29660,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_flush(mpich_MPI_Win_fl
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_flush, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_flush, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29404,6 +29738,7 @@ mpich_traced_MPI_Win_flush_all(mpich_MPI_Win_flush_all_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_flush_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_flush_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29483,6 +29818,7 @@ mpich_traced_MPI_Win_flush_local(mpich_MPI_Win_flush_local_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_flush_local, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_flush_local, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29560,6 +29896,7 @@ mpich_traced_MPI_Win_flush_local_all(mpich_MPI_Win_flush_local_all_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_flush_local_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_flush_local_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29641,6 +29978,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_free(mpich_MPI_Win_fre
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29720,6 +30058,7 @@ mpich_traced_MPI_Win_get_group(mpich_MPI_Win_get_group_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(int64_t)(*tracer_args.group) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_get_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29801,6 +30140,7 @@ mpich_traced_MPI_Win_get_info(mpich_MPI_Win_get_info_fn *tracer_real, const void
       tracer_record_call(MPICH_ID_MPI_Win_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(int64_t)(*tracer_args.info_used) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29887,6 +30227,7 @@ mpich_traced_MPI_Win_get_name(mpich_MPI_Win_get_name_fn *tracer_real, const void
       tracer_args.win_name ? (uint64_t)(int64_t)(*tracer_args.win_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_get_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29974,6 +30315,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_lock(mpich_MPI_Win_loc
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_lock, tracer_depth, tracer_args.tracer_status);
   tracer_record.lock_shared = (uint64_t)(uintptr_t)(tracer_args.lock_type == MPI_LOCK_SHARED);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_lock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30053,6 +30395,7 @@ mpich_traced_MPI_Win_lock_all(mpich_MPI_Win_lock_all_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_lock_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_lock_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30135,6 +30478,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_post(mpich_MPI_Win_pos
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_post, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_post, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30213,6 +30557,7 @@ mpich_traced_MPI_Win_set_info(mpich_MPI_Win_set_info_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_set_info, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30292,6 +30637,7 @@ mpich_traced_MPI_Win_set_name(mpich_MPI_Win_set_name_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_set_name, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_set_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30382,6 +30728,7 @@ mpich_traced_MPI_Win_shared_query(mpich_MPI_Win_shared_query_fn *tracer_real,
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
   tracer_record.disp_unit_val =
       tracer_args.disp_unit ? (uint64_t)(int64_t)(*tracer_args.disp_unit) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_shared_query, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30465,6 +30812,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_start(mpich_MPI_Win_st
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_start, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30542,6 +30890,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_sync(mpich_MPI_Win_syn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_sync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_sync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30621,6 +30970,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_test(mpich_MPI_Win_tes
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_test, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30699,6 +31049,7 @@ mpich_traced_MPI_Win_unlock(mpich_MPI_Win_unlock_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_unlock, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_unlock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30776,6 +31127,7 @@ mpich_traced_MPI_Win_unlock_all(mpich_MPI_Win_unlock_all_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_unlock_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_unlock_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30853,6 +31205,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_wait(mpich_MPI_Win_wai
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_wait, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_wait, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30929,6 +31282,7 @@ mpich_traced_MPI_Close_port(mpich_MPI_Close_port_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Close_port, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Close_port, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31017,6 +31371,7 @@ mpich_traced_MPI_Comm_accept(mpich_MPI_Comm_accept_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_accept, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_accept, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31107,6 +31462,7 @@ mpich_traced_MPI_Comm_connect(mpich_MPI_Comm_connect_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_connect, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_connect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31187,6 +31543,7 @@ mpich_traced_MPI_Comm_disconnect(mpich_MPI_Comm_disconnect_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_disconnect, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(int64_t)(*tracer_args.comm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_disconnect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31265,6 +31622,7 @@ mpich_traced_MPI_Comm_get_parent(mpich_MPI_Comm_get_parent_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_get_parent, tracer_depth, tracer_args.tracer_status);
   tracer_record.parent_val = tracer_args.parent ? (uint64_t)(int64_t)(*tracer_args.parent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_get_parent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31346,6 +31704,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_join(mpich_MPI_Comm_j
       tracer_record_call(MPICH_ID_MPI_Comm_join, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(int64_t)(*tracer_args.intercomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_join, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31443,6 +31802,7 @@ mpich_traced_MPI_Comm_spawn(mpich_MPI_Comm_spawn_fn *tracer_real, const void *tr
       tracer_record_call(MPICH_ID_MPI_Comm_spawn, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(int64_t)(*tracer_args.intercomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_spawn, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31547,6 +31907,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_spawn_multiple(
       tracer_record_call(MPICH_ID_MPI_Comm_spawn_multiple, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(int64_t)(*tracer_args.intercomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_spawn_multiple, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31638,6 +31999,7 @@ mpich_traced_MPI_Lookup_name(mpich_MPI_Lookup_name_fn *tracer_real, const void *
       tracer_record_call(MPICH_ID_MPI_Lookup_name, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Lookup_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31720,6 +32082,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Open_port(mpich_MPI_Open_p
       tracer_record_call(MPICH_ID_MPI_Open_port, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Open_port, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31802,6 +32165,7 @@ mpich_traced_MPI_Publish_name(mpich_MPI_Publish_name_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Publish_name, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Publish_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31885,6 +32249,7 @@ mpich_traced_MPI_Unpublish_name(mpich_MPI_Unpublish_name_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Unpublish_name, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Unpublish_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31959,6 +32324,7 @@ __attribute__((noinline)) static double mpich_traced_MPI_Wtick(mpich_MPI_Wtick_f
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Wtick, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = tracer_slot_double(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Wtick, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32031,6 +32397,7 @@ __attribute__((noinline)) static double mpich_traced_MPI_Wtime(mpich_MPI_Wtime_f
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Wtime, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = tracer_slot_double(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Wtime, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32114,6 +32481,7 @@ mpich_traced_MPI_Cart_coords(mpich_MPI_Cart_coords_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cart_coords, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_coords, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32209,6 +32577,7 @@ mpich_traced_MPI_Cart_create(mpich_MPI_Cart_create_fn *tracer_real, const void *
       tracer_record_call(MPICH_ID_MPI_Cart_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_cart_val =
       tracer_args.comm_cart ? (uint64_t)(int64_t)(*tracer_args.comm_cart) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32297,6 +32666,7 @@ mpich_traced_MPI_Cart_get(mpich_MPI_Cart_get_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cart_get, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32386,6 +32756,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Cart_map(mpich_MPI_Cart_ma
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cart_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_map, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32469,6 +32840,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Cart_rank(mpich_MPI_Cart_r
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cart_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_rank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32560,6 +32932,7 @@ mpich_traced_MPI_Cart_shift(mpich_MPI_Cart_shift_fn *tracer_real, const void *tr
       tracer_args.rank_source ? (uint64_t)(int64_t)(*tracer_args.rank_source) : 0;
   tracer_record.rank_dest_val =
       tracer_args.rank_dest ? (uint64_t)(int64_t)(*tracer_args.rank_dest) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_shift, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32646,6 +33019,7 @@ mpich_traced_MPI_Cart_sub(mpich_MPI_Cart_sub_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cart_sub, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_sub, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32726,6 +33100,7 @@ mpich_traced_MPI_Cartdim_get(mpich_MPI_Cartdim_get_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cartdim_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.ndims_val = tracer_args.ndims ? (uint64_t)(int64_t)(*tracer_args.ndims) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cartdim_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32807,6 +33182,7 @@ mpich_traced_MPI_Dims_create(mpich_MPI_Dims_create_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Dims_create, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Dims_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32911,6 +33287,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Dist_graph_create(
       tracer_record_call(MPICH_ID_MPI_Dist_graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_dist_graph_val =
       tracer_args.comm_dist_graph ? (uint64_t)(int64_t)(*tracer_args.comm_dist_graph) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Dist_graph_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33025,6 +33402,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Dist_graph_create_adjacent
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_dist_graph_val =
       tracer_args.comm_dist_graph ? (uint64_t)(int64_t)(*tracer_args.comm_dist_graph) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Dist_graph_create_adjacent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33129,6 +33507,7 @@ mpich_traced_MPI_Dist_graph_neighbors(mpich_MPI_Dist_graph_neighbors_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Dist_graph_neighbors, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Dist_graph_neighbors, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33228,6 +33607,7 @@ mpich_traced_MPI_Dist_graph_neighbors_count(mpich_MPI_Dist_graph_neighbors_count
       tracer_args.outdegree ? (uint64_t)(int64_t)(*tracer_args.outdegree) : 0;
   tracer_record.weighted_val =
       tracer_args.weighted ? (uint64_t)(int64_t)(*tracer_args.weighted) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Dist_graph_neighbors_count, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33325,6 +33705,7 @@ mpich_traced_MPI_Graph_create(mpich_MPI_Graph_create_fn *tracer_real, const void
       tracer_record_call(MPICH_ID_MPI_Graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_graph_val =
       tracer_args.comm_graph ? (uint64_t)(int64_t)(*tracer_args.comm_graph) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Graph_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33414,6 +33795,7 @@ mpich_traced_MPI_Graph_get(mpich_MPI_Graph_get_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Graph_get, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Graph_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33504,6 +33886,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Graph_map(mpich_MPI_Graph_
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Graph_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Graph_map, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33590,6 +33973,7 @@ mpich_traced_MPI_Graph_neighbors(mpich_MPI_Graph_neighbors_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Graph_neighbors, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Graph_neighbors, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33677,6 +34061,7 @@ mpich_traced_MPI_Graph_neighbors_count(mpich_MPI_Graph_neighbors_count_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.nneighbors_val =
       tracer_args.nneighbors ? (uint64_t)(int64_t)(*tracer_args.nneighbors) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Graph_neighbors_count, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33763,6 +34148,7 @@ mpich_traced_MPI_Graphdims_get(mpich_MPI_Graphdims_get_fn *tracer_real, const vo
       tracer_record_call(MPICH_ID_MPI_Graphdims_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.nnodes_val = tracer_args.nnodes ? (uint64_t)(int64_t)(*tracer_args.nnodes) : 0;
   tracer_record.nedges_val = tracer_args.nedges ? (uint64_t)(int64_t)(*tracer_args.nedges) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Graphdims_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33844,6 +34230,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Topo_test(mpich_MPI_Topo_t
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Topo_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.status_val = tracer_args.status ? (uint64_t)(int64_t)(*tracer_args.status) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Topo_test, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33923,6 +34310,7 @@ mpich_traced_MPI_T_category_changed(mpich_MPI_T_category_changed_fn *tracer_real
       tracer_record_call(MPICH_ID_MPI_T_category_changed, tracer_depth, tracer_args.tracer_status);
   tracer_record.update_number_val =
       tracer_args.update_number ? (uint64_t)(int64_t)(*tracer_args.update_number) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_changed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34011,6 +34399,7 @@ mpich_traced_MPI_T_category_get_categories(mpich_MPI_T_category_get_categories_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_category_get_categories, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_categories, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34098,6 +34487,7 @@ mpich_traced_MPI_T_category_get_cvars(mpich_MPI_T_category_get_cvars_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_category_get_cvars, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_cvars, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34185,6 +34575,7 @@ mpich_traced_MPI_T_category_get_events(mpich_MPI_T_category_get_events_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_category_get_events, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_events, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34270,6 +34661,7 @@ mpich_traced_MPI_T_category_get_index(mpich_MPI_T_category_get_index_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.cat_index_val =
       tracer_args.cat_index ? (uint64_t)(int64_t)(*tracer_args.cat_index) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34383,6 +34775,7 @@ mpich_traced_MPI_T_category_get_info(mpich_MPI_T_category_get_info_fn *tracer_re
       tracer_args.num_pvars ? (uint64_t)(int64_t)(*tracer_args.num_pvars) : 0;
   tracer_record.num_categories_val =
       tracer_args.num_categories ? (uint64_t)(int64_t)(*tracer_args.num_categories) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34467,6 +34860,7 @@ mpich_traced_MPI_T_category_get_num(mpich_MPI_T_category_get_num_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_category_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_cat_val = tracer_args.num_cat ? (uint64_t)(int64_t)(*tracer_args.num_cat) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34553,6 +34947,7 @@ mpich_traced_MPI_T_category_get_num_events(mpich_MPI_T_category_get_num_events_f
                                                tracer_args.tracer_status);
   tracer_record.num_events_val =
       tracer_args.num_events ? (uint64_t)(int64_t)(*tracer_args.num_events) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_num_events, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34640,6 +35035,7 @@ mpich_traced_MPI_T_category_get_pvars(mpich_MPI_T_category_get_pvars_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_category_get_pvars, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_pvars, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34724,6 +35120,7 @@ mpich_traced_MPI_T_cvar_get_index(mpich_MPI_T_cvar_get_index_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_T_cvar_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.cvar_index_val =
       tracer_args.cvar_index ? (uint64_t)(int64_t)(*tracer_args.cvar_index) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34840,6 +35237,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_cvar_get_info(
       tracer_args.desc_len ? (uint64_t)(int64_t)(*tracer_args.desc_len) : 0;
   tracer_record.bind_val = tracer_args.bind ? (uint64_t)(int64_t)(*tracer_args.bind) : 0;
   tracer_record.scope_val = tracer_args.scope ? (uint64_t)(int64_t)(*tracer_args.scope) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34924,6 +35322,7 @@ mpich_traced_MPI_T_cvar_get_num(mpich_MPI_T_cvar_get_num_fn *tracer_real, const 
       tracer_record_call(MPICH_ID_MPI_T_cvar_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_cvar_val =
       tracer_args.num_cvar ? (uint64_t)(int64_t)(*tracer_args.num_cvar) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35011,6 +35410,7 @@ mpich_traced_MPI_T_cvar_handle_alloc(mpich_MPI_T_cvar_handle_alloc_fn *tracer_re
       tracer_record_call(MPICH_ID_MPI_T_cvar_handle_alloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_handle_alloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35093,6 +35493,7 @@ mpich_traced_MPI_T_cvar_handle_free(mpich_MPI_T_cvar_handle_free_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_cvar_handle_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_handle_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35174,6 +35575,7 @@ mpich_traced_MPI_T_cvar_read(mpich_MPI_T_cvar_read_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_cvar_read, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35253,6 +35655,7 @@ mpich_traced_MPI_T_cvar_write(mpich_MPI_T_cvar_write_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_cvar_write, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_write, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35342,6 +35745,7 @@ mpich_traced_MPI_T_enum_get_info(mpich_MPI_T_enum_get_info_fn *tracer_real,
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.name_len_val =
       tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_enum_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35434,6 +35838,7 @@ mpich_traced_MPI_T_enum_get_item(mpich_MPI_T_enum_get_item_fn *tracer_real,
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.name_len_val =
       tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_enum_get_item, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35521,6 +35926,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_callback_get_info(
                                                tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(int64_t)(*tracer_args.info_used) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_callback_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35609,6 +36015,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_callback_set_info(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_event_callback_set_info, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_callback_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35692,6 +36099,7 @@ mpich_traced_MPI_T_event_copy(mpich_MPI_T_event_copy_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_event_copy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_copy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35774,6 +36182,7 @@ mpich_traced_MPI_T_event_get_index(mpich_MPI_T_event_get_index_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_T_event_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_index_val =
       tracer_args.event_index ? (uint64_t)(int64_t)(*tracer_args.event_index) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35898,6 +36307,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_get_info(
   tracer_record.desc_len_val =
       tracer_args.desc_len ? (uint64_t)(int64_t)(*tracer_args.desc_len) : 0;
   tracer_record.bind_val = tracer_args.bind ? (uint64_t)(int64_t)(*tracer_args.bind) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35984,6 +36394,7 @@ mpich_traced_MPI_T_event_get_num(mpich_MPI_T_event_get_num_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_T_event_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_events_val =
       tracer_args.num_events ? (uint64_t)(int64_t)(*tracer_args.num_events) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36066,6 +36477,7 @@ mpich_traced_MPI_T_event_get_source(mpich_MPI_T_event_get_source_fn *tracer_real
       tracer_record_call(MPICH_ID_MPI_T_event_get_source, tracer_depth, tracer_args.tracer_status);
   tracer_record.source_index_val =
       tracer_args.source_index ? (uint64_t)(int64_t)(*tracer_args.source_index) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_get_source, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36151,6 +36563,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_get_timestamp(
                                                tracer_args.tracer_status);
   tracer_record.event_timestamp_val =
       tracer_args.event_timestamp ? (uint64_t)(int64_t)(*tracer_args.event_timestamp) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_get_timestamp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36242,6 +36655,7 @@ mpich_traced_MPI_T_event_handle_alloc(mpich_MPI_T_event_handle_alloc_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.event_registration_val =
       tracer_args.event_registration ? (uint64_t)(uintptr_t)(*tracer_args.event_registration) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_handle_alloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36330,6 +36744,7 @@ mpich_traced_MPI_T_event_handle_free(mpich_MPI_T_event_handle_free_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_event_handle_free, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_handle_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36417,6 +36832,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_handle_get_info(
                                                tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(int64_t)(*tracer_args.info_used) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_handle_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36501,6 +36917,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_handle_set_info(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_event_handle_set_info, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_handle_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36587,6 +37004,7 @@ mpich_traced_MPI_T_event_read(mpich_MPI_T_event_read_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_event_read, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36678,6 +37096,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_register_callback(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_event_register_callback, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_register_callback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36768,6 +37187,7 @@ mpich_traced_MPI_T_event_set_dropped_handler(mpich_MPI_T_event_set_dropped_handl
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_event_set_dropped_handler,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_set_dropped_handler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36846,6 +37266,7 @@ mpich_traced_MPI_T_finalize(mpich_MPI_T_finalize_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_finalize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_finalize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36927,6 +37348,7 @@ mpich_traced_MPI_T_init_thread(mpich_MPI_T_init_thread_fn *tracer_real, const vo
       tracer_record_call(MPICH_ID_MPI_T_init_thread, tracer_depth, tracer_args.tracer_status);
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_init_thread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37013,6 +37435,7 @@ mpich_traced_MPI_T_pvar_get_index(mpich_MPI_T_pvar_get_index_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_T_pvar_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.pvar_index_val =
       tracer_args.pvar_index ? (uint64_t)(int64_t)(*tracer_args.pvar_index) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37143,6 +37566,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_pvar_get_info(
   tracer_record.continuous_val =
       tracer_args.continuous ? (uint64_t)(int64_t)(*tracer_args.continuous) : 0;
   tracer_record.atomic_val = tracer_args.atomic ? (uint64_t)(int64_t)(*tracer_args.atomic) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37227,6 +37651,7 @@ mpich_traced_MPI_T_pvar_get_num(mpich_MPI_T_pvar_get_num_fn *tracer_real, const 
       tracer_record_call(MPICH_ID_MPI_T_pvar_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_pvar_val =
       tracer_args.num_pvar ? (uint64_t)(int64_t)(*tracer_args.num_pvar) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37318,6 +37743,7 @@ mpich_traced_MPI_T_pvar_handle_alloc(mpich_MPI_T_pvar_handle_alloc_fn *tracer_re
       tracer_record_call(MPICH_ID_MPI_T_pvar_handle_alloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_handle_alloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37403,6 +37829,7 @@ mpich_traced_MPI_T_pvar_handle_free(mpich_MPI_T_pvar_handle_free_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_handle_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_handle_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37487,6 +37914,7 @@ mpich_traced_MPI_T_pvar_read(mpich_MPI_T_pvar_read_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_read, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37570,6 +37998,7 @@ mpich_traced_MPI_T_pvar_readreset(mpich_MPI_T_pvar_readreset_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_readreset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_readreset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37650,6 +38079,7 @@ mpich_traced_MPI_T_pvar_reset(mpich_MPI_T_pvar_reset_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_reset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_reset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37729,6 +38159,7 @@ mpich_traced_MPI_T_pvar_session_create(mpich_MPI_T_pvar_session_create_fn *trace
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_pvar_session_create, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_session_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37809,6 +38240,7 @@ mpich_traced_MPI_T_pvar_session_free(mpich_MPI_T_pvar_session_free_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_session_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_session_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37890,6 +38322,7 @@ mpich_traced_MPI_T_pvar_start(mpich_MPI_T_pvar_start_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_start, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37969,6 +38402,7 @@ mpich_traced_MPI_T_pvar_stop(mpich_MPI_T_pvar_stop_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_stop, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_stop, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38051,6 +38485,7 @@ mpich_traced_MPI_T_pvar_write(mpich_MPI_T_pvar_write_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_write, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_write, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38163,6 +38598,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_source_get_info(
   tracer_record.max_ticks_val =
       tracer_args.max_ticks ? (uint64_t)(int64_t)(*tracer_args.max_ticks) : 0;
   tracer_record.info_val = tracer_args.info ? (uint64_t)(int64_t)(*tracer_args.info) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_source_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38248,6 +38684,7 @@ mpich_traced_MPI_T_source_get_num(mpich_MPI_T_source_get_num_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_T_source_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_sources_val =
       tracer_args.num_sources ? (uint64_t)(int64_t)(*tracer_args.num_sources) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_source_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38332,6 +38769,7 @@ mpich_traced_MPI_T_source_get_timestamp(mpich_MPI_T_source_get_timestamp_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.timestamp_val =
       tracer_args.timestamp ? (uint64_t)(int64_t)(*tracer_args.timestamp) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_source_get_timestamp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38428,6 +38866,7 @@ mpich_traced_MPI_Allgather_c(mpich_MPI_Allgather_c_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allgather_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgather_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38530,6 +38969,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Allgather_init_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allgather_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgather_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38631,6 +39071,7 @@ mpich_traced_MPI_Allgatherv_c(mpich_MPI_Allgatherv_c_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allgatherv_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgatherv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38737,6 +39178,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Allgatherv_init_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allgatherv_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgatherv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38834,6 +39276,7 @@ mpich_traced_MPI_Allreduce_c(mpich_MPI_Allreduce_c_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allreduce_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allreduce_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38932,6 +39375,7 @@ mpich_traced_MPI_Allreduce_init_c(mpich_MPI_Allreduce_init_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allreduce_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allreduce_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39027,6 +39471,7 @@ mpich_traced_MPI_Alltoall_c(mpich_MPI_Alltoall_c_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoall_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoall_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39129,6 +39574,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Alltoall_init_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoall_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoall_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39233,6 +39679,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Alltoallv_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallv_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39343,6 +39790,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Alltoallv_init_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallv_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39451,6 +39899,7 @@ mpich_traced_MPI_Alltoallw_c(mpich_MPI_Alltoallw_c_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallw_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallw_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39561,6 +40010,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Alltoallw_init_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallw_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallw_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39654,6 +40104,7 @@ mpich_traced_MPI_Bcast_c(mpich_MPI_Bcast_c_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Bcast_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bcast_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39747,6 +40198,7 @@ mpich_traced_MPI_Bcast_init_c(mpich_MPI_Bcast_init_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Bcast_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bcast_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39839,6 +40291,7 @@ mpich_traced_MPI_Exscan_c(mpich_MPI_Exscan_c_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Exscan_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Exscan_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39936,6 +40389,7 @@ mpich_traced_MPI_Exscan_init_c(mpich_MPI_Exscan_init_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Exscan_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Exscan_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40034,6 +40488,7 @@ mpich_traced_MPI_Gather_c(mpich_MPI_Gather_c_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Gather_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gather_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40138,6 +40593,7 @@ mpich_traced_MPI_Gather_init_c(mpich_MPI_Gather_init_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Gather_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gather_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40243,6 +40699,7 @@ mpich_traced_MPI_Gatherv_c(mpich_MPI_Gatherv_c_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Gatherv_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gatherv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40353,6 +40810,7 @@ mpich_traced_MPI_Gatherv_init_c(mpich_MPI_Gatherv_init_c_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Gatherv_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gatherv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40456,6 +40914,7 @@ mpich_traced_MPI_Iallgather_c(mpich_MPI_Iallgather_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iallgather_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iallgather_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40560,6 +41019,7 @@ mpich_traced_MPI_Iallgatherv_c(mpich_MPI_Iallgatherv_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iallgatherv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iallgatherv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40659,6 +41119,7 @@ mpich_traced_MPI_Iallreduce_c(mpich_MPI_Iallreduce_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iallreduce_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iallreduce_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40758,6 +41219,7 @@ mpich_traced_MPI_Ialltoall_c(mpich_MPI_Ialltoall_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ialltoall_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ialltoall_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40865,6 +41327,7 @@ mpich_traced_MPI_Ialltoallv_c(mpich_MPI_Ialltoallv_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ialltoallv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ialltoallv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40975,6 +41438,7 @@ mpich_traced_MPI_Ialltoallw_c(mpich_MPI_Ialltoallw_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ialltoallw_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ialltoallw_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41072,6 +41536,7 @@ mpich_traced_MPI_Ibcast_c(mpich_MPI_Ibcast_c_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ibcast_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ibcast_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41166,6 +41631,7 @@ mpich_traced_MPI_Iexscan_c(mpich_MPI_Iexscan_c_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iexscan_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iexscan_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41269,6 +41735,7 @@ mpich_traced_MPI_Igather_c(mpich_MPI_Igather_c_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Igather_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Igather_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41376,6 +41843,7 @@ mpich_traced_MPI_Igatherv_c(mpich_MPI_Igatherv_c_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Igatherv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Igatherv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41478,6 +41946,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_allgather_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ineighbor_allgather_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_allgather_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41587,6 +42056,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_allgatherv_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ineighbor_allgatherv_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_allgatherv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41691,6 +42161,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_alltoall_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ineighbor_alltoall_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_alltoall_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41801,6 +42272,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_alltoallv_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ineighbor_alltoallv_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_alltoallv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41913,6 +42385,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_alltoallw_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ineighbor_alltoallw_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_alltoallw_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42017,6 +42490,7 @@ mpich_traced_MPI_Ireduce_c(mpich_MPI_Ireduce_c_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ireduce_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ireduce_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42113,6 +42587,7 @@ mpich_traced_MPI_Ireduce_scatter_c(mpich_MPI_Ireduce_scatter_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ireduce_scatter_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ireduce_scatter_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42212,6 +42687,7 @@ mpich_traced_MPI_Ireduce_scatter_block_c(mpich_MPI_Ireduce_scatter_block_c_fn *t
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ireduce_scatter_block_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ireduce_scatter_block_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42310,6 +42786,7 @@ mpich_traced_MPI_Iscan_c(mpich_MPI_Iscan_c_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iscan_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iscan_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42412,6 +42889,7 @@ mpich_traced_MPI_Iscatter_c(mpich_MPI_Iscatter_c_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iscatter_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iscatter_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42518,6 +42996,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iscatterv_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iscatterv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iscatterv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42617,6 +43096,7 @@ mpich_traced_MPI_Neighbor_allgather_c(mpich_MPI_Neighbor_allgather_c_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_allgather_c, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgather_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42726,6 +43206,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_allgather_init_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_allgather_init_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgather_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42829,6 +43310,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_allgatherv_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_allgatherv_c, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgatherv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42940,6 +43422,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_allgatherv_init_c
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_allgatherv_init_c,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgatherv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43041,6 +43524,7 @@ mpich_traced_MPI_Neighbor_alltoall_c(mpich_MPI_Neighbor_alltoall_c_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Neighbor_alltoall_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoall_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43151,6 +43635,7 @@ mpich_traced_MPI_Neighbor_alltoall_init_c(mpich_MPI_Neighbor_alltoall_init_c_fn 
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoall_init_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoall_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43258,6 +43743,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallv_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallv_c, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43373,6 +43859,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallv_init_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallv_init_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43483,6 +43970,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallw_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallw_c, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallw_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43599,6 +44087,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallw_init_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallw_init_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallw_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43700,6 +44189,7 @@ mpich_traced_MPI_Reduce_c(mpich_MPI_Reduce_c_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43799,6 +44289,7 @@ mpich_traced_MPI_Reduce_init_c(mpich_MPI_Reduce_init_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43888,6 +44379,7 @@ mpich_traced_MPI_Reduce_local_c(mpich_MPI_Reduce_local_c_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_local_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_local_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43979,6 +44471,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Reduce_scatter_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_scatter_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44074,6 +44567,7 @@ mpich_traced_MPI_Reduce_scatter_block_c(mpich_MPI_Reduce_scatter_block_c_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Reduce_scatter_block_c, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_block_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44175,6 +44669,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Reduce_scatter_block_init_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Reduce_scatter_block_init_c,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_block_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44277,6 +44772,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Reduce_scatter_init_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Reduce_scatter_init_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44374,6 +44870,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Scan_c(mpich_MPI_Scan_c_fn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scan_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scan_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44471,6 +44968,7 @@ mpich_traced_MPI_Scan_init_c(mpich_MPI_Scan_init_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scan_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scan_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44569,6 +45067,7 @@ mpich_traced_MPI_Scatter_c(mpich_MPI_Scatter_c_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scatter_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatter_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44674,6 +45173,7 @@ mpich_traced_MPI_Scatter_init_c(mpich_MPI_Scatter_init_c_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scatter_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatter_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44779,6 +45279,7 @@ mpich_traced_MPI_Scatterv_c(mpich_MPI_Scatterv_c_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scatterv_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatterv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44888,6 +45389,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Scatterv_init_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scatterv_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatterv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44977,6 +45479,7 @@ mpich_traced_MPI_Get_count_c(mpich_MPI_Get_count_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_count_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_count_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45061,6 +45564,7 @@ mpich_traced_MPI_Get_elements_c(mpich_MPI_Get_elements_c_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_elements_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_elements_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45156,6 +45660,7 @@ mpich_traced_MPI_Pack_c(mpich_MPI_Pack_c_fn *tracer_real, const void *tracer_cal
       tracer_record_call(MPICH_ID_MPI_Pack_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45252,6 +45757,7 @@ mpich_traced_MPI_Pack_external_c(mpich_MPI_Pack_external_c_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Pack_external_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_external_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45342,6 +45848,7 @@ mpich_traced_MPI_Pack_external_size_c(mpich_MPI_Pack_external_size_c_fn *tracer_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Pack_external_size_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_external_size_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45432,6 +45939,7 @@ mpich_traced_MPI_Pack_size_c(mpich_MPI_Pack_size_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Pack_size_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_size_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45517,6 +46025,7 @@ mpich_traced_MPI_Type_contiguous_c(mpich_MPI_Type_contiguous_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_contiguous_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_contiguous_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45623,6 +46132,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_darray_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_darray_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_darray_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45723,6 +46233,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_hindexed_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_hindexed_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_hindexed_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45821,6 +46332,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_hindexed_block
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_hindexed_block_c,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_hindexed_block_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45916,6 +46428,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_hvector_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_hvector_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_hvector_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46011,6 +46524,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_indexed_block_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_indexed_block_c,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_indexed_block_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46104,6 +46618,7 @@ mpich_traced_MPI_Type_create_resized_c(mpich_MPI_Type_create_resized_c_fn *trace
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_resized_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_resized_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46200,6 +46715,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_struct_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_struct_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_struct_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46304,6 +46820,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_subarray_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_subarray_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_subarray_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46415,6 +46932,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_get_contents_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_get_contents_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_contents_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46527,6 +47045,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_get_envelope_c(
       tracer_args.num_datatypes ? (uint64_t)(int64_t)(*tracer_args.num_datatypes) : 0;
   tracer_record.combiner_val =
       tracer_args.combiner ? (uint64_t)(int64_t)(*tracer_args.combiner) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_envelope_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46618,6 +47137,7 @@ mpich_traced_MPI_Type_get_extent_c(mpich_MPI_Type_get_extent_c_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Type_get_extent_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_extent_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46708,6 +47228,7 @@ mpich_traced_MPI_Type_get_true_extent_c(mpich_MPI_Type_get_true_extent_c_fn *tra
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_true_extent_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46802,6 +47323,7 @@ mpich_traced_MPI_Type_indexed_c(mpich_MPI_Type_indexed_c_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_indexed_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_indexed_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46886,6 +47408,7 @@ mpich_traced_MPI_Type_size_c(mpich_MPI_Type_size_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_size_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_size_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46975,6 +47498,7 @@ mpich_traced_MPI_Type_vector_c(mpich_MPI_Type_vector_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_vector_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_vector_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47071,6 +47595,7 @@ mpich_traced_MPI_Unpack_c(mpich_MPI_Unpack_c_fn *tracer_real, const void *tracer
       tracer_record_call(MPICH_ID_MPI_Unpack_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Unpack_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47167,6 +47692,7 @@ mpich_traced_MPI_Unpack_external_c(mpich_MPI_Unpack_external_c_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Unpack_external_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Unpack_external_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47253,6 +47779,7 @@ mpich_traced_MPI_Op_create_c(mpich_MPI_Op_create_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Op_create_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(int64_t)(*tracer_args.op) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Op_create_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47344,6 +47871,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Bsend_c(mpich_MPI_Bsend_c_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Bsend_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bsend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47438,6 +47966,7 @@ mpich_traced_MPI_Bsend_init_c(mpich_MPI_Bsend_init_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Bsend_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bsend_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47519,6 +48048,7 @@ mpich_traced_MPI_Buffer_attach_c(mpich_MPI_Buffer_attach_c_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Buffer_attach_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Buffer_attach_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47599,6 +48129,7 @@ mpich_traced_MPI_Buffer_detach_c(mpich_MPI_Buffer_detach_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Buffer_detach_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Buffer_detach_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47693,6 +48224,7 @@ mpich_traced_MPI_Ibsend_c(mpich_MPI_Ibsend_c_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ibsend_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ibsend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47783,6 +48315,7 @@ mpich_traced_MPI_Imrecv_c(mpich_MPI_Imrecv_c_fn *tracer_real, const void *tracer
       tracer_record_call(MPICH_ID_MPI_Imrecv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(int64_t)(*tracer_args.message) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Imrecv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47877,6 +48410,7 @@ mpich_traced_MPI_Irecv_c(mpich_MPI_Irecv_c_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Irecv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Irecv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47971,6 +48505,7 @@ mpich_traced_MPI_Irsend_c(mpich_MPI_Irsend_c_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Irsend_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Irsend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48065,6 +48600,7 @@ mpich_traced_MPI_Isend_c(mpich_MPI_Isend_c_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Isend_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Isend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48174,6 +48710,7 @@ mpich_traced_MPI_Isendrecv_c(mpich_MPI_Isendrecv_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Isendrecv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Isendrecv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48279,6 +48816,7 @@ mpich_traced_MPI_Isendrecv_replace_c(mpich_MPI_Isendrecv_replace_c_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Isendrecv_replace_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Isendrecv_replace_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48378,6 +48916,7 @@ mpich_traced_MPI_Issend_c(mpich_MPI_Issend_c_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Issend_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Issend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48467,6 +49006,7 @@ mpich_traced_MPI_Mrecv_c(mpich_MPI_Mrecv_c_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Mrecv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(int64_t)(*tracer_args.message) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Mrecv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48561,6 +49101,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Recv_c(mpich_MPI_Recv_c_fn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Recv_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Recv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48655,6 +49196,7 @@ mpich_traced_MPI_Recv_init_c(mpich_MPI_Recv_init_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Recv_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Recv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48747,6 +49289,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Rsend_c(mpich_MPI_Rsend_c_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Rsend_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rsend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48841,6 +49384,7 @@ mpich_traced_MPI_Rsend_init_c(mpich_MPI_Rsend_init_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Rsend_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rsend_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48933,6 +49477,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Send_c(mpich_MPI_Send_c_fn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Send_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Send_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49027,6 +49572,7 @@ mpich_traced_MPI_Send_init_c(mpich_MPI_Send_init_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Send_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Send_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49136,6 +49682,7 @@ mpich_traced_MPI_Sendrecv_c(mpich_MPI_Sendrecv_c_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Sendrecv_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Sendrecv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49239,6 +49786,7 @@ mpich_traced_MPI_Sendrecv_replace_c(mpich_MPI_Sendrecv_replace_c_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Sendrecv_replace_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Sendrecv_replace_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49334,6 +49882,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ssend_c(mpich_MPI_Ssend_c_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ssend_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ssend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49428,6 +49977,7 @@ mpich_traced_MPI_Ssend_init_c(mpich_MPI_Ssend_init_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ssend_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ssend_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49529,6 +50079,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Accumulate_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Accumulate_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Accumulate_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49632,6 +50183,7 @@ mpich_traced_MPI_Get_c(mpich_MPI_Get_c_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49745,6 +50297,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Get_accumulate_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_accumulate_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_accumulate_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49852,6 +50405,7 @@ mpich_traced_MPI_Put_c(mpich_MPI_Put_c_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Put_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Put_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49960,6 +50514,7 @@ mpich_traced_MPI_Raccumulate_c(mpich_MPI_Raccumulate_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Raccumulate_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Raccumulate_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50066,6 +50621,7 @@ mpich_traced_MPI_Rget_c(mpich_MPI_Rget_c_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Rget_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rget_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50182,6 +50738,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Rget_accumulate_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Rget_accumulate_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rget_accumulate_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50292,6 +50849,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Rput_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Rput_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rput_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50386,6 +50944,7 @@ mpich_traced_MPI_Win_allocate_c(mpich_MPI_Win_allocate_c_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_allocate_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_allocate_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50479,6 +51038,7 @@ mpich_traced_MPI_Win_allocate_shared_c(mpich_MPI_Win_allocate_shared_c_fn *trace
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Win_allocate_shared_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_allocate_shared_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50573,6 +51133,7 @@ mpich_traced_MPI_Win_create_c(mpich_MPI_Win_create_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_create_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_create_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50665,6 +51226,7 @@ mpich_traced_MPI_Win_shared_query_c(mpich_MPI_Win_shared_query_c_fn *tracer_real
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
   tracer_record.disp_unit_val =
       tracer_args.disp_unit ? (uint64_t)(int64_t)(*tracer_args.disp_unit) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_shared_query_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50758,6 +51320,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_open(mpich_MPI_File_o
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_open, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_open, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50837,6 +51400,7 @@ mpich_traced_MPI_File_close(mpich_MPI_File_close_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_close, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_close, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50916,6 +51480,7 @@ mpich_traced_MPI_File_delete(mpich_MPI_File_delete_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_delete, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_delete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50995,6 +51560,7 @@ mpich_traced_MPI_File_set_size(mpich_MPI_File_set_size_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_set_size, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_set_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51074,6 +51640,7 @@ mpich_traced_MPI_File_preallocate(mpich_MPI_File_preallocate_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_preallocate, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_preallocate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51154,6 +51721,7 @@ mpich_traced_MPI_File_get_size(mpich_MPI_File_get_size_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_get_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51234,6 +51802,7 @@ mpich_traced_MPI_File_get_group(mpich_MPI_File_get_group_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(int64_t)(*tracer_args.group) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51314,6 +51883,7 @@ mpich_traced_MPI_File_get_amode(mpich_MPI_File_get_amode_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_get_amode, tracer_depth, tracer_args.tracer_status);
   tracer_record.amode_val = tracer_args.amode ? (uint64_t)(int64_t)(*tracer_args.amode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_amode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51393,6 +51963,7 @@ mpich_traced_MPI_File_set_info(mpich_MPI_File_set_info_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_set_info, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51474,6 +52045,7 @@ mpich_traced_MPI_File_get_info(mpich_MPI_File_get_info_fn *tracer_real, const vo
       tracer_record_call(MPICH_ID_MPI_File_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(int64_t)(*tracer_args.info_used) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51564,6 +52136,7 @@ mpich_traced_MPI_File_set_view(mpich_MPI_File_set_view_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_set_view, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_set_view, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51658,6 +52231,7 @@ mpich_traced_MPI_File_get_view(mpich_MPI_File_get_view_fn *tracer_real, const vo
   tracer_record.filetype_val =
       tracer_args.filetype ? (uint64_t)(int64_t)(*tracer_args.filetype) : 0;
   tracer_record.datarep_val = tracer_args.datarep ? (uint64_t)(int64_t)(*tracer_args.datarep) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_view, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51750,6 +52324,7 @@ mpich_traced_MPI_File_read_at(mpich_MPI_File_read_at_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_at, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51842,6 +52417,7 @@ mpich_traced_MPI_File_read_at_all(mpich_MPI_File_read_at_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_at_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51934,6 +52510,7 @@ mpich_traced_MPI_File_write_at(mpich_MPI_File_write_at_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_at, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52025,6 +52602,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_write_at_all(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_at_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52119,6 +52697,7 @@ mpich_traced_MPI_File_iread_at(mpich_MPI_File_iread_at_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52212,6 +52791,7 @@ mpich_traced_MPI_File_iwrite_at(mpich_MPI_File_iwrite_at_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52302,6 +52882,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_read(mpich_MPI_File_r
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52390,6 +52971,7 @@ mpich_traced_MPI_File_read_all(mpich_MPI_File_read_all_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52479,6 +53061,7 @@ mpich_traced_MPI_File_write(mpich_MPI_File_write_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52568,6 +53151,7 @@ mpich_traced_MPI_File_write_all(mpich_MPI_File_write_all_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52658,6 +53242,7 @@ mpich_traced_MPI_File_iread(mpich_MPI_File_iread_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52747,6 +53332,7 @@ mpich_traced_MPI_File_iwrite(mpich_MPI_File_iwrite_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52831,6 +53417,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_seek(mpich_MPI_File_s
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_seek, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_seek, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52911,6 +53498,7 @@ mpich_traced_MPI_File_get_position(mpich_MPI_File_get_position_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_get_position, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_position, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52996,6 +53584,7 @@ mpich_traced_MPI_File_get_byte_offset(mpich_MPI_File_get_byte_offset_fn *tracer_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_get_byte_offset, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.disp_val = tracer_args.disp ? (uint64_t)(int64_t)(*tracer_args.disp) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_byte_offset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53086,6 +53675,7 @@ mpich_traced_MPI_File_read_shared(mpich_MPI_File_read_shared_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_shared, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53175,6 +53765,7 @@ mpich_traced_MPI_File_write_shared(mpich_MPI_File_write_shared_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_shared, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53266,6 +53857,7 @@ mpich_traced_MPI_File_iread_shared(mpich_MPI_File_iread_shared_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_shared, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53357,6 +53949,7 @@ mpich_traced_MPI_File_iwrite_shared(mpich_MPI_File_iwrite_shared_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_shared, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53448,6 +54041,7 @@ mpich_traced_MPI_File_read_ordered(mpich_MPI_File_read_ordered_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_ordered, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_ordered, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53538,6 +54132,7 @@ mpich_traced_MPI_File_write_ordered(mpich_MPI_File_write_ordered_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_ordered, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_ordered, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53624,6 +54219,7 @@ mpich_traced_MPI_File_seek_shared(mpich_MPI_File_seek_shared_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_seek_shared, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_seek_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53708,6 +54304,7 @@ mpich_traced_MPI_File_get_position_shared(mpich_MPI_File_get_position_shared_fn 
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_get_position_shared, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_position_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53800,6 +54397,7 @@ mpich_traced_MPI_File_read_at_all_begin(mpich_MPI_File_read_at_all_begin_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53887,6 +54485,7 @@ mpich_traced_MPI_File_read_at_all_end(mpich_MPI_File_read_at_all_end_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53979,6 +54578,7 @@ mpich_traced_MPI_File_write_at_all_begin(mpich_MPI_File_write_at_all_begin_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54066,6 +54666,7 @@ mpich_traced_MPI_File_write_at_all_end(mpich_MPI_File_write_at_all_end_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54154,6 +54755,7 @@ mpich_traced_MPI_File_read_all_begin(mpich_MPI_File_read_all_begin_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_all_begin, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54239,6 +54841,7 @@ mpich_traced_MPI_File_read_all_end(mpich_MPI_File_read_all_end_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_all_end, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54327,6 +54930,7 @@ mpich_traced_MPI_File_write_all_begin(mpich_MPI_File_write_all_begin_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54412,6 +55016,7 @@ mpich_traced_MPI_File_write_all_end(mpich_MPI_File_write_all_end_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_all_end, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54502,6 +55107,7 @@ mpich_traced_MPI_File_read_ordered_begin(mpich_MPI_File_read_ordered_begin_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_ordered_begin, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_ordered_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54588,6 +55194,7 @@ mpich_traced_MPI_File_read_ordered_end(mpich_MPI_File_read_ordered_end_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_ordered_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54678,6 +55285,7 @@ mpich_traced_MPI_File_write_ordered_begin(mpich_MPI_File_write_ordered_begin_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_ordered_begin, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_ordered_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54765,6 +55373,7 @@ mpich_traced_MPI_File_write_ordered_end(mpich_MPI_File_write_ordered_end_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_ordered_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54852,6 +55461,7 @@ mpich_traced_MPI_File_get_type_extent(mpich_MPI_File_get_type_extent_fn *tracer_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_get_type_extent, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_type_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54946,6 +55556,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Register_datarep(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Register_datarep, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Register_datarep, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55030,6 +55641,7 @@ mpich_traced_MPI_File_set_atomicity(mpich_MPI_File_set_atomicity_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_set_atomicity, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_set_atomicity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55112,6 +55724,7 @@ mpich_traced_MPI_File_get_atomicity(mpich_MPI_File_get_atomicity_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_get_atomicity, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_atomicity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55191,6 +55804,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_sync(mpich_MPI_File_s
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_sync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_sync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55281,6 +55895,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_iread_at_all(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_at_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55374,6 +55989,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_iwrite_at_all(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_at_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55466,6 +56082,7 @@ mpich_traced_MPI_File_iread_all(mpich_MPI_File_iread_all_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55556,6 +56173,7 @@ mpich_traced_MPI_File_iwrite_all(mpich_MPI_File_iwrite_all_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55645,6 +56263,7 @@ mpich_traced_MPI_File_read_c(mpich_MPI_File_read_c_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55734,6 +56353,7 @@ mpich_traced_MPI_File_read_all_c(mpich_MPI_File_read_all_c_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_all_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55822,6 +56442,7 @@ mpich_traced_MPI_File_read_all_begin_c(mpich_MPI_File_read_all_begin_c_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_all_begin_c, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_all_begin_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55915,6 +56536,7 @@ mpich_traced_MPI_File_read_at_c(mpich_MPI_File_read_at_c_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_at_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56006,6 +56628,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_read_at_all_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_at_all_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56099,6 +56722,7 @@ mpich_traced_MPI_File_read_at_all_begin_c(mpich_MPI_File_read_at_all_begin_c_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_at_all_begin_c, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at_all_begin_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56190,6 +56814,7 @@ mpich_traced_MPI_File_read_ordered_c(mpich_MPI_File_read_ordered_c_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_ordered_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_ordered_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56281,6 +56906,7 @@ mpich_traced_MPI_File_read_ordered_begin_c(mpich_MPI_File_read_ordered_begin_c_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_ordered_begin_c, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_ordered_begin_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56371,6 +56997,7 @@ mpich_traced_MPI_File_read_shared_c(mpich_MPI_File_read_shared_c_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_shared_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_shared_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56462,6 +57089,7 @@ mpich_traced_MPI_File_write_c(mpich_MPI_File_write_c_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56551,6 +57179,7 @@ mpich_traced_MPI_File_write_all_c(mpich_MPI_File_write_all_c_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_all_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56640,6 +57269,7 @@ mpich_traced_MPI_File_write_all_begin_c(mpich_MPI_File_write_all_begin_c_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_all_begin_c, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_all_begin_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56735,6 +57365,7 @@ mpich_traced_MPI_File_write_at_c(mpich_MPI_File_write_at_c_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_at_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56828,6 +57459,7 @@ mpich_traced_MPI_File_write_at_all_c(mpich_MPI_File_write_at_all_c_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_at_all_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56920,6 +57552,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_write_at_all_begin_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_at_all_begin_c, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at_all_begin_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57012,6 +57645,7 @@ mpich_traced_MPI_File_write_ordered_c(mpich_MPI_File_write_ordered_c_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_ordered_c, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_ordered_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57103,6 +57737,7 @@ mpich_traced_MPI_File_write_ordered_begin_c(mpich_MPI_File_write_ordered_begin_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_ordered_begin_c,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_ordered_begin_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57194,6 +57829,7 @@ mpich_traced_MPI_File_write_shared_c(mpich_MPI_File_write_shared_c_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_shared_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_shared_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57286,6 +57922,7 @@ mpich_traced_MPI_File_iread_c(mpich_MPI_File_iread_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57376,6 +58013,7 @@ mpich_traced_MPI_File_iread_all_c(mpich_MPI_File_iread_all_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_all_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57468,6 +58106,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_iread_at_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_at_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_at_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57560,6 +58199,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_iread_at_all_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_at_all_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_at_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57652,6 +58292,7 @@ mpich_traced_MPI_File_iread_shared_c(mpich_MPI_File_iread_shared_c_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_shared_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_shared_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57744,6 +58385,7 @@ mpich_traced_MPI_File_iwrite_c(mpich_MPI_File_iwrite_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57834,6 +58476,7 @@ mpich_traced_MPI_File_iwrite_all_c(mpich_MPI_File_iwrite_all_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_all_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57929,6 +58572,7 @@ mpich_traced_MPI_File_iwrite_at_c(mpich_MPI_File_iwrite_at_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_at_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_at_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58024,6 +58668,7 @@ mpich_traced_MPI_File_iwrite_at_all_c(mpich_MPI_File_iwrite_at_all_c_fn *tracer_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_iwrite_at_all_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_at_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58116,6 +58761,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_iwrite_shared_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_iwrite_shared_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_shared_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58205,6 +58851,7 @@ mpich_traced_MPI_File_get_type_extent_c(mpich_MPI_File_get_type_extent_c_fn *tra
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_get_type_extent_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_type_extent_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58299,6 +58946,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Register_datarep_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Register_datarep_c, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Register_datarep_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

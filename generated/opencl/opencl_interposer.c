@@ -41,7 +41,8 @@
 __thread unsigned opencl_depth __attribute__((tls_model("initial-exec")));
 static struct tracer_code opencl_library_code, opencl_own_code;
 
-static bool opencl_nested(const void *caller) {
+/* Inline: every traced call asks, polls millions of times; outside a call it is one load. */
+__attribute__((always_inline)) static inline bool opencl_nested(const void *caller) {
   return opencl_depth &&
          (tracer_code_contains(&opencl_own_code, caller) ||
           tracer_code_contains(&opencl_library_code, caller) || opencl_library_code.count == 0);
@@ -623,6 +624,7 @@ opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetPlatformIDs, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_platforms_val =
       tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetPlatformIDs, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -716,6 +718,7 @@ opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *tracer_real, const 
       tracer_record_call(OPENCL_ID_clGetPlatformInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetPlatformInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -809,6 +812,7 @@ opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetDeviceIDs, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_devices_val =
       tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetDeviceIDs, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -903,6 +907,7 @@ opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_real, const void
       tracer_record_call(OPENCL_ID_clGetDeviceInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetDeviceInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -997,6 +1002,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevices(
       tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
   tracer_record.num_devices_ret_val =
       tracer_args.num_devices_ret ? (uint64_t)(*tracer_args.num_devices_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateSubDevices, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1077,6 +1083,7 @@ opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainDevice, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1154,6 +1161,7 @@ opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseDevice, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1240,6 +1248,7 @@ opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDeviceCommandQue
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetDefaultDeviceCommandQueue,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetDefaultDeviceCommandQueue, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1331,6 +1340,7 @@ opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTimer_fn *tracer_
       tracer_args.device_timestamp ? (uint64_t)(*tracer_args.device_timestamp) : 0;
   tracer_record.host_timestamp_val =
       tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetDeviceAndHostTimer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1416,6 +1426,7 @@ opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetHostTimer, tracer_depth, tracer_args.tracer_status);
   tracer_record.host_timestamp_val =
       tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetHostTimer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1495,6 +1506,7 @@ opencl_traced_clCreateContext(opencl_clCreateContext_fn *tracer_real, const void
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateContext, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1574,6 +1586,7 @@ __attribute__((noinline)) static cl_context opencl_traced_clCreateContextFromTyp
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateContextFromType, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1657,6 +1670,7 @@ opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainContext, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainContext, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1734,6 +1748,7 @@ opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseContext, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseContext, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1826,6 +1841,7 @@ opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetContextInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetContextInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1914,6 +1930,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetContextDestructorCall
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetContextDestructorCallback,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetContextDestructorCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1994,6 +2011,7 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateCommandQueueWithProperties,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -2076,6 +2094,7 @@ opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainCommandQueue, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainCommandQueue, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2155,6 +2174,7 @@ opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseCommandQueue, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseCommandQueue, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2251,6 +2271,7 @@ opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_fn *tracer_real
       tracer_record_call(OPENCL_ID_clGetCommandQueueInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetCommandQueueInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2331,6 +2352,7 @@ opencl_traced_clCreateBuffer(opencl_clCreateBuffer_fn *tracer_real, const void *
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2408,6 +2430,7 @@ opencl_traced_clCreateSubBuffer(opencl_clCreateSubBuffer_fn *tracer_real, const 
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateSubBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2488,6 +2511,7 @@ opencl_traced_clCreateImage(opencl_clCreateImage_fn *tracer_real, const void *tr
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2567,6 +2591,7 @@ opencl_traced_clCreatePipe(opencl_clCreatePipe_fn *tracer_real, const void *trac
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreatePipe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2649,6 +2674,7 @@ opencl_traced_clCreateBufferWithProperties(opencl_clCreateBufferWithProperties_f
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateBufferWithProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2736,6 +2762,7 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImageWithPropertie
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateImageWithProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2820,6 +2847,7 @@ opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainMemObject, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainMemObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2897,6 +2925,7 @@ opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseMemObject, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseMemObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2992,6 +3021,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSupportedImageFormats
                                                tracer_args.tracer_status);
   tracer_record.num_image_formats_val =
       tracer_args.num_image_formats ? (uint64_t)(*tracer_args.num_image_formats) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetSupportedImageFormats, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3090,6 +3120,7 @@ opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tracer_real,
       tracer_record_call(OPENCL_ID_clGetMemObjectInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetMemObjectInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3184,6 +3215,7 @@ opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetImageInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetImageInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3277,6 +3309,7 @@ opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real, const void *tr
       tracer_record_call(OPENCL_ID_clGetPipeInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetPipeInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3365,6 +3398,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetMemObjectDestructorCa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetMemObjectDestructorCallback,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetMemObjectDestructorCallback,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -3454,6 +3488,7 @@ __attribute__((noinline)) static void *opencl_traced_clSVMAlloc(opencl_clSVMAllo
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSVMAlloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3532,6 +3567,7 @@ __attribute__((noinline)) static void opencl_traced_clSVMFree(opencl_clSVMFree_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMFree, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSVMFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3601,6 +3637,7 @@ __attribute__((noinline)) static cl_sampler opencl_traced_clCreateSamplerWithPro
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateSamplerWithProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3683,6 +3720,7 @@ opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainSampler, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainSampler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3760,6 +3798,7 @@ opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseSampler, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseSampler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3852,6 +3891,7 @@ opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetSamplerInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetSamplerInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3930,6 +3970,7 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithSou
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithSource, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4015,6 +4056,7 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBin
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithBinary, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4100,6 +4142,7 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBui
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithBuiltInKernels,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -4177,6 +4220,7 @@ opencl_traced_clCreateProgramWithIL(opencl_clCreateProgramWithIL_fn *tracer_real
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithIL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4258,6 +4302,7 @@ opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainProgram, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainProgram, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4335,6 +4380,7 @@ opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseProgram, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseProgram, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4426,6 +4472,7 @@ opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clBuildProgram, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clBuildProgram, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4532,6 +4579,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCompileProgram(
   tracer_record.header_include_names_val =
       tracer_args.header_include_names ? (uint64_t)(uintptr_t)(*tracer_args.header_include_names)
                                        : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCompileProgram, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4623,6 +4671,7 @@ __attribute__((noinline)) static cl_program opencl_traced_clLinkProgram(
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clLinkProgram, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4714,6 +4763,7 @@ opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramReleaseCallback_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetProgramReleaseCallback, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetProgramReleaseCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4806,6 +4856,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetProgramSpecialization
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetProgramSpecializationConstant,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetProgramSpecializationConstant,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -4888,6 +4939,7 @@ opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformCompiler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clUnloadPlatformCompiler, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clUnloadPlatformCompiler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4982,6 +5034,7 @@ opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetProgramInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetProgramInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5079,6 +5132,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetProgramBuildInfo(
       tracer_record_call(OPENCL_ID_clGetProgramBuildInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetProgramBuildInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5154,6 +5208,7 @@ opencl_traced_clCreateKernel(opencl_clCreateKernel_fn *tracer_real, const void *
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5242,6 +5297,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateKernelsInProgram(
                                                tracer_args.tracer_status);
   tracer_record.num_kernels_ret_val =
       tracer_args.num_kernels_ret ? (uint64_t)(*tracer_args.num_kernels_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateKernelsInProgram, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5311,6 +5367,7 @@ opencl_traced_clCloneKernel(opencl_clCloneKernel_fn *tracer_real, const void *tr
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCloneKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5389,6 +5446,7 @@ opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainKernel, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5466,6 +5524,7 @@ opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseKernel, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5551,6 +5610,7 @@ opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetKernelArg, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetKernelArg, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5636,6 +5696,7 @@ opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPointer_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointer, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetKernelArgSVMPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5723,6 +5784,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfo(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetKernelExecInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetKernelExecInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5816,6 +5878,7 @@ opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_real, const void
       tracer_record_call(OPENCL_ID_clGetKernelInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetKernelInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5913,6 +5976,7 @@ opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tracer_real,
       tracer_record_call(OPENCL_ID_clGetKernelArgInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetKernelArgInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6013,6 +6077,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelWorkGroupInfo(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetKernelWorkGroupInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6120,6 +6185,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfo(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetKernelSubGroupInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6188,6 +6254,7 @@ opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clWaitForEvents, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clWaitForEvents, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6280,6 +6347,7 @@ opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetEventInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetEventInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6347,6 +6415,7 @@ opencl_traced_clCreateUserEvent(opencl_clCreateUserEvent_fn *tracer_real, const 
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateUserEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6425,6 +6494,7 @@ opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainEvent, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6502,6 +6572,7 @@ opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseEvent, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6582,6 +6653,7 @@ opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetUserEventStatus, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetUserEventStatus, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6671,6 +6743,7 @@ opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetEventCallback, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetEventCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6765,6 +6838,7 @@ opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingInfo_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetEventProfilingInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6848,6 +6922,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clFlush(opencl_clFlush_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clFlush, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clFlush, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6905,6 +6980,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clFinish(opencl_clFinish_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clFinish, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clFinish, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7000,6 +7076,7 @@ opencl_traced_clEnqueueReadBuffer(opencl_clEnqueueReadBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueReadBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueReadBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7117,6 +7194,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadBufferRect(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReadBufferRect, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueReadBufferRect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7225,6 +7303,7 @@ opencl_traced_clEnqueueWriteBuffer(opencl_clEnqueueWriteBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueWriteBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueWriteBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7345,6 +7424,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteBufferRect(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueWriteBufferRect, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueWriteBufferRect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7454,6 +7534,7 @@ opencl_traced_clEnqueueFillBuffer(opencl_clEnqueueFillBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueFillBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueFillBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7556,6 +7637,7 @@ opencl_traced_clEnqueueCopyBuffer(opencl_clEnqueueCopyBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueCopyBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7670,6 +7752,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferRect(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyBufferRect, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBufferRect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7781,6 +7864,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadImage(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueReadImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueReadImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7887,6 +7971,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteImage(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueWriteImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueWriteImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7995,6 +8080,7 @@ opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueFillImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueFillImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8096,6 +8182,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImage(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueCopyImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8205,6 +8292,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImageToBuffer
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8316,6 +8404,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferToImage
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyBufferToImage, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBufferToImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8428,6 +8517,7 @@ __attribute__((noinline)) static void *opencl_traced_clEnqueueMapBuffer(
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMapBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8534,6 +8624,7 @@ opencl_traced_clEnqueueMapImage(opencl_clEnqueueMapImage_fn *tracer_real, const 
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMapImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8630,6 +8721,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueUnmapMemObject(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueUnmapMemObject, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueUnmapMemObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8736,6 +8828,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjects
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjects, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemObjects, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8839,6 +8932,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNDRangeKernel(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueNDRangeKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueNDRangeKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8952,6 +9046,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNativeKernel(
   tracer_record.args_mem_loc_val =
       tracer_args.args_mem_loc ? (uint64_t)(uintptr_t)(*tracer_args.args_mem_loc) : 0;
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueNativeKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9050,6 +9145,7 @@ opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWithWaitList_fn 
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9125,6 +9221,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueBarrierWithWaitLi
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueBarrierWithWaitList, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueBarrierWithWaitList, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9229,6 +9326,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFree(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMFree, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9330,6 +9428,7 @@ opencl_traced_clEnqueueSVMMemcpy(opencl_clEnqueueSVMMemcpy_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpy, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemcpy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9429,6 +9528,7 @@ opencl_traced_clEnqueueSVMMemFill(opencl_clEnqueueSVMMemFill_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemFill, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemFill, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9534,6 +9634,7 @@ opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMap, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9630,6 +9731,7 @@ opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMUnmap, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMUnmap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9734,6 +9836,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMMigrateMem(
   tracer_record.svm_pointers_val =
       tracer_args.svm_pointers ? (uint64_t)(uintptr_t)(*tracer_args.svm_pointers) : 0;
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMigrateMem, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9828,6 +9931,7 @@ __attribute__((noinline)) static void *opencl_traced_clGetExtensionFunctionAddre
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddressForPlatform,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetExtensionFunctionAddressForPlatform,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -9924,6 +10028,7 @@ opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueueProperty_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.old_properties_val =
       tracer_args.old_properties ? (uint64_t)(*tracer_args.old_properties) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetCommandQueueProperty, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10011,6 +10116,7 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImage2D(
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateImage2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10104,6 +10210,7 @@ opencl_traced_clCreateImage3D(opencl_clCreateImage3D_fn *tracer_real, const void
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateImage3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10190,6 +10297,7 @@ opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMarker, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMarker, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10274,6 +10382,7 @@ opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueWaitForEvents, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueWaitForEvents, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10355,6 +10464,7 @@ opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueBarrier, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueBarrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10429,6 +10539,7 @@ opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clUnloadCompiler, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clUnloadCompiler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10509,6 +10620,7 @@ opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFunctionAddress
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddress,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetExtensionFunctionAddress, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10583,6 +10695,7 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateCommandQueue, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10661,6 +10774,7 @@ opencl_traced_clCreateSampler(opencl_clCreateSampler_fn *tracer_real, const void
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateSampler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10750,6 +10864,7 @@ opencl_traced_clEnqueueTask(opencl_clEnqueueTask_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueTask, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueTask, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10825,6 +10940,7 @@ __attribute__((noinline)) static cl_command_buffer_khr opencl_traced_clCreateCom
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateCommandBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10910,6 +11026,7 @@ opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandBufferKHR_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clFinalizeCommandBufferKHR, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clFinalizeCommandBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10992,6 +11109,7 @@ opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBufferKHR_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clRetainCommandBufferKHR, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainCommandBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11075,6 +11193,7 @@ opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBufferKHR_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clReleaseCommandBufferKHR, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseCommandBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11174,6 +11293,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCommandBufferKHR(
                                                tracer_args.tracer_status);
   tracer_record.queues_val = tracer_args.queues ? (uint64_t)(uintptr_t)(*tracer_args.queues) : 0;
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueCommandBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11282,6 +11402,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandBarrierWithWaitLi
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandBarrierWithWaitListKHR,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -11403,6 +11524,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11540,6 +11662,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferRectKHR
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferRectKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11667,6 +11790,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferToImage
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferToImageKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11791,6 +11915,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandCopyImageKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11917,6 +12042,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageToBuffer
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandCopyImageToBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12039,6 +12165,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillBufferKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandFillBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12160,6 +12287,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillImageKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandFillImageKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12291,6 +12419,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandNDRangeKernelKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandNDRangeKernelKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12398,6 +12527,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetCommandBufferInfoKHR(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetCommandBufferInfoKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12486,6 +12616,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clUpdateMutableCommandsKHR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clUpdateMutableCommandsKHR, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clUpdateMutableCommandsKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12583,6 +12714,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetMutableCommandInfoKHR
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetMutableCommandInfoKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12674,6 +12806,7 @@ opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectDestructorAPPLE
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetMemObjectDestructorAPPLE,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetMemObjectDestructorAPPLE, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12764,6 +12897,7 @@ opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSystemLogAPPLE
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToSystemLogAPPLE,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clLogMessagesToSystemLogAPPLE, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12853,6 +12987,7 @@ opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdoutAPPLE_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12942,6 +13077,7 @@ opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStderrAPPLE_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13033,6 +13169,7 @@ opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR_fn *tracer_re
       tracer_args.platforms ? (uint64_t)(uintptr_t)(*tracer_args.platforms) : 0;
   tracer_record.num_platforms_val =
       tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clIcdGetPlatformIDsKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13109,6 +13246,7 @@ opencl_traced_clCreateProgramWithILKHR(opencl_clCreateProgramWithILKHR_fn *trace
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithILKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13190,6 +13328,7 @@ opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clTerminateContextKHR, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clTerminateContextKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13268,6 +13407,7 @@ opencl_traced_clCreateCommandQueueWithPropertiesKHR(
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateCommandQueueWithPropertiesKHR,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -13352,6 +13492,7 @@ opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseDeviceEXT, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseDeviceEXT, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13429,6 +13570,7 @@ opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainDeviceEXT, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainDeviceEXT, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13521,6 +13663,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevicesEXT(
       tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
   tracer_record.num_devices_val =
       tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateSubDevicesEXT, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13625,6 +13768,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjectE
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13734,6 +13878,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetDeviceImageInfoQCOM(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetDeviceImageInfoQCOM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13839,6 +13984,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireGrallocObj
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -13943,6 +14089,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseGrallocObj
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14055,6 +14202,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueGenerateMipmapIMG
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14167,6 +14315,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfoKHR
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetKernelSubGroupInfoKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14278,6 +14427,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSuggestedLocalW
   tracer_record.suggested_local_work_size_val =
       tracer_args.suggested_local_work_size ? (uint64_t)(*tracer_args.suggested_local_work_size)
                                             : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14387,6 +14537,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireExternalMe
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14496,6 +14647,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseExternalMe
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14603,6 +14755,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSemaphoreHandleForTyp
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_size_ret_val =
       tracer_args.handle_size_ret ? (uint64_t)(*tracer_args.handle_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetSemaphoreHandleForTypeKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14681,6 +14834,7 @@ __attribute__((noinline)) static cl_semaphore_khr opencl_traced_clCreateSemaphor
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateSemaphoreWithPropertiesKHR,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14785,6 +14939,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14893,6 +15048,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSignalSemaphoresK
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14995,6 +15151,7 @@ opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_fn *tracer_real
       tracer_record_call(OPENCL_ID_clGetSemaphoreInfoKHR, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetSemaphoreInfoKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15079,6 +15236,7 @@ opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseSemaphoreKHR, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseSemaphoreKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15158,6 +15316,7 @@ opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainSemaphoreKHR, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainSemaphoreKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15236,6 +15395,7 @@ opencl_traced_clImportMemoryARM(opencl_clImportMemoryARM_fn *tracer_real, const 
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clImportMemoryARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15323,6 +15483,7 @@ opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMAllocARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSVMAllocARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15402,6 +15563,7 @@ opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMFreeARM, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSVMFreeARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15501,6 +15663,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFreeARM(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMFreeARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMFreeARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15608,6 +15771,7 @@ opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15715,6 +15879,7 @@ opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemFillARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemFillARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15822,6 +15987,7 @@ opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMapARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMapARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15918,6 +16084,7 @@ opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMUnmapARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMUnmapARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16008,6 +16175,7 @@ opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVMPointerARM_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16095,6 +16263,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfoARM(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetKernelExecInfoARM, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetKernelExecInfoARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16174,6 +16343,7 @@ __attribute__((noinline)) static cl_accelerator_intel opencl_traced_clCreateAcce
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateAcceleratorINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16275,6 +16445,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetAcceleratorInfoINTEL(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetAcceleratorInfoINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16361,6 +16532,7 @@ opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorINTEL_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clRetainAcceleratorINTEL, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainAcceleratorINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16444,6 +16616,7 @@ opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAcceleratorINTEL_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clReleaseAcceleratorINTEL, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseAcceleratorINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16522,6 +16695,7 @@ opencl_traced_clHostMemAllocINTEL(opencl_clHostMemAllocINTEL_fn *tracer_real,
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clHostMemAllocINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16601,6 +16775,7 @@ opencl_traced_clDeviceMemAllocINTEL(opencl_clDeviceMemAllocINTEL_fn *tracer_real
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clDeviceMemAllocINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16683,6 +16858,7 @@ opencl_traced_clSharedMemAllocINTEL(opencl_clSharedMemAllocINTEL_fn *tracer_real
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSharedMemAllocINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16767,6 +16943,7 @@ opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clMemFreeINTEL, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clMemFreeINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16846,6 +17023,7 @@ opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clMemBlockingFreeINTEL, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clMemBlockingFreeINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16944,6 +17122,7 @@ opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL_fn *tracer_re
       tracer_record_call(OPENCL_ID_clGetMemAllocInfoINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetMemAllocInfoINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17036,6 +17215,7 @@ opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgMemPointerINTEL
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgMemPointerINTEL,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetKernelArgMemPointerINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17139,6 +17319,7 @@ opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMemFillINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMemFillINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17246,6 +17427,7 @@ opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMemcpyINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMemcpyINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17347,6 +17529,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemAdviseINTEL(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17450,6 +17633,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemINTEL(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17552,6 +17736,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemsetINTEL(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMemsetINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMemsetINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17637,6 +17822,7 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateBufferWithProperti
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateBufferWithPropertiesINTEL,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -17749,6 +17935,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetImageRequirementsInfo
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetImageRequirementsInfoEXT, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

@@ -4122,7 +4122,7 @@ struct openmpi_MPI_Improbe_record {
   uint64_t message_val;
   uint64_t polls;
 };
-extern __thread uint64_t openmpi_polls_MPI_Improbe; /* polls folded since its last record */
+extern __thread struct tracer_poll_state openmpi_poll_MPI_Improbe; /* its polls on this thread */
 
 /* int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request
  * *request) */
@@ -4420,7 +4420,7 @@ struct openmpi_MPI_Iprobe_record {
   uint64_t flag_val;
   uint64_t polls;
 };
-extern __thread uint64_t openmpi_polls_MPI_Iprobe; /* polls folded since its last record */
+extern __thread struct tracer_poll_state openmpi_poll_MPI_Iprobe; /* its polls on this thread */
 
 /* int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
  * MPI_Request *request) */
@@ -6121,7 +6121,7 @@ struct openmpi_MPI_Testall_record {
   uint64_t bytes;
   uint64_t polls;
 };
-extern __thread uint64_t openmpi_polls_MPI_Testall; /* polls folded since its last record */
+extern __thread struct tracer_poll_state openmpi_poll_MPI_Testall; /* its polls on this thread */
 
 /* int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status
  * *status) */
@@ -6148,7 +6148,7 @@ struct openmpi_MPI_Testany_record {
   uint64_t bytes;
   uint64_t polls;
 };
-extern __thread uint64_t openmpi_polls_MPI_Testany; /* polls folded since its last record */
+extern __thread struct tracer_poll_state openmpi_poll_MPI_Testany; /* its polls on this thread */
 
 /* int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) */
 typedef __typeof__(MPI_Test) openmpi_MPI_Test_fn;
@@ -6173,7 +6173,7 @@ struct openmpi_MPI_Test_record {
   uint64_t status_source;
   uint64_t polls;
 };
-extern __thread uint64_t openmpi_polls_MPI_Test; /* polls folded since its last record */
+extern __thread struct tracer_poll_state openmpi_poll_MPI_Test; /* its polls on this thread */
 
 /* int MPI_Test_cancelled(const MPI_Status *status, int *flag) */
 typedef __typeof__(MPI_Test_cancelled) openmpi_MPI_Test_cancelled_fn;
@@ -6215,7 +6215,7 @@ struct openmpi_MPI_Testsome_record {
   uint64_t bytes;
   uint64_t polls;
 };
-extern __thread uint64_t openmpi_polls_MPI_Testsome; /* polls folded since its last record */
+extern __thread struct tracer_poll_state openmpi_poll_MPI_Testsome; /* its polls on this thread */
 
 /* int MPI_Topo_test(MPI_Comm comm, int *status) */
 typedef __typeof__(MPI_Topo_test) openmpi_MPI_Topo_test_fn;

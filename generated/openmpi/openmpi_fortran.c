@@ -10643,7 +10643,7 @@ void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void 
       tracer_record_call(OPENMPI_ID_MPI_Improbe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Improbe);
+  tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Improbe);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Improbe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11541,7 +11541,7 @@ void mpi_iprobe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Iprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Iprobe);
+  tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Iprobe);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iprobe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15879,7 +15879,7 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
       tracer_args.tracer_status == MPI_SUCCESS &&
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_ALL, 0, NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
-  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testall);
+  tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Testall);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15949,7 +15949,7 @@ void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void 
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)),
       NULL, 0, tracer_args.status, mpi_status_source_at);
-  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testany);
+  tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Testany);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16019,7 +16019,7 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
       (uint64_t)((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
                      ? mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1)
                      : -1);
-  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Test);
+  tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Test);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Test, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16139,7 +16139,7 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
       tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
       tracer_args.array_of_statuses, mpi_status_source_at);
-  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testsome);
+  tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Testsome);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

@@ -41,7 +41,8 @@
 __thread unsigned openmpi_depth __attribute__((tls_model("initial-exec")));
 static struct tracer_code openmpi_library_code, openmpi_own_code;
 
-static bool openmpi_nested(const void *caller) {
+/* Inline: every traced call asks, polls millions of times; outside a call it is one load. */
+__attribute__((always_inline)) static inline bool openmpi_nested(const void *caller) {
   return openmpi_depth &&
          (tracer_code_contains(&openmpi_own_code, caller) ||
           tracer_code_contains(&openmpi_library_code, caller) || openmpi_library_code.count == 0);
@@ -1028,6 +1029,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Abort, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Abort, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1132,6 +1134,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Accumulate(
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Accumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1216,6 +1219,7 @@ openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Add_error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_class, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1298,6 +1302,7 @@ openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Add_error_code, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorcode_val =
       tracer_args.errorcode ? (uint64_t)(int64_t)(*tracer_args.errorcode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_code, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1378,6 +1383,7 @@ openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Add_error_string, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_string, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1476,6 +1482,7 @@ openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real, const void *
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1580,6 +1587,7 @@ openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real, const void
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1681,6 +1689,7 @@ openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real, const void
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1790,6 +1799,7 @@ openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_real, const vo
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1876,6 +1886,7 @@ openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alloc_mem, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Alloc_mem, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1970,6 +1981,7 @@ openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real, const void *
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Allreduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2069,6 +2081,7 @@ openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real, const void
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallreduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2166,6 +2179,7 @@ openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real, const void *tr
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2270,6 +2284,7 @@ openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real, const void *
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2372,6 +2387,7 @@ openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alltoallv, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2481,6 +2497,7 @@ openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ialltoallv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2587,6 +2604,7 @@ openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alltoallw, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2696,6 +2714,7 @@ openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ialltoallw, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2779,6 +2798,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Barrier, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Barrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2859,6 +2879,7 @@ openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ibarrier, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibarrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2950,6 +2971,7 @@ openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const void *tracer_c
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Bcast, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3045,6 +3067,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3142,6 +3165,7 @@ openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibcast, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3242,6 +3266,7 @@ openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real, const void
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3323,6 +3348,7 @@ openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Buffer_attach, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_attach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3403,6 +3429,7 @@ openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Buffer_detach, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_detach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3481,6 +3508,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cance
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cancel, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cancel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3564,6 +3592,7 @@ openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_coords, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_coords, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3659,6 +3688,7 @@ openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Cart_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_cart_val =
       tracer_args.comm_cart ? (uint64_t)(uintptr_t)(*tracer_args.comm_cart) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3747,6 +3777,7 @@ openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_get, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3836,6 +3867,7 @@ openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_map, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3919,6 +3951,7 @@ openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_rank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4010,6 +4043,7 @@ openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real, const void
       tracer_args.rank_source ? (uint64_t)(int64_t)(*tracer_args.rank_source) : 0;
   tracer_record.rank_dest_val =
       tracer_args.rank_dest ? (uint64_t)(int64_t)(*tracer_args.rank_dest) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_shift, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4097,6 +4131,7 @@ openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real, const void *tr
       tracer_record_call(OPENMPI_ID_MPI_Cart_sub, tracer_depth, tracer_args.tracer_status);
   tracer_record.new_comm_val =
       tracer_args.new_comm ? (uint64_t)(uintptr_t)(*tracer_args.new_comm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_sub, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4178,6 +4213,7 @@ openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cartdim_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.ndims_val = tracer_args.ndims ? (uint64_t)(int64_t)(*tracer_args.ndims) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cartdim_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4255,6 +4291,7 @@ openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Close_port, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Close_port, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4343,6 +4380,7 @@ openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_accept, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_accept, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4426,6 +4464,7 @@ openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhandler_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4511,6 +4550,7 @@ openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_compare, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4600,6 +4640,7 @@ openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_connect, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_connect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4685,6 +4726,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4776,6 +4818,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_keyval(
                                                tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4870,6 +4913,7 @@ openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4957,6 +5001,7 @@ openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5037,6 +5082,7 @@ openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_delete_attr, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_delete_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5118,6 +5164,7 @@ openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_disconnect, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_disconnect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5201,6 +5248,7 @@ openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5285,6 +5333,7 @@ openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real, const void *
       tracer_record_call(OPENMPI_ID_MPI_Comm_idup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_idup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5371,6 +5420,7 @@ openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_dup_with_info, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup_with_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5453,6 +5503,7 @@ openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Comm_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5533,6 +5584,7 @@ openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5619,6 +5671,7 @@ openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5721,6 +5774,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5837,6 +5891,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create_adjace
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_dist_graph_val =
       tracer_args.comm_dist_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_dist_graph) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create_adjacent,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -5942,6 +5997,7 @@ openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighbors_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6042,6 +6098,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_neighbors_cou
       tracer_args.outneighbors ? (uint64_t)(int64_t)(*tracer_args.outneighbors) : 0;
   tracer_record.weighted_val =
       tracer_args.weighted ? (uint64_t)(int64_t)(*tracer_args.weighted) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors_count,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -6128,6 +6185,7 @@ openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandler_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.erhandler_val =
       tracer_args.erhandler ? (uint64_t)(uintptr_t)(*tracer_args.erhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6212,6 +6270,7 @@ openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6300,6 +6359,7 @@ openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer_real,
       tracer_args.comm_name ? (uint64_t)(int64_t)(*tracer_args.comm_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6379,6 +6439,7 @@ openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_parent, tracer_depth, tracer_args.tracer_status);
   tracer_record.parent_val = tracer_args.parent ? (uint64_t)(uintptr_t)(*tracer_args.parent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_parent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6460,6 +6521,7 @@ openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6541,6 +6603,7 @@ openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real, const void *
       tracer_record_call(OPENMPI_ID_MPI_Comm_join, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_join, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6621,6 +6684,7 @@ openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_rank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6701,6 +6765,7 @@ openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_remote_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6784,6 +6849,7 @@ openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_remote_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6869,6 +6935,7 @@ openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_attr, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6950,6 +7017,7 @@ openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7032,6 +7100,7 @@ openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_info, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7111,6 +7180,7 @@ openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_name, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7192,6 +7262,7 @@ openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7290,6 +7361,7 @@ openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real, const void
       tracer_record_call(OPENMPI_ID_MPI_Comm_spawn, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7394,6 +7466,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_spawn_multiple(
                                                tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn_multiple, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7488,6 +7561,7 @@ openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7579,6 +7653,7 @@ openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split_type, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split_type, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7661,6 +7736,7 @@ openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_test_inter, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_test_inter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7756,6 +7832,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Compare_and_swap(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Compare_and_swap, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Compare_and_swap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7844,6 +7921,7 @@ openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Dims_create, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Dims_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7924,6 +8002,7 @@ openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Errhandler_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Errhandler_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8006,6 +8085,7 @@ openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_class, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8092,6 +8172,7 @@ openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_real, const 
   tracer_record.string_val = tracer_args.string ? (uint64_t)(int64_t)(*tracer_args.string) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_string, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8187,6 +8268,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exsca
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Exscan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8281,6 +8363,7 @@ openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Fetch_and_op, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Fetch_and_op, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8380,6 +8463,7 @@ openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real, const void *trac
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iexscan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8463,6 +8547,7 @@ openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhandler_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8549,6 +8634,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8632,6 +8718,7 @@ openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8717,6 +8804,7 @@ openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandler_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8808,6 +8896,7 @@ openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_open, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_open, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8887,6 +8976,7 @@ openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_close, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_close, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8966,6 +9056,7 @@ openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_delete, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_delete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9045,6 +9136,7 @@ openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_size, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9124,6 +9216,7 @@ openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_preallocate, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_preallocate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9206,6 +9299,7 @@ openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9286,6 +9380,7 @@ openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9366,6 +9461,7 @@ openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_amode, tracer_depth, tracer_args.tracer_status);
   tracer_record.amode_val = tracer_args.amode ? (uint64_t)(int64_t)(*tracer_args.amode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_amode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9445,6 +9541,7 @@ openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_info, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9526,6 +9623,7 @@ openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_File_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9617,6 +9715,7 @@ openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_view, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_view, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9711,6 +9810,7 @@ openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer_real,
   tracer_record.filetype_val =
       tracer_args.filetype ? (uint64_t)(uintptr_t)(*tracer_args.filetype) : 0;
   tracer_record.datarep_val = tracer_args.datarep ? (uint64_t)(int64_t)(*tracer_args.datarep) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_view, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9803,6 +9903,7 @@ openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_at, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9894,6 +9995,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_read_at_all(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_at_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9987,6 +10089,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_at, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10078,6 +10181,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_at_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10172,6 +10276,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10264,6 +10369,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10356,6 +10462,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at_all(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_at_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10450,6 +10557,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at_all(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at_all, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10541,6 +10649,7 @@ openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10629,6 +10738,7 @@ openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10718,6 +10828,7 @@ openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10807,6 +10918,7 @@ openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10897,6 +11009,7 @@ openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10986,6 +11099,7 @@ openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11076,6 +11190,7 @@ openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11166,6 +11281,7 @@ openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11250,6 +11366,7 @@ openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_seek, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11330,6 +11447,7 @@ openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_position, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11417,6 +11535,7 @@ openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_offset_fn *tra
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_byte_offset, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.disp_val = tracer_args.disp ? (uint64_t)(int64_t)(*tracer_args.disp) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_byte_offset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11507,6 +11626,7 @@ openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_shared, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11598,6 +11718,7 @@ openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_shared, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11690,6 +11811,7 @@ openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_shared, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11782,6 +11904,7 @@ openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_iwrite_shared, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11873,6 +11996,7 @@ openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_ordered, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11964,6 +12088,7 @@ openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12050,6 +12175,7 @@ openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_seek_shared, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12137,6 +12263,7 @@ openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_position_shared
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_position_shared,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12229,6 +12356,7 @@ openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_all_begin_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12317,6 +12445,7 @@ openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_end_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12408,6 +12537,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all_begin(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12496,6 +12626,7 @@ openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_all_end_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12584,6 +12715,7 @@ openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begin_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12669,6 +12801,7 @@ openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_all_end, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12759,6 +12892,7 @@ openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_begin_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12844,6 +12978,7 @@ openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_all_end, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12934,6 +13069,7 @@ openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_ordered_begin_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_begin, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13021,6 +13157,7 @@ openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordered_end_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13112,6 +13249,7 @@ openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_ordered_begin
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_begin,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13199,6 +13337,7 @@ openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_ordered_end_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13287,6 +13426,7 @@ openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_extent_fn *tra
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_type_extent, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_type_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13369,6 +13509,7 @@ openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_set_atomicity, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_atomicity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13451,6 +13592,7 @@ openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_atomicity, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_atomicity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13530,6 +13672,7 @@ openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_sync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_sync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13604,6 +13747,7 @@ openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Finalize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13682,6 +13826,7 @@ openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Finalized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalized, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13759,6 +13904,7 @@ openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Free_mem, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Free_mem, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13859,6 +14005,7 @@ openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const void *tracer
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Gather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13968,6 +14115,7 @@ openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real, const void *trac
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Igather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14077,6 +14225,7 @@ openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real, const void *trac
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Gatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14191,6 +14340,7 @@ openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real, const void *tr
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Igatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14276,6 +14426,7 @@ openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_address, tracer_depth, tracer_args.tracer_status);
   tracer_record.address_val = tracer_args.address ? (uint64_t)(int64_t)(*tracer_args.address) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_address, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14360,6 +14511,7 @@ openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_count, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_count, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14444,6 +14596,7 @@ openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_elements, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14529,6 +14682,7 @@ openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_elements_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14634,6 +14788,7 @@ openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *tracer_calle
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14752,6 +14907,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Get_accumulate(
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_accumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14842,6 +14998,7 @@ openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_version_fn *trace
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_library_version, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14927,6 +15084,7 @@ openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_fn *tracer_
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_processor_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15012,6 +15170,7 @@ openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_real, const vo
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.subversion_val =
       tracer_args.subversion ? (uint64_t)(int64_t)(*tracer_args.subversion) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_version, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15107,6 +15266,7 @@ openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_real, const 
       tracer_record_call(OPENMPI_ID_MPI_Graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_graph_val =
       tracer_args.comm_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_graph) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15196,6 +15356,7 @@ openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_get, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15285,6 +15446,7 @@ openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_map, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15373,6 +15535,7 @@ openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_count_fn *t
                                                tracer_args.tracer_status);
   tracer_record.nneighbors_val =
       tracer_args.nneighbors ? (uint64_t)(int64_t)(*tracer_args.nneighbors) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors_count, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15461,6 +15624,7 @@ openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15547,6 +15711,7 @@ openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Graphdims_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.nnodes_val = tracer_args.nnodes ? (uint64_t)(int64_t)(*tracer_args.nnodes) : 0;
   tracer_record.nedges_val = tracer_args.nedges ? (uint64_t)(int64_t)(*tracer_args.nedges) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Graphdims_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15625,6 +15790,7 @@ openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Grequest_complete, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_complete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15716,6 +15882,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Grequest_start(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Grequest_start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15803,6 +15970,7 @@ openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_compare, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15889,6 +16057,7 @@ openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Group_difference, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_difference, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15978,6 +16147,7 @@ openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real, const void
       tracer_record_call(OPENMPI_ID_MPI_Group_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_excl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16057,6 +16227,7 @@ openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16143,6 +16314,7 @@ openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real, const void
       tracer_record_call(OPENMPI_ID_MPI_Group_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_incl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16229,6 +16401,7 @@ openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_intersection, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16319,6 +16492,7 @@ openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Group_range_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_excl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16409,6 +16583,7 @@ openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Group_range_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_incl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16492,6 +16667,7 @@ openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_rank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16572,6 +16748,7 @@ openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16661,6 +16838,7 @@ openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_ranks_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Group_translate_ranks, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_translate_ranks, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16749,6 +16927,7 @@ openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Group_union, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_union, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16849,6 +17028,7 @@ openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16876,8 +17056,9 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                                    dest, tag, comm, request);
 }
 
-/* MPI_Improbe: polls folded on this thread since its last record. */
-__thread uint64_t openmpi_polls_MPI_Improbe __attribute__((tls_model("initial-exec")));
+/* MPI_Improbe: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state openmpi_poll_MPI_Improbe
+    __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Improbe_fn *tracer_real,
                                                                 const void *tracer_caller,
@@ -16901,20 +17082,22 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Improbe);
     int tracer_result;
-    bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Improbe, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&openmpi_poll_MPI_Improbe, "openmpi", OPENMPI_ID_MPI_Improbe, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(source, tag, comm, flag, message, status);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Improbe, (int64_t)tracer_result,
-                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
-                                NULL);
+      tracer_poll_found_nothing(&openmpi_poll_MPI_Improbe, false, (int64_t)tracer_result,
+                                tracer_timed, tracer_ticks);
       openmpi_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "openmpi", OPENMPI_ID_MPI_Improbe);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Improbe, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -16943,13 +17126,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Improbe);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full);
-  bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Improbe, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed = tracer_poll_timed(&openmpi_poll_MPI_Improbe, "openmpi",
+                                        OPENMPI_ID_MPI_Improbe, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result =
       tracer_real(tracer_args.source, tracer_args.tag, tracer_args.comm, tracer_args.flag,
                   tracer_args.message, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found =
@@ -16957,13 +17140,15 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
                            !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "openmpi", OPENMPI_ID_MPI_Improbe);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Improbe, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &openmpi_polls_MPI_Improbe);
+    tracer_poll_found_nothing(&openmpi_poll_MPI_Improbe, true, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks);
     openmpi_depth--;
     return tracer_args.tracer_result;
   }
@@ -16972,7 +17157,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
       tracer_record_call(OPENMPI_ID_MPI_Improbe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Improbe);
+  tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Improbe);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Improbe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17065,6 +17251,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrec
       tracer_record_call(OPENMPI_ID_MPI_Imrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Imrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17144,6 +17331,7 @@ openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17223,6 +17411,7 @@ openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_delete, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_delete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17303,6 +17492,7 @@ openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newinfo_val = tracer_args.newinfo ? (uint64_t)(uintptr_t)(*tracer_args.newinfo) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_dup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17381,6 +17571,7 @@ openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17469,6 +17660,7 @@ openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real, const void *tr
       tracer_record_call(OPENMPI_ID_MPI_Info_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17550,6 +17742,7 @@ openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_get_nkeys, tracer_depth, tracer_args.tracer_status);
   tracer_record.nkeys_val = tracer_args.nkeys ? (uint64_t)(int64_t)(*tracer_args.nkeys) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nkeys, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17632,6 +17825,7 @@ openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_get_nthkey, tracer_depth, tracer_args.tracer_status);
   tracer_record.key_val = tracer_args.key ? (uint64_t)(int64_t)(*tracer_args.key) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nthkey, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17721,6 +17915,7 @@ openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn *tracer_re
   tracer_record.valuelen_val =
       tracer_args.valuelen ? (uint64_t)(int64_t)(*tracer_args.valuelen) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_valuelen, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17805,6 +18000,7 @@ openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_set, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_set, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17868,6 +18064,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn
       tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, tracer_args.tracer_status);
   tracer_record.argc_val = tracer_args.argc ? (uint64_t)(int64_t)(*tracer_args.argc) : 0;
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17945,6 +18142,7 @@ openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Initialized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Initialized, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18015,6 +18213,7 @@ openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_real, const vo
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Init_thread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18108,6 +18307,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Intercomm_create(
       tracer_record_call(OPENMPI_ID_MPI_Intercomm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18200,6 +18400,7 @@ openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Intercomm_merge, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_merge, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18228,8 +18429,9 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
                                             high, newintercomm);
 }
 
-/* MPI_Iprobe: polls folded on this thread since its last record. */
-__thread uint64_t openmpi_polls_MPI_Iprobe __attribute__((tls_model("initial-exec")));
+/* MPI_Iprobe: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state openmpi_poll_MPI_Iprobe
+    __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprobe_fn *tracer_real,
                                                                const void *tracer_caller,
@@ -18252,20 +18454,22 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Iprobe);
     int tracer_result;
-    bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Iprobe, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&openmpi_poll_MPI_Iprobe, "openmpi", OPENMPI_ID_MPI_Iprobe, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(source, tag, comm, flag, status);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Iprobe, (int64_t)tracer_result,
-                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
-                                NULL);
+      tracer_poll_found_nothing(&openmpi_poll_MPI_Iprobe, false, (int64_t)tracer_result,
+                                tracer_timed, tracer_ticks);
       openmpi_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "openmpi", OPENMPI_ID_MPI_Iprobe);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Iprobe, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -18292,12 +18496,12 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Iprobe);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full);
-  bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Iprobe, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed = tracer_poll_timed(&openmpi_poll_MPI_Iprobe, "openmpi", OPENMPI_ID_MPI_Iprobe,
+                                        !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result = tracer_real(tracer_args.source, tracer_args.tag, tracer_args.comm,
                                           tracer_args.flag, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found =
@@ -18305,13 +18509,15 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
                            !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "openmpi", OPENMPI_ID_MPI_Iprobe);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Iprobe, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &openmpi_polls_MPI_Iprobe);
+    tracer_poll_found_nothing(&openmpi_poll_MPI_Iprobe, true, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks);
     openmpi_depth--;
     return tracer_args.tracer_result;
   }
@@ -18319,7 +18525,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Iprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Iprobe);
+  tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Iprobe);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iprobe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18420,6 +18627,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Irecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18520,6 +18728,7 @@ openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Irsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18620,6 +18829,7 @@ openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const void *tracer_c
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Isend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18720,6 +18930,7 @@ openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Issend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18799,6 +19010,7 @@ openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Is_thread_main, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Is_thread_main, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18883,6 +19095,7 @@ openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Lookup_name, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Lookup_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18971,6 +19184,7 @@ openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Mprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Mprobe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19058,6 +19272,7 @@ openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Mrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Mrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19151,6 +19366,7 @@ openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgather, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19252,6 +19468,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgather(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgather, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19353,6 +19570,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_allgatherv(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19462,6 +19680,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgatherv(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19562,6 +19781,7 @@ openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoall, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19664,6 +19884,7 @@ openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19769,6 +19990,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallv(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19879,6 +20101,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallv(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19987,6 +20210,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallw(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20098,6 +20322,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallw(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20186,6 +20411,7 @@ openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_commutative, tracer_depth, tracer_args.tracer_status);
   tracer_record.commute_val = tracer_args.commute ? (uint64_t)(int64_t)(*tracer_args.commute) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_commutative, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20269,6 +20495,7 @@ openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20351,6 +20578,7 @@ openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real, const void *
       tracer_record_call(OPENMPI_ID_MPI_Open_port, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Open_port, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20429,6 +20657,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_f
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20524,6 +20753,7 @@ openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Pack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20612,6 +20842,7 @@ openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Pack_external_size, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20710,6 +20941,7 @@ openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void *tracer_cal
       tracer_record_call(OPENMPI_ID_MPI_Pack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20796,6 +21028,7 @@ openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Pack_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20882,6 +21115,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Probe, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Probe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20964,6 +21198,7 @@ openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Publish_name, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Publish_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21069,6 +21304,7 @@ openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *tracer_calle
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Put, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21152,6 +21388,7 @@ openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_real, const 
       tracer_record_call(OPENMPI_ID_MPI_Query_thread, tracer_depth, tracer_args.tracer_status);
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Query_thread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21261,6 +21498,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Raccumulate(
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Raccumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21365,6 +21603,7 @@ openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real, const void *
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21467,6 +21706,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
       tracer_args.tracer_status, tracer_args.comm,
       mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21566,6 +21806,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduc
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21668,6 +21909,7 @@ openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real, const void *trac
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21757,6 +21999,7 @@ openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Reduce_local, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_local, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21848,6 +22091,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce_scatter(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21944,6 +22188,7 @@ openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22043,6 +22288,7 @@ openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_block_fn *tra
   tracer_record.bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                         mpi_element_size(tracer_args.datatype)
                                                   : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter_block, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22148,6 +22394,7 @@ openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_block_fn *t
                              tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                              mpi_element_size(tracer_args.datatype)
                                                        : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter_block, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22244,6 +22491,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Register_datarep(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Register_datarep, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Register_datarep, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22329,6 +22577,7 @@ openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Request_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22413,6 +22662,7 @@ openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Request_get_status, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_get_status, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22524,6 +22774,7 @@ openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void *tracer_cal
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22640,6 +22891,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rget_accumulate(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Rget_accumulate, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget_accumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22758,6 +23010,7 @@ openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void *tracer_cal
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Rput, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22857,6 +23110,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22957,6 +23211,7 @@ openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real, const void
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23053,6 +23308,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Scan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23151,6 +23407,7 @@ openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const void *tracer_c
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23252,6 +23509,7 @@ openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real, const void *trac
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23362,6 +23620,7 @@ openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real, const void *tr
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23471,6 +23730,7 @@ openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real, const void *tr
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatterv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23585,6 +23845,7 @@ openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real, const void *
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatterv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23689,6 +23950,7 @@ openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real, const void *
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Send_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23786,6 +24048,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Send, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23905,6 +24168,7 @@ openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real, const void *tr
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
       tracer_args.tracer_status, tracer_args.comm,
       mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24020,6 +24284,7 @@ openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *tracer_real
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
       tracer_args.tracer_status, tracer_args.comm,
       mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv_replace, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24124,6 +24389,7 @@ openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real, const void
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24221,6 +24487,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24299,6 +24566,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Start(openmpi_MPI_Start_
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24377,6 +24645,7 @@ openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Startall, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Startall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24459,6 +24728,7 @@ openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancelled_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_cancelled, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_cancelled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24545,6 +24815,7 @@ openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_elements_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_elements, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24633,6 +24904,7 @@ openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_elements_x_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_elements_x, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24662,8 +24934,9 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
                                                   datatype, count);
 }
 
-/* MPI_Testall: polls folded on this thread since its last record. */
-__thread uint64_t openmpi_polls_MPI_Testall __attribute__((tls_model("initial-exec")));
+/* MPI_Testall: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state openmpi_poll_MPI_Testall
+    __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int
 openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *tracer_caller,
@@ -24686,20 +24959,22 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testall);
     int tracer_result;
-    bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testall, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&openmpi_poll_MPI_Testall, "openmpi", OPENMPI_ID_MPI_Testall, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(count, array_of_requests, flag, array_of_statuses);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testall, (int64_t)tracer_result,
-                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
-                                NULL);
+      tracer_poll_found_nothing(&openmpi_poll_MPI_Testall, false, (int64_t)tracer_result,
+                                tracer_timed, tracer_ticks);
       openmpi_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "openmpi", OPENMPI_ID_MPI_Testall);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -24726,12 +25001,12 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testall);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full);
-  bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testall, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed = tracer_poll_timed(&openmpi_poll_MPI_Testall, "openmpi",
+                                        OPENMPI_ID_MPI_Testall, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests,
                                           tracer_args.flag, tracer_args.array_of_statuses);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found =
@@ -24739,13 +25014,15 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
                            !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "openmpi", OPENMPI_ID_MPI_Testall);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &openmpi_polls_MPI_Testall);
+    tracer_poll_found_nothing(&openmpi_poll_MPI_Testall, true, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks);
     openmpi_depth--;
     return tracer_args.tracer_result;
   }
@@ -24758,7 +25035,8 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
       tracer_args.tracer_status == MPI_SUCCESS &&
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_ALL, 0, NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
-  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testall);
+  tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Testall);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24787,8 +25065,9 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                                     array_of_requests, flag, array_of_statuses);
 }
 
-/* MPI_Testany: polls folded on this thread since its last record. */
-__thread uint64_t openmpi_polls_MPI_Testany __attribute__((tls_model("initial-exec")));
+/* MPI_Testany: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state openmpi_poll_MPI_Testany
+    __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int
 openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *tracer_caller,
@@ -24811,20 +25090,22 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testany);
     int tracer_result;
-    bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testany, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&openmpi_poll_MPI_Testany, "openmpi", OPENMPI_ID_MPI_Testany, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(count, array_of_requests, index, flag, status);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testany, (int64_t)tracer_result,
-                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
-                                NULL);
+      tracer_poll_found_nothing(&openmpi_poll_MPI_Testany, false, (int64_t)tracer_result,
+                                tracer_timed, tracer_ticks);
       openmpi_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "openmpi", OPENMPI_ID_MPI_Testany);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -24853,12 +25134,12 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testany);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full);
-  bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testany, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed = tracer_poll_timed(&openmpi_poll_MPI_Testany, "openmpi",
+                                        OPENMPI_ID_MPI_Testany, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests,
                                           tracer_args.index, tracer_args.flag, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found =
@@ -24866,13 +25147,15 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
                            !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "openmpi", OPENMPI_ID_MPI_Testany);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &openmpi_polls_MPI_Testany);
+    tracer_poll_found_nothing(&openmpi_poll_MPI_Testany, true, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks);
     openmpi_depth--;
     return tracer_args.tracer_result;
   }
@@ -24887,7 +25170,8 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)),
       NULL, 0, tracer_args.status, mpi_status_source_at);
-  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testany);
+  tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Testany);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24916,8 +25200,8 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
                                     array_of_requests, index, flag, status);
 }
 
-/* MPI_Test: polls folded on this thread since its last record. */
-__thread uint64_t openmpi_polls_MPI_Test __attribute__((tls_model("initial-exec")));
+/* MPI_Test: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state openmpi_poll_MPI_Test __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn *tracer_real,
                                                              const void *tracer_caller,
@@ -24940,20 +25224,22 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Test);
     int tracer_result;
-    bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Test, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&openmpi_poll_MPI_Test, "openmpi", OPENMPI_ID_MPI_Test, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(request, flag, status);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((flag ? (uintptr_t)(*flag) : 0))) {
-      tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Test, (int64_t)tracer_result,
-                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
-                                NULL);
+      tracer_poll_found_nothing(&openmpi_poll_MPI_Test, false, (int64_t)tracer_result, tracer_timed,
+                                tracer_ticks);
       openmpi_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "openmpi", OPENMPI_ID_MPI_Test);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Test, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -24977,12 +25263,12 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Test);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full);
-  bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Test, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed =
+      tracer_poll_timed(&openmpi_poll_MPI_Test, "openmpi", OPENMPI_ID_MPI_Test, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result =
       tracer_real(tracer_args.request, tracer_args.flag, tracer_args.status);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found =
@@ -24990,13 +25276,15 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
                            !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "openmpi", OPENMPI_ID_MPI_Test);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Test, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &openmpi_polls_MPI_Test);
+    tracer_poll_found_nothing(&openmpi_poll_MPI_Test, true, tracer_args.tracer_status, tracer_timed,
+                              tracer_ticks);
     openmpi_depth--;
     return tracer_args.tracer_result;
   }
@@ -25017,7 +25305,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
       (uint64_t)((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
                      ? mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1)
                      : -1);
-  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Test);
+  tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Test);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Test, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25097,6 +25386,7 @@ openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Test_cancelled, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Test_cancelled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25123,8 +25413,9 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
   return openmpi_traced_MPI_Test_cancelled(tracer_real, __builtin_return_address(0), status, flag);
 }
 
-/* MPI_Testsome: polls folded on this thread since its last record. */
-__thread uint64_t openmpi_polls_MPI_Testsome __attribute__((tls_model("initial-exec")));
+/* MPI_Testsome: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state openmpi_poll_MPI_Testsome
+    __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int
 openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tracer_caller,
@@ -25147,21 +25438,23 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testsome);
     int tracer_result;
-    bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testsome, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&openmpi_poll_MPI_Testsome, "openmpi", OPENMPI_ID_MPI_Testsome, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result =
         tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
         !((outcount ? (uintptr_t)(*outcount) : 0))) {
-      tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testsome, (int64_t)tracer_result,
-                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
-                                NULL);
+      tracer_poll_found_nothing(&openmpi_poll_MPI_Testsome, false, (int64_t)tracer_result,
+                                tracer_timed, tracer_ticks);
       openmpi_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "openmpi", OPENMPI_ID_MPI_Testsome);
     if (tracer_recording_counting())
       tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -25190,13 +25483,13 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testsome);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full);
-  bool tracer_timed = tracer_poll_timed("openmpi", OPENMPI_ID_MPI_Testsome, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed = tracer_poll_timed(&openmpi_poll_MPI_Testsome, "openmpi",
+                                        OPENMPI_ID_MPI_Testsome, !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result =
       tracer_real(tracer_args.incount, tracer_args.array_of_requests, tracer_args.outcount,
                   tracer_args.array_of_indices, tracer_args.array_of_statuses);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found =
@@ -25204,13 +25497,15 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
                            !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "openmpi", OPENMPI_ID_MPI_Testsome);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &openmpi_polls_MPI_Testsome);
+    tracer_poll_found_nothing(&openmpi_poll_MPI_Testsome, true, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks);
     openmpi_depth--;
     return tracer_args.tracer_result;
   }
@@ -25224,7 +25519,8 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
       tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
       tracer_args.array_of_statuses, mpi_status_source_at);
-  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testsome);
+  tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Testsome);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25308,6 +25604,7 @@ openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Topo_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.status_val = tracer_args.status ? (uint64_t)(int64_t)(*tracer_args.status) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Topo_test, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25386,6 +25683,7 @@ openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_commit, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_commit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25470,6 +25768,7 @@ openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_contiguous, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_contiguous, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25574,6 +25873,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_darray(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_darray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_darray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25667,6 +25967,7 @@ openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f90_complex_f
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_complex, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_complex, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25753,6 +26054,7 @@ openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f90_integer_f
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_integer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_integer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25841,6 +26143,7 @@ openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_real_fn *tra
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_real, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_real, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25937,6 +26240,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed_blo
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed_block,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed_block,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -26035,6 +26339,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26129,6 +26434,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hvector(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hvector, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hvector, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26221,6 +26527,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_keyval(
                                                tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26320,6 +26627,7 @@ openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_indexed_blo
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_indexed_block,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_indexed_block,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -26416,6 +26724,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_struct(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_struct, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_struct, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26519,6 +26828,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_subarray(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_subarray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_subarray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26611,6 +26921,7 @@ openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resized_fn *trace
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_resized, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_resized, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26694,6 +27005,7 @@ openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_delete_attr, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_delete_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26777,6 +27089,7 @@ openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_dup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26855,6 +27168,7 @@ openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26934,6 +27248,7 @@ openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Type_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27022,6 +27337,7 @@ openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27118,6 +27434,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_contents(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_get_contents, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_contents, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27220,6 +27537,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_envelope(
       tracer_args.num_datatypes ? (uint64_t)(int64_t)(*tracer_args.num_datatypes) : 0;
   tracer_record.combiner_val =
       tracer_args.combiner ? (uint64_t)(int64_t)(*tracer_args.combiner) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_envelope, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27308,6 +27626,7 @@ openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Type_get_extent, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27394,6 +27713,7 @@ openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn *tracer_re
       tracer_record_call(OPENMPI_ID_MPI_Type_get_extent_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27484,6 +27804,7 @@ openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer_real,
       tracer_args.type_name ? (uint64_t)(int64_t)(*tracer_args.type_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27573,6 +27894,7 @@ openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_extent_fn *tra
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27664,6 +27986,7 @@ openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_extent_x_fn 
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27758,6 +28081,7 @@ openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_indexed, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_indexed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27846,6 +28170,7 @@ openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_match_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_match_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27931,6 +28256,7 @@ openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_set_attr, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28012,6 +28338,7 @@ openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_set_name, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28093,6 +28420,7 @@ openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28173,6 +28501,7 @@ openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_size_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28262,6 +28591,7 @@ openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_vector, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_vector, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28358,6 +28688,7 @@ openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const void *tracer
       tracer_record_call(OPENMPI_ID_MPI_Unpack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28442,6 +28773,7 @@ openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Unpublish_name, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpublish_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28538,6 +28870,7 @@ openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Unpack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack_external, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28630,6 +28963,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitall(openmpi_MPI_Wait
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_ALL, 0,
       NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28724,6 +29058,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitany(openmpi_MPI_Wait
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDEX,
       (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)), NULL, 0,
       tracer_args.status, mpi_status_source_at);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28811,6 +29146,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Wait(openmpi_MPI_Wait_fn
   tracer_record.recv_bytes = mpi_status_bytes(tracer_args.tracer_status, tracer_args.status, 0);
   tracer_record.status_source =
       (uint64_t)mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Wait, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28908,6 +29244,7 @@ openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real, const void *tr
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
       tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
       tracer_args.array_of_statuses, mpi_status_source_at);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29003,6 +29340,7 @@ openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_allocate, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29097,6 +29435,7 @@ openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_shared_fn *trace
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_allocate_shared, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29182,6 +29521,7 @@ openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_attach, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_attach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29261,6 +29601,7 @@ openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29341,6 +29682,7 @@ openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_complete, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_complete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29433,6 +29775,7 @@ openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29520,6 +29863,7 @@ openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_create_dynamic, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_dynamic, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29606,6 +29950,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29697,6 +30042,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_keyval(
       tracer_record_call(OPENMPI_ID_MPI_Win_create_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29782,6 +30128,7 @@ openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_delete_attr, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_delete_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29863,6 +30210,7 @@ openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_detach, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_detach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29942,6 +30290,7 @@ openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_fence, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_fence, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30021,6 +30370,7 @@ openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30098,6 +30448,7 @@ openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30177,6 +30528,7 @@ openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush_local, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30255,6 +30607,7 @@ openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_all_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_flush_local_all, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30336,6 +30689,7 @@ openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30415,6 +30769,7 @@ openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Win_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30501,6 +30856,7 @@ openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30584,6 +30940,7 @@ openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30667,6 +31024,7 @@ openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30748,6 +31106,7 @@ openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_real, const 
       tracer_record_call(OPENMPI_ID_MPI_Win_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30834,6 +31193,7 @@ openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_real, const 
       tracer_args.win_name ? (uint64_t)(int64_t)(*tracer_args.win_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30920,6 +31280,7 @@ openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_lock, tracer_depth, tracer_args.tracer_status);
   tracer_record.lock_shared = (uint64_t)(uintptr_t)(tracer_args.lock_type == MPI_LOCK_SHARED);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31000,6 +31361,7 @@ openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_lock_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31081,6 +31443,7 @@ openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_post, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_post, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31163,6 +31526,7 @@ openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_attr, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31244,6 +31608,7 @@ openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31326,6 +31691,7 @@ openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_info, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31405,6 +31771,7 @@ openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_name, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31495,6 +31862,7 @@ openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *tracer_real
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
   tracer_record.disp_unit_val =
       tracer_args.disp_unit ? (uint64_t)(int64_t)(*tracer_args.disp_unit) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_shared_query, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31579,6 +31947,7 @@ openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_start, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31656,6 +32025,7 @@ openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_sync, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_sync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31736,6 +32106,7 @@ openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_test, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31815,6 +32186,7 @@ openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_unlock, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31892,6 +32264,7 @@ openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_unlock_all, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31969,6 +32342,7 @@ openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_wait, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_wait, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32042,6 +32416,7 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wti
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Wtick, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = tracer_slot_double(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Wtick, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32114,6 +32489,7 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wti
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Wtime, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = tracer_slot_double(tracer_args.tracer_result);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Wtime, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32194,6 +32570,7 @@ openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_T_init_thread, tracer_depth, tracer_args.tracer_status);
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_init_thread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32269,6 +32646,7 @@ openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_finalize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_finalize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32348,6 +32726,7 @@ openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_cvar_val =
       tracer_args.num_cvar ? (uint64_t)(int64_t)(*tracer_args.num_cvar) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32463,6 +32842,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_cvar_get_info(
       tracer_args.desc_len ? (uint64_t)(int64_t)(*tracer_args.desc_len) : 0;
   tracer_record.bind_val = tracer_args.bind ? (uint64_t)(int64_t)(*tracer_args.bind) : 0;
   tracer_record.scope_val = tracer_args.scope ? (uint64_t)(int64_t)(*tracer_args.scope) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32550,6 +32930,7 @@ openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.cvar_index_val =
       tracer_args.cvar_index ? (uint64_t)(int64_t)(*tracer_args.cvar_index) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32640,6 +33021,7 @@ openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_alloc_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_handle_alloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32722,6 +33104,7 @@ openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_cvar_handle_free, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_handle_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32803,6 +33186,7 @@ openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_read, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32882,6 +33266,7 @@ openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_write, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_write, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32960,6 +33345,7 @@ openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_num, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.num_cat_val = tracer_args.num_cat ? (uint64_t)(int64_t)(*tracer_args.num_cat) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33072,6 +33458,7 @@ openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_info_fn *trace
       tracer_args.num_pvars ? (uint64_t)(int64_t)(*tracer_args.num_pvars) : 0;
   tracer_record.num_categories_val =
       tracer_args.num_categories ? (uint64_t)(int64_t)(*tracer_args.num_categories) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33162,6 +33549,7 @@ openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_index_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.category_index_val =
       tracer_args.category_index ? (uint64_t)(int64_t)(*tracer_args.category_index) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33250,6 +33638,7 @@ openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cvars_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_cvars, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_cvars, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33338,6 +33727,7 @@ openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pvars_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_pvars, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_pvars, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33427,6 +33817,7 @@ openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_get_categori
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_categories,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_categories,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -33508,6 +33899,7 @@ openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_changed, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.stamp_val = tracer_args.stamp ? (uint64_t)(int64_t)(*tracer_args.stamp) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_changed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33589,6 +33981,7 @@ openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_pvar_val =
       tracer_args.num_pvar ? (uint64_t)(int64_t)(*tracer_args.num_pvar) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33718,6 +34111,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_pvar_get_info(
   tracer_record.continuous_val =
       tracer_args.continuous ? (uint64_t)(int64_t)(*tracer_args.continuous) : 0;
   tracer_record.atomic_val = tracer_args.atomic ? (uint64_t)(int64_t)(*tracer_args.atomic) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33809,6 +34203,7 @@ openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.pvar_index_val =
       tracer_args.pvar_index ? (uint64_t)(int64_t)(*tracer_args.pvar_index) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33892,6 +34287,7 @@ openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_create_fn *t
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_create, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_session_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33973,6 +34369,7 @@ openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_free_fn *trace
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_free, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_session_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34066,6 +34463,7 @@ openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_alloc_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_handle_alloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34151,6 +34549,7 @@ openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_pvar_handle_free, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_handle_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34233,6 +34632,7 @@ openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_start, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34312,6 +34712,7 @@ openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_stop, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_stop, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34393,6 +34794,7 @@ openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_read, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34476,6 +34878,7 @@ openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_write, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_write, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34556,6 +34959,7 @@ openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_reset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_reset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34638,6 +35042,7 @@ openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_readreset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_readreset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34730,6 +35135,7 @@ openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tracer_real,
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.name_len_val =
       tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_enum_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34824,6 +35230,7 @@ openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tracer_real,
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.name_len_val =
       tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_enum_get_item, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34905,6 +35312,7 @@ openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_delete, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_delete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34990,6 +35398,7 @@ openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35073,6 +35482,7 @@ openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_put, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_put, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35160,6 +35570,7 @@ openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Keyval_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35240,6 +35651,7 @@ openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Keyval_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

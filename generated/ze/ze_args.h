@@ -1539,7 +1539,7 @@ struct ze_zeEventQueryStatus_record {
   uint64_t hEvent;
   uint64_t polls;
 };
-extern __thread uint64_t ze_polls_zeEventQueryStatus; /* polls folded since its last record */
+extern __thread struct tracer_poll_state ze_poll_zeEventQueryStatus; /* its polls on this thread */
 
 /* ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
  * ze_event_handle_t hEvent) */
@@ -1676,7 +1676,7 @@ struct ze_zeFenceQueryStatus_record {
   uint64_t hFence;
   uint64_t polls;
 };
-extern __thread uint64_t ze_polls_zeFenceQueryStatus; /* polls folded since its last record */
+extern __thread struct tracer_poll_state ze_poll_zeFenceQueryStatus; /* its polls on this thread */
 
 /* ze_result_t zeFenceReset(ze_fence_handle_t hFence) */
 typedef __typeof__(zeFenceReset) ze_zeFenceReset_fn;

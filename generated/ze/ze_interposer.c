@@ -41,7 +41,8 @@
 __thread unsigned ze_depth __attribute__((tls_model("initial-exec")));
 static struct tracer_code ze_library_code, ze_own_code;
 
-static bool ze_nested(const void *caller) {
+/* Inline: every traced call asks, polls millions of times; outside a call it is one load. */
+__attribute__((always_inline)) static inline bool ze_nested(const void *caller) {
   return ze_depth && (tracer_code_contains(&ze_own_code, caller) ||
                       tracer_code_contains(&ze_library_code, caller) || ze_library_code.count == 0);
 }
@@ -1030,6 +1031,7 @@ ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *tracer_caller, ze_init_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeInit, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeInit, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -1109,6 +1111,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGe
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDriverGet, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -1188,6 +1191,7 @@ ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGetApiVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.version_val = tracer_args.version ? (uint64_t)(*tracer_args.version) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDriverGetApiVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1269,6 +1273,7 @@ ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDriverGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1352,6 +1357,7 @@ ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGetIpcProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDriverGetIpcProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1442,6 +1448,7 @@ ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtensionProperties_fn *t
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDriverGetExtensionProperties, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDriverGetExtensionProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1517,6 +1524,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGetExtensionFunct
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.ppFunctionAddress_val =
       tracer_args.ppFunctionAddress ? (uint64_t)(uintptr_t)(*tracer_args.ppFunctionAddress) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDriverGetExtensionFunctionAddress, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1603,6 +1611,7 @@ ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const void *tracer_caller,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGet, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -1688,6 +1697,7 @@ ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetSubDevices, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetSubDevices, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1770,6 +1780,7 @@ ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1853,6 +1864,7 @@ ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeProperties_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetComputeProperties, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetComputeProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1938,6 +1950,7 @@ ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModuleProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetModuleProperties, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetModuleProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2030,6 +2043,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCommandQueueGr
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetCommandQueueGroupProperties,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetCommandQueueGroupProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2119,6 +2133,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryProperti
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetMemoryProperties, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetMemoryProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2204,6 +2219,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryAccessPr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetMemoryAccessProperties,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetMemoryAccessProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2293,6 +2309,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCachePropertie
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetCacheProperties, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetCacheProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2378,6 +2395,7 @@ ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImageProperties_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetImageProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetImageProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2465,6 +2483,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetExternalMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetExternalMemoryProperties,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetExternalMemoryProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2554,6 +2573,7 @@ ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetP2PProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetP2PProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2641,6 +2661,7 @@ ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceCanAccessPeer, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(*tracer_args.value) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceCanAccessPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2720,6 +2741,7 @@ ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetStatus, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetStatus, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2808,6 +2830,7 @@ ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTimestamps_fn *tracer_
       tracer_args.hostTimestamp ? (uint64_t)(*tracer_args.hostTimestamp) : 0;
   tracer_record.deviceTimestamp_val =
       tracer_args.deviceTimestamp ? (uint64_t)(*tracer_args.deviceTimestamp) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetGlobalTimestamps, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2897,6 +2920,7 @@ ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zeContextCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phContext_val =
       tracer_args.phContext ? (uint64_t)(uintptr_t)(*tracer_args.phContext) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2989,6 +3013,7 @@ ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_real, const void *tr
       tracer_record_call(ZE_ID_zeContextCreateEx, tracer_depth, tracer_args.tracer_status);
   tracer_record.phContext_val =
       tracer_args.phContext ? (uint64_t)(uintptr_t)(*tracer_args.phContext) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextCreateEx, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3050,6 +3075,7 @@ ze_traced_zeContextDestroy(ze_zeContextDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3127,6 +3153,7 @@ ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextGetStatus, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextGetStatus, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3215,6 +3242,7 @@ ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zeCommandQueueCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phCommandQueue_val =
       tracer_args.phCommandQueue ? (uint64_t)(uintptr_t)(*tracer_args.phCommandQueue) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandQueueCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3295,6 +3323,7 @@ ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandQueueDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandQueueDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3365,6 +3394,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandQueueExecuteComm
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandQueueExecuteCommandLists,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandQueueExecuteCommandLists, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3434,6 +3464,7 @@ ze_traced_zeCommandQueueSynchronize(ze_zeCommandQueueSynchronize_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandQueueSynchronize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandQueueSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3509,6 +3540,7 @@ ze_traced_zeCommandListCreate(ze_zeCommandListCreate_fn *tracer_real, const void
       tracer_record_call(ZE_ID_zeCommandListCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phCommandList_val =
       tracer_args.phCommandList ? (uint64_t)(uintptr_t)(*tracer_args.phCommandList) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3584,6 +3616,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListCreateImmedi
                                                tracer_args.tracer_status);
   tracer_record.phCommandList_val =
       tracer_args.phCommandList ? (uint64_t)(uintptr_t)(*tracer_args.phCommandList) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListCreateImmediate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3647,6 +3680,7 @@ ze_traced_zeCommandListDestroy(ze_zeCommandListDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3724,6 +3758,7 @@ ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListClose, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListClose, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3782,6 +3817,7 @@ ze_traced_zeCommandListReset(ze_zeCommandListReset_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListReset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3874,6 +3910,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWriteG
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendWriteGlobalTimestamp,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dstptr_val = tracer_args.dstptr ? (uint64_t)(*tracer_args.dstptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendWriteGlobalTimestamp,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -3969,6 +4006,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendBarrie
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListAppendBarrier, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendBarrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4073,6 +4111,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryRangesBarrier,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryRangesBarrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4163,6 +4202,7 @@ ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextSystemBarrier, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextSystemBarrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4254,6 +4294,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryCopy, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryCopy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4356,6 +4397,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryFill, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryFill, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4471,6 +4513,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryCopyRegion,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryCopyRegion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4577,6 +4620,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryCopyFromContext,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryCopyFromContext,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -4682,6 +4726,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopy, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4790,6 +4835,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyRegion,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyRegion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4895,6 +4941,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemory,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyToMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5003,6 +5050,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemory,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyFromMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5097,6 +5145,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryPrefetch,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryPrefetch, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5189,6 +5238,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemAdv
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemAdvise, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemAdvise, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5271,6 +5321,7 @@ ze_traced_zeEventPoolCreate(ze_zeEventPoolCreate_fn *tracer_real, const void *tr
       tracer_record_call(ZE_ID_zeEventPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEventPool_val =
       tracer_args.phEventPool ? (uint64_t)(uintptr_t)(*tracer_args.phEventPool) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventPoolCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5351,6 +5402,7 @@ ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventPoolDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventPoolDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5435,6 +5487,7 @@ ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEvent_val = tracer_args.phEvent ? (uint64_t)(uintptr_t)(*tracer_args.phEvent) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5513,6 +5566,7 @@ ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5592,6 +5646,7 @@ ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventPoolGetIpcHandle, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventPoolGetIpcHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5680,6 +5735,7 @@ ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandle_fn *tracer_real,
       tracer_record_call(ZE_ID_zeEventPoolOpenIpcHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEventPool_val =
       tracer_args.phEventPool ? (uint64_t)(uintptr_t)(*tracer_args.phEventPool) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventPoolOpenIpcHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5761,6 +5817,7 @@ ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHandle_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventPoolCloseIpcHandle, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventPoolCloseIpcHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5844,6 +5901,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendSignal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendSignalEvent, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendSignalEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5932,6 +5990,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWaitOn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendWaitOnEvents, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendWaitOnEvents, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6013,6 +6072,7 @@ ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventHostSignal, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventHostSignal, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6074,6 +6134,7 @@ ze_traced_zeEventHostSynchronize(ze_zeEventHostSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventHostSynchronize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventHostSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6101,8 +6162,9 @@ ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
                                           timeout);
 }
 
-/* zeEventQueryStatus: polls folded on this thread since its last record. */
-__thread uint64_t ze_polls_zeEventQueryStatus __attribute__((tls_model("initial-exec")));
+/* zeEventQueryStatus: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state ze_poll_zeEventQueryStatus
+    __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static ze_result_t
 ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real, const void *tracer_caller,
@@ -6127,32 +6189,35 @@ ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real, const void *
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeEventQueryStatus);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full);
-  bool tracer_timed = tracer_poll_timed("ze", ZE_ID_zeEventQueryStatus, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed = tracer_poll_timed(&ze_poll_zeEventQueryStatus, "ze", ZE_ID_zeEventQueryStatus,
+                                        !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found = !tracer_counted || !((tracer_args.tracer_status == INT64_C(1)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "ze", ZE_ID_zeEventQueryStatus);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (tracer_args.tracer_status == ZE_RESULT_SUCCESS)
     tracer_pending_drain("ze", false);
   if (!tracer_found) {
-    tracer_count_sampled_poll("ze", ZE_ID_zeEventQueryStatus, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &ze_polls_zeEventQueryStatus);
+    tracer_poll_found_nothing(&ze_poll_zeEventQueryStatus, true, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks);
     ze_depth--;
     return tracer_args.tracer_result;
   }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventQueryStatus, tracer_depth, tracer_args.tracer_status);
-  tracer_record.polls = tracer_polls_take(&ze_polls_zeEventQueryStatus);
+  tracer_record.polls = tracer_poll_take(&ze_poll_zeEventQueryStatus);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventQueryStatus, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6234,6 +6299,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendEventR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendEventReset, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendEventReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6315,6 +6381,7 @@ ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventHostReset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventHostReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6396,6 +6463,7 @@ ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTimestamp_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeEventQueryKernelTimestamp, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventQueryKernelTimestamp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6503,6 +6571,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendQueryK
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendQueryKernelTimestamps,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendQueryKernelTimestamps,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -6598,6 +6667,7 @@ ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phFence_val = tracer_args.phFence ? (uint64_t)(uintptr_t)(*tracer_args.phFence) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFenceCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6676,6 +6746,7 @@ ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFenceDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6736,6 +6807,7 @@ ze_traced_zeFenceHostSynchronize(ze_zeFenceHostSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceHostSynchronize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFenceHostSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6763,8 +6835,9 @@ ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
                                           timeout);
 }
 
-/* zeFenceQueryStatus: polls folded on this thread since its last record. */
-__thread uint64_t ze_polls_zeFenceQueryStatus __attribute__((tls_model("initial-exec")));
+/* zeFenceQueryStatus: its polls on this thread (runtime/tracer_runtime.h, tracer_poll_state). */
+__thread struct tracer_poll_state ze_poll_zeFenceQueryStatus
+    __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static ze_result_t
 ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *tracer_caller,
@@ -6786,19 +6859,21 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeFenceQueryStatus);
     ze_result_t tracer_result;
-    bool tracer_timed = tracer_poll_timed("ze", ZE_ID_zeFenceQueryStatus, false);
-    uint64_t tracer_start = tracer_poll_start(tracer_counting);
-    tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: not read */
+    bool tracer_timed =
+        tracer_poll_timed(&ze_poll_zeFenceQueryStatus, "ze", ZE_ID_zeFenceQueryStatus, false);
+    uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(hFence);
+    uint64_t tracer_ticks = tracer_counting && tracer_timed ? tracer_count_since(tracer_start) : 0;
     tracer_inflight_pop();
     if (tracer_counting && ((int64_t)tracer_result == INT64_C(1))) {
-      tracer_count_sampled_poll("ze", ZE_ID_zeFenceQueryStatus, (int64_t)tracer_result,
-                                tracer_timed, tracer_timed ? tracer_count_since(tracer_start) : 0,
-                                NULL);
+      tracer_poll_found_nothing(&ze_poll_zeFenceQueryStatus, false, (int64_t)tracer_result,
+                                tracer_timed, tracer_ticks);
       ze_depth--;
       return tracer_result;
     }
-    uint64_t tracer_end = tracer_poll_times(tracer_counting, &tracer_start);
+    tracer_inflight_spend();
+    uint64_t tracer_end = tracer_poll_times(tracer_counting, tracer_timed, tracer_ticks,
+                                            &tracer_start, "ze", ZE_ID_zeFenceQueryStatus);
     if (tracer_recording_counting())
       tracer_count_span("ze", ZE_ID_zeFenceQueryStatus, (int64_t)tracer_result, tracer_start,
                         tracer_end);
@@ -6817,30 +6892,33 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeFenceQueryStatus);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full);
-  bool tracer_timed = tracer_poll_timed("ze", ZE_ID_zeFenceQueryStatus, !tracer_counted);
-  uint64_t tracer_start = tracer_poll_start(tracer_counted);
-  tracer_inflight_started(tracer_depth, 0); /* its start on the trace clock: read if recorded */
+  bool tracer_timed = tracer_poll_timed(&ze_poll_zeFenceQueryStatus, "ze", ZE_ID_zeFenceQueryStatus,
+                                        !tracer_counted);
+  uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
   tracer_args.tracer_result = tracer_real(tracer_args.hFence);
-  uint64_t tracer_ticks = tracer_timed ? tracer_count_since(tracer_start) : 0;
+  uint64_t tracer_ticks = tracer_counted && tracer_timed ? tracer_count_since(tracer_start) : 0;
   tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   bool tracer_found = !tracer_counted || !((tracer_args.tracer_status == INT64_C(1)));
   tracer_record.head.start = tracer_record.head.end = 0;
   if (tracer_found) {
-    tracer_record.head.end = tracer_poll_times(tracer_counted, &tracer_start);
+    tracer_inflight_spend();
+    tracer_record.head.end = tracer_poll_times(tracer_counted, tracer_timed, tracer_ticks,
+                                               &tracer_start, "ze", ZE_ID_zeFenceQueryStatus);
     tracer_record.head.start = tracer_start;
   }
   tracer_args.tracer_start = tracer_record.head.start;
   if (!tracer_found) {
-    tracer_count_sampled_poll("ze", ZE_ID_zeFenceQueryStatus, tracer_args.tracer_status,
-                              tracer_timed, tracer_ticks, &ze_polls_zeFenceQueryStatus);
+    tracer_poll_found_nothing(&ze_poll_zeFenceQueryStatus, true, tracer_args.tracer_status,
+                              tracer_timed, tracer_ticks);
     ze_depth--;
     return tracer_args.tracer_result;
   }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceQueryStatus, tracer_depth, tracer_args.tracer_status);
-  tracer_record.polls = tracer_polls_take(&ze_polls_zeFenceQueryStatus);
+  tracer_record.polls = tracer_poll_take(&ze_poll_zeFenceQueryStatus);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFenceQueryStatus, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6917,6 +6995,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFenceReset(ze_zeFenceRe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceReset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFenceReset, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -6999,6 +7078,7 @@ ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeImageGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeImageGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7087,6 +7167,7 @@ ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeImageCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phImage_val = tracer_args.phImage ? (uint64_t)(uintptr_t)(*tracer_args.phImage) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeImageCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7165,6 +7246,7 @@ ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeImageDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeImageDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7241,6 +7323,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemAllocShared(
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocShared, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemAllocShared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7321,6 +7404,7 @@ ze_traced_zeMemAllocDevice(ze_zeMemAllocDevice_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemAllocDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7397,6 +7481,7 @@ ze_traced_zeMemAllocHost(ze_zeMemAllocHost_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemAllocHost, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7459,6 +7544,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemFree(ze_zeMemFree_fn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemFree, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemFree, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -7545,6 +7631,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemGetAllocProperties(
       tracer_record_call(ZE_ID_zeMemGetAllocProperties, tracer_depth, tracer_args.tracer_status);
   tracer_record.phDevice_val =
       tracer_args.phDevice ? (uint64_t)(uintptr_t)(*tracer_args.phDevice) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemGetAllocProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7635,6 +7722,7 @@ ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zeMemGetAddressRange, tracer_depth, tracer_args.tracer_status);
   tracer_record.pBase_val = tracer_args.pBase ? (uint64_t)(uintptr_t)(*tracer_args.pBase) : 0;
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemGetAddressRange, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7720,6 +7808,7 @@ ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemGetIpcHandle, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemGetIpcHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7809,6 +7898,7 @@ ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemOpenIpcHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemOpenIpcHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7891,6 +7981,7 @@ ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemCloseIpcHandle, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemCloseIpcHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7984,6 +8075,7 @@ ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real, const void *tracer_c
       tracer_args.phModule ? (uint64_t)(uintptr_t)(*tracer_args.phModule) : 0;
   tracer_record.phBuildLog_val =
       tracer_args.phBuildLog ? (uint64_t)(uintptr_t)(*tracer_args.phBuildLog) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8063,6 +8155,7 @@ ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8147,6 +8240,7 @@ ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *tracer_real, const void
       tracer_record_call(ZE_ID_zeModuleDynamicLink, tracer_depth, tracer_args.tracer_status);
   tracer_record.phLinkLog_val =
       tracer_args.phLinkLog ? (uint64_t)(uintptr_t)(*tracer_args.phLinkLog) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleDynamicLink, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8227,6 +8321,7 @@ ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleBuildLogDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleBuildLogDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8314,6 +8409,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleBuildLogGetString
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pBuildLog_val =
       tracer_args.pBuildLog ? (uint64_t)(int64_t)(*tracer_args.pBuildLog) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleBuildLogGetString, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8404,6 +8500,7 @@ ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_fn *tracer_real,
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pModuleNativeBinary_val =
       tracer_args.pModuleNativeBinary ? (uint64_t)(*tracer_args.pModuleNativeBinary) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleGetNativeBinary, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8494,6 +8591,7 @@ ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointer_fn *tracer_real,
       tracer_record_call(ZE_ID_zeModuleGetGlobalPointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleGetGlobalPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8581,6 +8679,7 @@ ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleGetKernelNames, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleGetKernelNames, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8663,6 +8762,7 @@ ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8733,6 +8833,7 @@ ze_traced_zeKernelCreate(ze_zeKernelCreate_fn *tracer_real, const void *tracer_c
       tracer_record_call(ZE_ID_zeKernelCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phKernel_val =
       tracer_args.phKernel ? (uint64_t)(uintptr_t)(*tracer_args.phKernel) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8811,6 +8912,7 @@ ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8896,6 +8998,7 @@ ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPointer_fn *tracer_re
       tracer_record_call(ZE_ID_zeModuleGetFunctionPointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.pfnFunction_val =
       tracer_args.pfnFunction ? (uint64_t)(uintptr_t)(*tracer_args.pfnFunction) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleGetFunctionPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8985,6 +9088,7 @@ ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetGroupSize, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSetGroupSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9086,6 +9190,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestGroupSize(
   tracer_record.groupSizeX_val = tracer_args.groupSizeX ? (uint64_t)(*tracer_args.groupSizeX) : 0;
   tracer_record.groupSizeY_val = tracer_args.groupSizeY ? (uint64_t)(*tracer_args.groupSizeY) : 0;
   tracer_record.groupSizeZ_val = tracer_args.groupSizeZ ? (uint64_t)(*tracer_args.groupSizeZ) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSuggestGroupSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9177,6 +9282,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestMaxCoopera
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.totalGroupCount_val =
       tracer_args.totalGroupCount ? (uint64_t)(*tracer_args.totalGroupCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSuggestMaxCooperativeGroupCount,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -9268,6 +9374,7 @@ ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValue_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetArgumentValue, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSetArgumentValue, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9352,6 +9459,7 @@ ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAccess_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetIndirectAccess, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSetIndirectAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9438,6 +9546,7 @@ ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAccess_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelGetIndirectAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelGetIndirectAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9528,6 +9637,7 @@ ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAttributes_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pString_val = tracer_args.pString ? (uint64_t)(uintptr_t)(*tracer_args.pString) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelGetSourceAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9612,6 +9722,7 @@ ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetCacheConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9692,6 +9803,7 @@ ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9778,6 +9890,7 @@ ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zeKernelGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pName_val = tracer_args.pName ? (uint64_t)(int64_t)(*tracer_args.pName) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelGetName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9866,6 +9979,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendLaunchKernel, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9966,6 +10080,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendLaunchCooperativeKernel,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchCooperativeKernel,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -10067,6 +10182,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendLaunchKernelIndirect,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchKernelIndirect,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -10185,6 +10301,7 @@ ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect, tracer_depth,
                          tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -10283,6 +10400,7 @@ ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryResident_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeContextMakeMemoryResident, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextMakeMemoryResident, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10372,6 +10490,7 @@ ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextEvictMemory, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextEvictMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10458,6 +10577,7 @@ ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageResident_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextMakeImageResident, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextMakeImageResident, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10545,6 +10665,7 @@ ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextEvictImage, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextEvictImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10634,6 +10755,7 @@ ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zeSamplerCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phSampler_val =
       tracer_args.phSampler ? (uint64_t)(uintptr_t)(*tracer_args.phSampler) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeSamplerCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10712,6 +10834,7 @@ ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeSamplerDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeSamplerDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10798,6 +10921,7 @@ ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemReserve, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemReserve, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10881,6 +11005,7 @@ ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemFree, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10968,6 +11093,7 @@ ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageSize_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemQueryPageSize, tracer_depth, tracer_args.tracer_status);
   tracer_record.pagesize_val = tracer_args.pagesize ? (uint64_t)(*tracer_args.pagesize) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemQueryPageSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11060,6 +11186,7 @@ ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *tracer_real, const void
       tracer_record_call(ZE_ID_zePhysicalMemCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phPhysicalMemory_val =
       tracer_args.phPhysicalMemory ? (uint64_t)(uintptr_t)(*tracer_args.phPhysicalMemory) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zePhysicalMemCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11143,6 +11270,7 @@ ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zePhysicalMemDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zePhysicalMemDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11236,6 +11364,7 @@ ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemMap, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemMap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11319,6 +11448,7 @@ ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemUnmap, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemUnmap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11407,6 +11537,7 @@ ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAccessAttribute_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeVirtualMemSetAccessAttribute, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemSetAccessAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11503,6 +11634,7 @@ ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAccessAttribute_fn *t
                                                tracer_args.tracer_status);
   tracer_record.access_val = tracer_args.access ? (uint64_t)(*tracer_args.access) : 0;
   tracer_record.outSize_val = tracer_args.outSize ? (uint64_t)(*tracer_args.outSize) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemGetAccessAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11594,6 +11726,7 @@ ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffsetExp_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetGlobalOffsetExp, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSetGlobalOffsetExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11681,6 +11814,7 @@ ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceReserveCacheExt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceReserveCacheExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11768,6 +11902,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceSetCacheAdviceExt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceSetCacheAdviceExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11860,6 +11995,7 @@ ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestampsExp_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventQueryTimestampsExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventQueryTimestampsExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11946,6 +12082,7 @@ ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPropertiesExp_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeImageGetMemoryPropertiesExp, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeImageGetMemoryPropertiesExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12041,6 +12178,7 @@ ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zeImageViewCreateExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.phImageView_val =
       tracer_args.phImageView ? (uint64_t)(uintptr_t)(*tracer_args.phImageView) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeImageViewCreateExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12125,6 +12263,7 @@ ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHintExp_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSchedulingHintExp, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSchedulingHintExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12210,6 +12349,7 @@ ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetPropertiesExt_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDevicePciGetPropertiesExt, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDevicePciGetPropertiesExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12317,6 +12457,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemoryExt,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyToMemoryExt,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -12432,6 +12573,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -12526,6 +12668,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeImageGetAllocProperties
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeImageGetAllocPropertiesExt, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeImageGetAllocPropertiesExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12618,6 +12761,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleInspectLinkageExt
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleInspectLinkageExt, tracer_depth, tracer_args.tracer_status);
   tracer_record.phLog_val = tracer_args.phLog ? (uint64_t)(uintptr_t)(*tracer_args.phLog) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleInspectLinkageExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12705,6 +12849,7 @@ ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemFreeExt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemFreeExt, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -12790,6 +12935,7 @@ ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFabricVertexGetExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricVertexGetExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12877,6 +13023,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetSubVerti
   tracer_record.head.call = tracer_record_call(ZE_ID_zeFabricVertexGetSubVerticesExp, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricVertexGetSubVerticesExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12962,6 +13109,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetProperti
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeFabricVertexGetPropertiesExp, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricVertexGetPropertiesExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13049,6 +13197,7 @@ ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDeviceExp_fn *tracer_re
       tracer_record_call(ZE_ID_zeFabricVertexGetDeviceExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.phDevice_val =
       tracer_args.phDevice ? (uint64_t)(uintptr_t)(*tracer_args.phDevice) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricVertexGetDeviceExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13136,6 +13285,7 @@ ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVertexExp_fn *tracer_re
       tracer_record_call(ZE_ID_zeDeviceGetFabricVertexExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.phVertex_val =
       tracer_args.phVertex ? (uint64_t)(uintptr_t)(*tracer_args.phVertex) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetFabricVertexExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13226,6 +13376,7 @@ ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFabricEdgeGetExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricEdgeGetExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13318,6 +13469,7 @@ ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVerticesExp_fn *tracer_re
       tracer_args.phVertexA ? (uint64_t)(uintptr_t)(*tracer_args.phVertexA) : 0;
   tracer_record.phVertexB_val =
       tracer_args.phVertexB ? (uint64_t)(uintptr_t)(*tracer_args.phVertexB) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricEdgeGetVerticesExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13404,6 +13556,7 @@ ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetPropertiesExp_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeFabricEdgeGetPropertiesExp, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricEdgeGetPropertiesExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13495,6 +13648,7 @@ ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *tracer_real, const 
       tracer_record_call(ZE_ID_zetModuleGetDebugInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pDebugInfo_val = tracer_args.pDebugInfo ? (uint64_t)(*tracer_args.pDebugInfo) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetModuleGetDebugInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13579,6 +13733,7 @@ ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetDeviceGetDebugProperties, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDeviceGetDebugProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13667,6 +13822,7 @@ ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugAttach, tracer_depth, tracer_args.tracer_status);
   tracer_record.phDebug_val = tracer_args.phDebug ? (uint64_t)(uintptr_t)(*tracer_args.phDebug) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugAttach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13745,6 +13901,7 @@ ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugDetach, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugDetach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13827,6 +13984,7 @@ ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugReadEvent, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugReadEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13910,6 +14068,7 @@ ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEvent_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugAcknowledgeEvent, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugAcknowledgeEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13991,6 +14150,7 @@ ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugInterrupt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugInterrupt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14069,6 +14229,7 @@ ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugResume, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugResume, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14154,6 +14315,7 @@ ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugReadMemory, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugReadMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14244,6 +14406,7 @@ ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugWriteMemory, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugWriteMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14334,6 +14497,7 @@ ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegisterSetProperties_f
   tracer_record.head.call = tracer_record_call(ZE_ID_zetDebugGetRegisterSetProperties, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugGetRegisterSetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14429,6 +14593,7 @@ ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugReadRegisters, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugReadRegisters, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14522,6 +14687,7 @@ ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugWriteRegisters, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugWriteRegisters, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14609,6 +14775,7 @@ ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricGroupGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricGroupGet, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14691,6 +14858,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupGetProperti
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetMetricGroupGetProperties, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricGroupGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14791,6 +14959,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupCalculateMe
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pMetricValueCount_val =
       tracer_args.pMetricValueCount ? (uint64_t)(*tracer_args.pMetricValueCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricGroupCalculateMetricValues, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14882,6 +15051,7 @@ ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real, const void *tracer_calle
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricGet, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -14963,6 +15133,7 @@ ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15053,6 +15224,7 @@ ze_traced_zetContextActivateMetricGroups(ze_zetContextActivateMetricGroups_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetContextActivateMetricGroups, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetContextActivateMetricGroups, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15152,6 +15324,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerOpen(
       tracer_record_call(ZE_ID_zetMetricStreamerOpen, tracer_depth, tracer_args.tracer_status);
   tracer_record.phMetricStreamer_val =
       tracer_args.phMetricStreamer ? (uint64_t)(uintptr_t)(*tracer_args.phMetricStreamer) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricStreamerOpen, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15246,6 +15419,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricStreamerMarker,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricStreamerMarker,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -15331,6 +15505,7 @@ ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricStreamerClose, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricStreamerClose, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15420,6 +15595,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerReadData
       tracer_record_call(ZE_ID_zetMetricStreamerReadData, tracer_depth, tracer_args.tracer_status);
   tracer_record.pRawDataSize_val =
       tracer_args.pRawDataSize ? (uint64_t)(*tracer_args.pRawDataSize) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricStreamerReadData, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15518,6 +15694,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricQueryPoolCreate(
       tracer_record_call(ZE_ID_zetMetricQueryPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phMetricQueryPool_val =
       tracer_args.phMetricQueryPool ? (uint64_t)(uintptr_t)(*tracer_args.phMetricQueryPool) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricQueryPoolCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15602,6 +15779,7 @@ ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDestroy_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricQueryPoolDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricQueryPoolDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15690,6 +15868,7 @@ ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zetMetricQueryCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phMetricQuery_val =
       tracer_args.phMetricQuery ? (uint64_t)(uintptr_t)(*tracer_args.phMetricQuery) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricQueryCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15769,6 +15948,7 @@ ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricQueryDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricQueryDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15846,6 +16026,7 @@ ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricQueryReset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricQueryReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15927,6 +16108,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryBegin,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricQueryBegin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16022,6 +16204,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryEnd,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricQueryEnd, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16110,6 +16293,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricMemoryBarrier,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricMemoryBarrier,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -16199,6 +16383,7 @@ ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *tracer_real, const 
       tracer_record_call(ZE_ID_zetMetricQueryGetData, tracer_depth, tracer_args.tracer_status);
   tracer_record.pRawDataSize_val =
       tracer_args.pRawDataSize ? (uint64_t)(*tracer_args.pRawDataSize) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricQueryGetData, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16281,6 +16466,7 @@ ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetKernelGetProfileInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetKernelGetProfileInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16368,6 +16554,7 @@ ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer_real, const void *
       tracer_record_call(ZE_ID_zetTracerExpCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phTracer_val =
       tracer_args.phTracer ? (uint64_t)(uintptr_t)(*tracer_args.phTracer) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetTracerExpCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16447,6 +16634,7 @@ ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetTracerExpDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16528,6 +16716,7 @@ ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologues_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpSetPrologues, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetTracerExpSetPrologues, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16612,6 +16801,7 @@ ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogues_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpSetEpilogues, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetTracerExpSetEpilogues, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16695,6 +16885,7 @@ ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpSetEnabled, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetTracerExpSetEnabled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16804,6 +16995,7 @@ ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(
   tracer_record.pSetCount_val = tracer_args.pSetCount ? (uint64_t)(*tracer_args.pSetCount) : 0;
   tracer_record.pTotalMetricValueCount_val =
       tracer_args.pTotalMetricValueCount ? (uint64_t)(*tracer_args.pTotalMetricValueCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricGroupCalculateMultipleMetricValuesExp,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -16896,6 +17088,7 @@ ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16977,6 +17170,7 @@ ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceGetState, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17056,6 +17250,7 @@ ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceReset, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17140,6 +17335,7 @@ ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGetState_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceProcessesGetState, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceProcessesGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17225,6 +17421,7 @@ ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetProperties_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDevicePciGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17308,6 +17505,7 @@ ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetState, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDevicePciGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17392,6 +17590,7 @@ ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetBars, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDevicePciGetBars, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17473,6 +17672,7 @@ ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetStats, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDevicePciGetStats, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17559,6 +17759,7 @@ ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumDiagnosticTestSuites
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumDiagnosticTestSuites,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumDiagnosticTestSuites, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17644,6 +17845,7 @@ ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDiagnosticsGetProperties, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDiagnosticsGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17732,6 +17934,7 @@ ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDiagnosticsGetTests, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDiagnosticsGetTests, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17821,6 +18024,7 @@ ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDiagnosticsRunTests, tracer_depth, tracer_args.tracer_status);
   tracer_record.pResult_val = tracer_args.pResult ? (uint64_t)(*tracer_args.pResult) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDiagnosticsRunTests, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17903,6 +18107,7 @@ ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEccAvailable, tracer_depth, tracer_args.tracer_status);
   tracer_record.pAvailable_val = tracer_args.pAvailable ? (uint64_t)(*tracer_args.pAvailable) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEccAvailable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17987,6 +18192,7 @@ ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurable_fn *tracer_real,
       tracer_record_call(ZE_ID_zesDeviceEccConfigurable, tracer_depth, tracer_args.tracer_status);
   tracer_record.pConfigurable_val =
       tracer_args.pConfigurable ? (uint64_t)(*tracer_args.pConfigurable) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEccConfigurable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18068,6 +18274,7 @@ ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceGetEccState, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceGetEccState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18151,6 +18358,7 @@ ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceSetEccState, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceSetEccState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18238,6 +18446,7 @@ ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGroups_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumEngineGroups, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumEngineGroups, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18322,6 +18531,7 @@ ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesEngineGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesEngineGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18403,6 +18613,7 @@ ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesEngineGetActivity, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesEngineGetActivity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18483,6 +18694,7 @@ ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEventRegister, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEventRegister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18578,6 +18790,7 @@ ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tracer_real, const vo
   tracer_record.pNumDeviceEvents_val =
       tracer_args.pNumDeviceEvents ? (uint64_t)(*tracer_args.pNumDeviceEvents) : 0;
   tracer_record.pEvents_val = tracer_args.pEvents ? (uint64_t)(*tracer_args.pEvents) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDriverEventListen, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18675,6 +18888,7 @@ ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn *tracer_real,
   tracer_record.pNumDeviceEvents_val =
       tracer_args.pNumDeviceEvents ? (uint64_t)(*tracer_args.pNumDeviceEvents) : 0;
   tracer_record.pEvents_val = tracer_args.pEvents ? (uint64_t)(*tracer_args.pEvents) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDriverEventListenEx, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18763,6 +18977,7 @@ ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPorts_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumFabricPorts, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumFabricPorts, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18847,6 +19062,7 @@ ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetProperties_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFabricPortGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18932,6 +19148,7 @@ ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkType_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetLinkType, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFabricPortGetLinkType, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19015,6 +19232,7 @@ ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFabricPortGetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19096,6 +19314,7 @@ ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortSetConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFabricPortSetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19176,6 +19395,7 @@ ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetState, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFabricPortGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19257,6 +19477,7 @@ ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThroughput_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetThroughput, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFabricPortGetThroughput, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19345,6 +19566,7 @@ ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumFans, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumFans, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19426,6 +19648,7 @@ ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFanGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19505,6 +19728,7 @@ ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanGetConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFanGetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19581,6 +19805,7 @@ ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanSetDefaultMode, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFanSetDefaultMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19661,6 +19886,7 @@ ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanSetFixedSpeedMode, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFanSetFixedSpeedMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19741,6 +19967,7 @@ ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanSetSpeedTableMode, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFanSetSpeedTableMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19825,6 +20052,7 @@ ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanGetState, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSpeed_val = tracer_args.pSpeed ? (uint64_t)(int64_t)(*tracer_args.pSpeed) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFanGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19908,6 +20136,7 @@ ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumFirmwares, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumFirmwares, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19991,6 +20220,7 @@ ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFirmwareGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFirmwareGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20076,6 +20306,7 @@ ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFirmwareFlash, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFirmwareFlash, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20163,6 +20394,7 @@ ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequencyDomains_fn *tra
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumFrequencyDomains, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumFrequencyDomains, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20248,6 +20480,7 @@ ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetProperties_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20338,6 +20571,7 @@ ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAvailableClocks_fn *t
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyGetAvailableClocks, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyGetAvailableClocks, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20421,6 +20655,7 @@ ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyGetRange, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyGetRange, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20501,6 +20736,7 @@ ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencySetRange, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencySetRange, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20581,6 +20817,7 @@ ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyGetState, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20663,6 +20900,7 @@ ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrottleTime_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyGetThrottleTime, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyGetThrottleTime, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20749,6 +20987,7 @@ ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetCapabilities_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyOcGetCapabilities, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcGetCapabilities, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20837,6 +21076,7 @@ ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcGetFrequencyTarget_f
                                                tracer_args.tracer_status);
   tracer_record.pCurrentOcFrequency_val =
       tracer_args.pCurrentOcFrequency ? tracer_slot_double(*tracer_args.pCurrentOcFrequency) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcGetFrequencyTarget, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20923,6 +21163,7 @@ ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcSetFrequencyTarget_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyOcSetFrequencyTarget, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcSetFrequencyTarget, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21017,6 +21258,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesFrequencyOcGetVoltageT
   tracer_record.pCurrentVoltageOffset_val =
       tracer_args.pCurrentVoltageOffset ? tracer_slot_double(*tracer_args.pCurrentVoltageOffset)
                                         : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcGetVoltageTarget, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21108,6 +21350,7 @@ ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSetVoltageTarget_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyOcSetVoltageTarget, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcSetVoltageTarget, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21193,6 +21436,7 @@ ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcSetMode, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcSetMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21275,6 +21519,7 @@ ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *tracer_real, const 
       tracer_record_call(ZE_ID_zesFrequencyOcGetMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCurrentOcMode_val =
       tracer_args.pCurrentOcMode ? (uint64_t)(*tracer_args.pCurrentOcMode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcGetMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21358,6 +21603,7 @@ ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_fn *tracer_real,
       tracer_record_call(ZE_ID_zesFrequencyOcGetIccMax, tracer_depth, tracer_args.tracer_status);
   tracer_record.pOcIccMax_val =
       tracer_args.pOcIccMax ? tracer_slot_double(*tracer_args.pOcIccMax) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcGetIccMax, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21439,6 +21685,7 @@ ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcSetIccMax, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcSetIccMax, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21521,6 +21768,7 @@ ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcGetTjMax, tracer_depth, tracer_args.tracer_status);
   tracer_record.pOcTjMax_val = tracer_args.pOcTjMax ? tracer_slot_double(*tracer_args.pOcTjMax) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcGetTjMax, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21602,6 +21850,7 @@ ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcSetTjMax, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcSetTjMax, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21687,6 +21936,7 @@ ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumLeds, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumLeds, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21768,6 +22018,7 @@ ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesLedGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21847,6 +22098,7 @@ ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedGetState, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesLedGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21925,6 +22177,7 @@ ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedSetState, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesLedSetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22003,6 +22256,7 @@ ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedSetColor, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesLedSetColor, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22087,6 +22341,7 @@ ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryModules_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumMemoryModules, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumMemoryModules, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22171,6 +22426,7 @@ ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesMemoryGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesMemoryGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22251,6 +22507,7 @@ ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesMemoryGetState, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesMemoryGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22330,6 +22587,7 @@ ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesMemoryGetBandwidth, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesMemoryGetBandwidth, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22416,6 +22674,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesDeviceEnumPerformanceF
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumPerformanceFactorDomains,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumPerformanceFactorDomains, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22502,6 +22761,7 @@ ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformanceFactorGetProperties
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesPerformanceFactorGetProperties,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPerformanceFactorGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22589,6 +22849,7 @@ ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFactorGetConfig_fn *tra
   tracer_record.head.call = tracer_record_call(ZE_ID_zesPerformanceFactorGetConfig, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pFactor_val = tracer_args.pFactor ? tracer_slot_double(*tracer_args.pFactor) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPerformanceFactorGetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22674,6 +22935,7 @@ ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFactorSetConfig_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesPerformanceFactorSetConfig, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPerformanceFactorSetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22762,6 +23024,7 @@ ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDomains_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumPowerDomains, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumPowerDomains, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22848,6 +23111,7 @@ ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowerDomain_fn *tracer_
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceGetCardPowerDomain, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.phPower_val = tracer_args.phPower ? (uint64_t)(uintptr_t)(*tracer_args.phPower) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceGetCardPowerDomain, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22930,6 +23194,7 @@ ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23012,6 +23277,7 @@ ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounter_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetEnergyCounter, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerGetEnergyCounter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23099,6 +23365,7 @@ ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetLimits, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerGetLimits, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23187,6 +23454,7 @@ ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerSetLimits, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerSetLimits, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23272,6 +23540,7 @@ ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThreshold_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetEnergyThreshold, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerGetEnergyThreshold, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23357,6 +23626,7 @@ ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThreshold_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerSetEnergyThreshold, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerSetEnergyThreshold, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23444,6 +23714,7 @@ ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumPsus, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumPsus, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23525,6 +23796,7 @@ ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPsuGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPsuGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23604,6 +23876,7 @@ ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPsuGetState, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPsuGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23688,6 +23961,7 @@ ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorSets_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumRasErrorSets, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumRasErrorSets, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23771,6 +24045,7 @@ ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesRasGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23850,6 +24125,7 @@ ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasGetConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesRasGetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23928,6 +24204,7 @@ ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasSetConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesRasSetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24008,6 +24285,7 @@ ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasGetState, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesRasGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24091,6 +24369,7 @@ ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumSchedulers, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumSchedulers, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24174,6 +24453,7 @@ ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetProperties_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesSchedulerGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24260,6 +24540,7 @@ ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurrentMode_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesSchedulerGetCurrentMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pMode_val = tracer_args.pMode ? (uint64_t)(*tracer_args.pMode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerGetCurrentMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24347,6 +24628,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimeoutMod
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesSchedulerGetTimeoutModeProperties,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerGetTimeoutModeProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24438,6 +24720,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimesliceM
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesSchedulerGetTimesliceModeProperties,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerGetTimesliceModeProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24530,6 +24813,7 @@ ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeoutMode_fn *tracer_re
       tracer_record_call(ZE_ID_zesSchedulerSetTimeoutMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerSetTimeoutMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24622,6 +24906,7 @@ ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTimesliceMode_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerSetTimesliceMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24710,6 +24995,7 @@ ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExclusiveMode_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerSetExclusiveMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24796,6 +25082,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerSetComputeUni
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerSetComputeUnitDebugMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24885,6 +25172,7 @@ ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandbyDomains_fn *tracer_
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumStandbyDomains, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumStandbyDomains, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24969,6 +25257,7 @@ ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesStandbyGetProperties, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesStandbyGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25051,6 +25340,7 @@ ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesStandbyGetMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pMode_val = tracer_args.pMode ? (uint64_t)(*tracer_args.pMode) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesStandbyGetMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25130,6 +25420,7 @@ ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesStandbySetMode, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesStandbySetMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25216,6 +25507,7 @@ ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTemperatureSensors_fn 
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumTemperatureSensors, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumTemperatureSensors, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25301,6 +25593,7 @@ ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesTemperatureGetProperties, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesTemperatureGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25385,6 +25678,7 @@ ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesTemperatureGetConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesTemperatureGetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25466,6 +25760,7 @@ ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesTemperatureSetConfig, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesTemperatureSetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25550,6 +25845,7 @@ ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn *tracer_real,
       tracer_record_call(ZE_ID_zesTemperatureGetState, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTemperature_val =
       tracer_args.pTemperature ? tracer_slot_double(*tracer_args.pTemperature) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesTemperatureGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25635,6 +25931,7 @@ ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetLimitsExt, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerGetLimitsExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25720,6 +26017,7 @@ ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerSetLimitsExt, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerSetLimitsExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25784,6 +26082,7 @@ ze_traced_zeGetGlobalProcAddrTable(ze_zeGetGlobalProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetGlobalProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetGlobalProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25848,6 +26147,7 @@ ze_traced_zeGetDriverProcAddrTable(ze_zeGetDriverProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetDriverProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetDriverProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25912,6 +26212,7 @@ ze_traced_zeGetDeviceProcAddrTable(ze_zeGetDeviceProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetDeviceProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetDeviceProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25976,6 +26277,7 @@ ze_traced_zeGetDeviceExpProcAddrTable(ze_zeGetDeviceExpProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetDeviceExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetDeviceExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26042,6 +26344,7 @@ ze_traced_zeGetContextProcAddrTable(ze_zeGetContextProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetContextProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetContextProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26108,6 +26411,7 @@ ze_traced_zeGetCommandQueueProcAddrTable(ze_zeGetCommandQueueProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetCommandQueueProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetCommandQueueProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26175,6 +26479,7 @@ ze_traced_zeGetCommandListProcAddrTable(ze_zeGetCommandListProcAddrTable_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetCommandListProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetCommandListProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26240,6 +26545,7 @@ ze_traced_zeGetImageProcAddrTable(ze_zeGetImageProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetImageProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetImageProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26303,6 +26609,7 @@ ze_traced_zeGetImageExpProcAddrTable(ze_zeGetImageExpProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetImageExpProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetImageExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26368,6 +26675,7 @@ ze_traced_zeGetFenceProcAddrTable(ze_zeGetFenceProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetFenceProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetFenceProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26431,6 +26739,7 @@ ze_traced_zeGetEventPoolProcAddrTable(ze_zeGetEventPoolProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetEventPoolProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetEventPoolProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26496,6 +26805,7 @@ ze_traced_zeGetEventProcAddrTable(ze_zeGetEventProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetEventProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetEventProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26559,6 +26869,7 @@ ze_traced_zeGetEventExpProcAddrTable(ze_zeGetEventExpProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetEventExpProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetEventExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26625,6 +26936,7 @@ ze_traced_zeGetModuleProcAddrTable(ze_zeGetModuleProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetModuleProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetModuleProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26690,6 +27002,7 @@ ze_traced_zeGetModuleBuildLogProcAddrTable(ze_zeGetModuleBuildLogProcAddrTable_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetModuleBuildLogProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetModuleBuildLogProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26756,6 +27069,7 @@ ze_traced_zeGetKernelProcAddrTable(ze_zeGetKernelProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetKernelProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetKernelProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26820,6 +27134,7 @@ ze_traced_zeGetKernelExpProcAddrTable(ze_zeGetKernelExpProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetKernelExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetKernelExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26886,6 +27201,7 @@ ze_traced_zeGetSamplerProcAddrTable(ze_zeGetSamplerProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetSamplerProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetSamplerProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26952,6 +27268,7 @@ ze_traced_zeGetPhysicalMemProcAddrTable(ze_zeGetPhysicalMemProcAddrTable_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetPhysicalMemProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetPhysicalMemProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27016,6 +27333,7 @@ ze_traced_zeGetMemProcAddrTable(ze_zeGetMemProcAddrTable_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetMemProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetMemProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27079,6 +27397,7 @@ ze_traced_zeGetVirtualMemProcAddrTable(ze_zeGetVirtualMemProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetVirtualMemProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetVirtualMemProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27146,6 +27465,7 @@ ze_traced_zeGetFabricVertexExpProcAddrTable(ze_zeGetFabricVertexExpProcAddrTable
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetFabricVertexExpProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetFabricVertexExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27213,6 +27533,7 @@ ze_traced_zeGetFabricEdgeExpProcAddrTable(ze_zeGetFabricEdgeExpProcAddrTable_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetFabricEdgeExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetFabricEdgeExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27279,6 +27600,7 @@ ze_traced_zetGetDeviceProcAddrTable(ze_zetGetDeviceProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetDeviceProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetDeviceProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27344,6 +27666,7 @@ ze_traced_zetGetContextProcAddrTable(ze_zetGetContextProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetContextProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetContextProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27411,6 +27734,7 @@ ze_traced_zetGetCommandListProcAddrTable(ze_zetGetCommandListProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetCommandListProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetCommandListProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27477,6 +27801,7 @@ ze_traced_zetGetModuleProcAddrTable(ze_zetGetModuleProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetModuleProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetModuleProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27542,6 +27867,7 @@ ze_traced_zetGetKernelProcAddrTable(ze_zetGetKernelProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetKernelProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetKernelProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27608,6 +27934,7 @@ ze_traced_zetGetMetricGroupProcAddrTable(ze_zetGetMetricGroupProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricGroupProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetMetricGroupProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27675,6 +28002,7 @@ ze_traced_zetGetMetricGroupExpProcAddrTable(ze_zetGetMetricGroupExpProcAddrTable
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricGroupExpProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetMetricGroupExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27741,6 +28069,7 @@ ze_traced_zetGetMetricProcAddrTable(ze_zetGetMetricProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetMetricProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetMetricProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27807,6 +28136,7 @@ ze_traced_zetGetMetricStreamerProcAddrTable(ze_zetGetMetricStreamerProcAddrTable
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricStreamerProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetMetricStreamerProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27874,6 +28204,7 @@ ze_traced_zetGetMetricQueryPoolProcAddrTable(ze_zetGetMetricQueryPoolProcAddrTab
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricQueryPoolProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetMetricQueryPoolProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27941,6 +28272,7 @@ ze_traced_zetGetMetricQueryProcAddrTable(ze_zetGetMetricQueryProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricQueryProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetMetricQueryProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28007,6 +28339,7 @@ ze_traced_zetGetTracerExpProcAddrTable(ze_zetGetTracerExpProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetTracerExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetTracerExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28073,6 +28406,7 @@ ze_traced_zetGetDebugProcAddrTable(ze_zetGetDebugProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetDebugProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetDebugProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28137,6 +28471,7 @@ ze_traced_zesGetDriverProcAddrTable(ze_zesGetDriverProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetDriverProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetDriverProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28202,6 +28537,7 @@ ze_traced_zesGetDeviceProcAddrTable(ze_zesGetDeviceProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetDeviceProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetDeviceProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28267,6 +28603,7 @@ ze_traced_zesGetSchedulerProcAddrTable(ze_zesGetSchedulerProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetSchedulerProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetSchedulerProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28333,6 +28670,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesGetPerformanceFactorPr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetPerformanceFactorProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetPerformanceFactorProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28399,6 +28737,7 @@ ze_traced_zesGetPowerProcAddrTable(ze_zesGetPowerProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetPowerProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetPowerProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28463,6 +28802,7 @@ ze_traced_zesGetFrequencyProcAddrTable(ze_zesGetFrequencyProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetFrequencyProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetFrequencyProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28529,6 +28869,7 @@ ze_traced_zesGetEngineProcAddrTable(ze_zesGetEngineProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetEngineProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetEngineProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28594,6 +28935,7 @@ ze_traced_zesGetStandbyProcAddrTable(ze_zesGetStandbyProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetStandbyProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetStandbyProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28660,6 +29002,7 @@ ze_traced_zesGetFirmwareProcAddrTable(ze_zesGetFirmwareProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetFirmwareProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetFirmwareProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28726,6 +29069,7 @@ ze_traced_zesGetMemoryProcAddrTable(ze_zesGetMemoryProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetMemoryProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetMemoryProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28792,6 +29136,7 @@ ze_traced_zesGetFabricPortProcAddrTable(ze_zesGetFabricPortProcAddrTable_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetFabricPortProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetFabricPortProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28859,6 +29204,7 @@ ze_traced_zesGetTemperatureProcAddrTable(ze_zesGetTemperatureProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetTemperatureProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetTemperatureProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28924,6 +29270,7 @@ ze_traced_zesGetPsuProcAddrTable(ze_zesGetPsuProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetPsuProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetPsuProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28986,6 +29333,7 @@ ze_traced_zesGetFanProcAddrTable(ze_zesGetFanProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetFanProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetFanProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29048,6 +29396,7 @@ ze_traced_zesGetLedProcAddrTable(ze_zesGetLedProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetLedProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetLedProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29110,6 +29459,7 @@ ze_traced_zesGetRasProcAddrTable(ze_zesGetRasProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetRasProcAddrTable, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetRasProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29174,6 +29524,7 @@ ze_traced_zesGetDiagnosticsProcAddrTable(ze_zesGetDiagnosticsProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetDiagnosticsProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetDiagnosticsProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29258,6 +29609,7 @@ ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelLoaderGetVersions, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_elems_val = tracer_args.num_elems ? (uint64_t)(*tracer_args.num_elems) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelLoaderGetVersions, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29345,6 +29697,7 @@ ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandle_fn *tracer_real,
       tracer_record_call(ZE_ID_zelLoaderTranslateHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.handleOut_val =
       tracer_args.handleOut ? (uint64_t)(uintptr_t)(*tracer_args.handleOut) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelLoaderTranslateHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29429,6 +29782,7 @@ ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zelTracerCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phTracer_val =
       tracer_args.phTracer ? (uint64_t)(uintptr_t)(*tracer_args.phTracer) : 0;
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelTracerCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29505,6 +29859,7 @@ ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerDestroy, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelTracerDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29584,6 +29939,7 @@ ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerSetPrologues, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelTracerSetPrologues, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29664,6 +30020,7 @@ ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerSetEpilogues, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelTracerSetEpilogues, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29744,6 +30101,7 @@ ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerSetEnabled, tracer_depth, tracer_args.tracer_status);
+  tracer_call_ended(tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelTracerSetEnabled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

@@ -61,6 +61,25 @@ folded() {
     awk '{n += $1} END {print n + 0}'
 }
 
+# ordered NAME: fails unless each thread's calls in -t follow one another: a call's entry
+# no earlier than the previous call's exit (polls_app nests no traced call). The start of a
+# call that found something is estimated unless the poll was timed (one in 16), and must
+# never precede the thread's previous call.
+ordered() {
+  text "$1"
+  awk '/_(entry|exit): / && !/ lttng_ust_tracer:/ {
+    split($1, clock, /[:.]/)
+    t = ((clock[1] * 60 + clock[2]) * 60 + clock[3]) * 1000000000 + clock[4]
+    tid = $0; sub(/.*tid: /, "", tid); sub(/[^0-9].*/, "", tid)
+    if (tid in last && t < last[tid] && last[tid] - t < 43200 * 1000000000) {
+      print "thread " tid ": " $1 " comes before " at[tid] ": " $0
+      bad = 1
+    }
+    last[tid] = t; at[tid] = $1
+  } END { exit bad }' "$tmp/$1.txt" >"$tmp/$1.order" ||
+    fail "$1: calls out of their thread's order: $(head -3 "$tmp/$1.order")"
+}
+
 launcher=$1
 shift
 launcher_options="$*"
@@ -79,6 +98,7 @@ for f in MPI_Test MPI_Iprobe; do
   # Polls are timed one in 16 (tracer_poll_timed): the tally still gives them their time.
   [ "$(timed folded $f)" -gt 0 ] || fail "folded: $f: the tally gives its calls no time"
 done
+ordered folded
 
 run every --every-call
 for f in MPI_Test MPI_Iprobe; do
