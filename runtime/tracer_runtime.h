@@ -169,7 +169,8 @@ enum {
   TRACER_COUNTED_SLOTS = 32,
   TRACER_COUNTED_FLUSH = 1 << 16,
   TRACER_COUNTED_PERIOD = 16,
-  TRACER_POLL_PERIOD = 64, /* a poll's: its two TSC reads cost a tenth of a 15 ns MPI_Test */
+  TRACER_POLL_PERIOD = 64, /* a poll's (tracer_poll_timed): at one in 16, its TSC reads
+                              cost 2 ns a poll, an eighth of a 15 ns MPI_Test */
   TRACER_COUNTED_SAMPLERS = 64,
 };
 /* When a function's next call is timed, by function (hashed): calls left until then,
@@ -432,12 +433,11 @@ static inline void tracer_count_on_trace_clock(const char *backend, uint16_t fun
  * tracer_poll_timed: every call with --every-call or its full event on) has its start
  * and end read on the counting clock (tracer_count_now: the TSC where it can be); the
  * others read no clock and only add one to their function's tracer_poll_state
- * (tracer_poll_found_nothing). A
- * call to be recorded reads its end on the trace clock, and tracer_poll_times gives its
- * start: its end less its span when it was timed, else estimated
- * (tracer_poll_estimated_start). Any other function with not-ready values (NCCL's, whose
- * calls rarely answer so) is timed on the trace clock every call: tracer_count_poll,
- * `ns` its record's end less its start, *folded its thread's counter. */
+ * (tracer_poll_found_nothing). A call to be recorded reads its end on the trace clock,
+ * and tracer_poll_times gives its start: its end less its span when it was timed, else
+ * estimated (tracer_poll_estimated_start). Any other function with not-ready values
+ * (NCCL's, whose calls rarely answer so) is timed on the trace clock every call:
+ * tracer_count_poll, `ns` its record's end less its start, *folded its thread's counter. */
 /* The poll's state registered in its thread's record (when there is room), and the
  * interval to its next timed poll drawn: for a poll whose countdown ran out. True. */
 bool tracer_poll_draw(struct tracer_poll_state *p, const char *backend, uint16_t function);

@@ -16,7 +16,8 @@
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
  *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted, timed as
- *   those are, not recorded; the call that completes carries their number.
+ *   those are but more sparsely, not recorded; the call that completes carries their
+ *   number.
  *   Otherwise the record takes the arguments as passed, before a hook may change them;
  *   the clock is read right around the real call; the event is written when the call
  *   returns, the richest kind enabled.

@@ -23,16 +23,7 @@
 #include "tracer_device_clock.h"
 #include "tracer_pending.h"
 #include "tracer_runtime.h"
-
-static int failures, checks;
-
-static void expect_u64(const char *what, uint64_t got, uint64_t want) {
-  checks++;
-  if (got != want) {
-    fprintf(stderr, "FAIL: %s: got %" PRIu64 ", want %" PRIu64 "\n", what, got, want);
-    failures++;
-  }
-}
+#include "expect.h"
 
 static void expect_str(const char *what, const char *got, const char *want) {
   checks++;

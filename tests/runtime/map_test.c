@@ -5,16 +5,7 @@
 #include <stdio.h>
 
 #include "tracer_map.h"
-
-static int failures, checks;
-
-static void expect_u64(const char *what, uint64_t got, uint64_t want) {
-  checks++;
-  if (got != want) {
-    fprintf(stderr, "FAIL: %s: got %" PRIu64 ", want %" PRIu64 "\n", what, got, want);
-    failures++;
-  }
-}
+#include "expect.h"
 
 int main(void) {
   struct tracer_map map = TRACER_MAP_INIT(uint64_t, 3000);

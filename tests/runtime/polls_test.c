@@ -17,16 +17,7 @@
 
 #include "tracer_requests.h"
 #include "tracer_runtime.h"
-
-static int failures, checks;
-
-static void expect_u64(const char *what, uint64_t got, uint64_t want) {
-  checks++;
-  if (got != want) {
-    fprintf(stderr, "FAIL: %s: got %" PRIu64 ", want %" PRIu64 "\n", what, got, want);
-    failures++;
-  }
-}
+#include "expect.h"
 
 static const char backend[] = "unit";
 enum { POLL = 7, STATUS = 0, OTHER_STATUS = 3 };
