@@ -204,20 +204,25 @@ void tracer_counted_write_all(struct tracer_thread_calls *t) {
 
 /* A completing poll whose start no clock read: the end less its function's last timed
  * span on the thread (the polls' span, which a completing call exceeds by what completing
- * costs); then clamped, so that the record keeps the thread's order: after the thread's
- * last recorded call, and inside the call it is made in. */
+ * costs); then clamped, so that the record keeps the thread's order and nesting: after
+ * the thread's last recorded call before it (its inflight entry's start,
+ * tracer_inflight_poll_started), inside the call it is made in, and around the calls
+ * recorded inside it, whose first start is unknown here: then at that bound. */
 uint64_t tracer_poll_estimated_start(const char *backend, uint16_t function, uint64_t end) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t)
     return end;
+  unsigned depth = t->depth; /* the poll's own call was popped: depth is its */
+  if (depth >= TRACER_INFLIGHT_DEPTH)
+    return end;
+  uint64_t earliest = t->calls[depth].start;
+  bool inner_recorded = t->last_end != earliest;
+  if (depth > 0 && t->calls[depth - 1].start > earliest)
+    earliest = t->calls[depth - 1].start;
   uint64_t span =
       tracer_count_ticks_to_trace(tracer_count_sampler_of(t, backend, function)->last_ticks);
   uint64_t start = span < end ? end - span : 0;
-  uint64_t earliest = t->last_end;
-  unsigned depth = t->depth; /* the poll's own call was popped: depth is its */
-  if (depth > 0 && depth <= TRACER_INFLIGHT_DEPTH && t->calls[depth - 1].start > earliest)
-    earliest = t->calls[depth - 1].start;
-  if (start < earliest)
+  if (start < earliest || inner_recorded)
     start = earliest;
   return start < end ? start : end;
 }

@@ -268,6 +268,15 @@ __attribute__((always_inline)) static inline void tracer_inflight_pop(void) {
     t->depth--;
 }
 
+/* A sampled poll whose start is not read: its entry holds the end of the thread's last
+ * recorded call, which its start does not precede, for tracer_poll_estimated_start and
+ * for the polls made inside it (a crash inside it writes that as its start). */
+__attribute__((always_inline)) static inline void tracer_inflight_poll_started(unsigned depth) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (t && depth < TRACER_INFLIGHT_DEPTH)
+    t->calls[depth].start = t->last_end;
+}
+
 /* A call to be recorded ended at `end` (the trace clock): kept as the thread's last, which
  * a sampled poll's estimated start does not precede (tracer_poll_estimated_start). */
 static inline void tracer_call_ended(uint64_t end) {
@@ -497,8 +506,9 @@ static inline uint64_t tracer_poll_start(bool counted, bool timed) {
 }
 /* The start of a sampled poll to be recorded, ended at `end`, whose start was not read:
  * its end less the span of its function's last timed call on the thread, but not before
- * the end of the thread's last recorded call nor the start of the call it is made in
- * (tracer_counted.c). */
+ * the end of the thread's last recorded call before it nor the start of the call it is
+ * made in; and when calls recorded inside it (a runtime's poll calling its driver's), no
+ * later than the first of them can have started: at that bound (tracer_counted.c). */
 uint64_t tracer_poll_estimated_start(const char *backend, uint16_t function, uint64_t end);
 /* A sampled poll to be recorded, started at *start (tracer_poll_start(counted, timed)),
  * `ticks` long on the counting clock when counted and timed: returns its end, read on

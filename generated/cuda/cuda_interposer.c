@@ -20514,6 +20514,7 @@ cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real, const void *tracer
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuStreamQuery);
     CUresult tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&cuda_poll_cuStreamQuery, "cuda", CUDA_ID_cuStreamQuery, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -20547,6 +20548,7 @@ cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real, const void *tracer
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuStreamQuery);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed =
       tracer_poll_timed(&cuda_poll_cuStreamQuery, "cuda", CUDA_ID_cuStreamQuery, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
@@ -21255,6 +21257,7 @@ cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real, const void *tracer_c
     cuda_depth++;
     unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuEventQuery);
     CUresult tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&cuda_poll_cuEventQuery, "cuda", CUDA_ID_cuEventQuery, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -21288,6 +21291,7 @@ cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real, const void *tracer_c
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuEventQuery);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed =
       tracer_poll_timed(&cuda_poll_cuEventQuery, "cuda", CUDA_ID_cuEventQuery, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);

@@ -5677,6 +5677,7 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaStreamQuery);
     cudaError_t tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&cudart_poll_cudaStreamQuery, "cudart", CUDART_ID_cudaStreamQuery, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -5710,6 +5711,7 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
   unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaStreamQuery);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed = tracer_poll_timed(&cudart_poll_cudaStreamQuery, "cudart",
                                         CUDART_ID_cudaStreamQuery, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
@@ -6873,6 +6875,7 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
     cudart_depth++;
     unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaEventQuery);
     cudaError_t tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&cudart_poll_cudaEventQuery, "cudart", CUDART_ID_cudaEventQuery, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -6906,6 +6909,7 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
   unsigned tracer_depth = tracer_inflight_push("cudart", CUDART_ID_cudaEventQuery);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed = tracer_poll_timed(&cudart_poll_cudaEventQuery, "cudart",
                                         CUDART_ID_cudaEventQuery, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);

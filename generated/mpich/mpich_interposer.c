@@ -23768,6 +23768,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Improbe);
     int tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&mpich_poll_MPI_Improbe, "mpich", MPICH_ID_MPI_Improbe, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -23812,6 +23813,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Improbe);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed =
       tracer_poll_timed(&mpich_poll_MPI_Improbe, "mpich", MPICH_ID_MPI_Improbe, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
@@ -23988,6 +23990,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Iprobe);
     int tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&mpich_poll_MPI_Iprobe, "mpich", MPICH_ID_MPI_Iprobe, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -24030,6 +24033,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Iprobe);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed =
       tracer_poll_timed(&mpich_poll_MPI_Iprobe, "mpich", MPICH_ID_MPI_Iprobe, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
@@ -26685,6 +26689,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Test);
     int tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed = tracer_poll_timed(&mpich_poll_MPI_Test, "mpich", MPICH_ID_MPI_Test, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
     tracer_result = tracer_real(request, flag, status);
@@ -26723,6 +26728,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Test);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed =
       tracer_poll_timed(&mpich_poll_MPI_Test, "mpich", MPICH_ID_MPI_Test, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
@@ -26898,6 +26904,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testall);
     int tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&mpich_poll_MPI_Testall, "mpich", MPICH_ID_MPI_Testall, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -26940,6 +26947,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testall);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed =
       tracer_poll_timed(&mpich_poll_MPI_Testall, "mpich", MPICH_ID_MPI_Testall, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
@@ -27028,6 +27036,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testany);
     int tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&mpich_poll_MPI_Testany, "mpich", MPICH_ID_MPI_Testany, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -27072,6 +27081,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testany);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed =
       tracer_poll_timed(&mpich_poll_MPI_Testany, "mpich", MPICH_ID_MPI_Testany, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
@@ -27162,6 +27172,7 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
     mpich_depth++;
     unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testsome);
     int tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&mpich_poll_MPI_Testsome, "mpich", MPICH_ID_MPI_Testsome, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -27207,6 +27218,7 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
   unsigned tracer_depth = tracer_inflight_push("mpich", MPICH_ID_MPI_Testsome);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed =
       tracer_poll_timed(&mpich_poll_MPI_Testsome, "mpich", MPICH_ID_MPI_Testsome, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);

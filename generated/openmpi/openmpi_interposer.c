@@ -17083,6 +17083,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Improbe);
     int tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&openmpi_poll_MPI_Improbe, "openmpi", OPENMPI_ID_MPI_Improbe, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -17127,6 +17128,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Improbe);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed = tracer_poll_timed(&openmpi_poll_MPI_Improbe, "openmpi",
                                         OPENMPI_ID_MPI_Improbe, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
@@ -18455,6 +18457,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Iprobe);
     int tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&openmpi_poll_MPI_Iprobe, "openmpi", OPENMPI_ID_MPI_Iprobe, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -18497,6 +18500,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Iprobe);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed = tracer_poll_timed(&openmpi_poll_MPI_Iprobe, "openmpi", OPENMPI_ID_MPI_Iprobe,
                                         !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
@@ -24960,6 +24964,7 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testall);
     int tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&openmpi_poll_MPI_Testall, "openmpi", OPENMPI_ID_MPI_Testall, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -25002,6 +25007,7 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testall);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed = tracer_poll_timed(&openmpi_poll_MPI_Testall, "openmpi",
                                         OPENMPI_ID_MPI_Testall, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
@@ -25091,6 +25097,7 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testany);
     int tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&openmpi_poll_MPI_Testany, "openmpi", OPENMPI_ID_MPI_Testany, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -25135,6 +25142,7 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testany);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed = tracer_poll_timed(&openmpi_poll_MPI_Testany, "openmpi",
                                         OPENMPI_ID_MPI_Testany, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
@@ -25225,6 +25233,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Test);
     int tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&openmpi_poll_MPI_Test, "openmpi", OPENMPI_ID_MPI_Test, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -25264,6 +25273,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Test);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed =
       tracer_poll_timed(&openmpi_poll_MPI_Test, "openmpi", OPENMPI_ID_MPI_Test, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
@@ -25439,6 +25449,7 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
     openmpi_depth++;
     unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testsome);
     int tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&openmpi_poll_MPI_Testsome, "openmpi", OPENMPI_ID_MPI_Testsome, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -25484,6 +25495,7 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Testsome);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed = tracer_poll_timed(&openmpi_poll_MPI_Testsome, "openmpi",
                                         OPENMPI_ID_MPI_Testsome, !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);

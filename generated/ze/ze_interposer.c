@@ -6190,6 +6190,7 @@ ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real, const void *
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeEventQueryStatus);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed = tracer_poll_timed(&ze_poll_zeEventQueryStatus, "ze", ZE_ID_zeEventQueryStatus,
                                         !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
@@ -6860,6 +6861,7 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
     ze_depth++;
     unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeFenceQueryStatus);
     ze_result_t tracer_result;
+    tracer_inflight_poll_started(tracer_depth);
     bool tracer_timed =
         tracer_poll_timed(&ze_poll_zeFenceQueryStatus, "ze", ZE_ID_zeFenceQueryStatus, false);
     uint64_t tracer_start = tracer_poll_start(tracer_counting, tracer_timed);
@@ -6893,6 +6895,7 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeFenceQueryStatus);
   bool tracer_counted =
       tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full);
+  tracer_inflight_poll_started(tracer_depth);
   bool tracer_timed = tracer_poll_timed(&ze_poll_zeFenceQueryStatus, "ze", ZE_ID_zeFenceQueryStatus,
                                         !tracer_counted);
   uint64_t tracer_start = tracer_poll_start(tracer_counted, tracer_timed);
