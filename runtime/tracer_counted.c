@@ -207,7 +207,7 @@ void tracer_counted_write_all(struct tracer_thread_calls *t) {
  * costs); then clamped, so that the record keeps the thread's order and nesting: after
  * the thread's last recorded call before it (its inflight entry's start,
  * tracer_inflight_poll_started), inside the call it is made in, and around the calls
- * recorded inside it, whose first start is unknown here: then at that bound. */
+ * recorded inside it: no later than the first of them started. */
 uint64_t tracer_poll_estimated_start(const char *backend, uint16_t function, uint64_t end) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t)
@@ -216,13 +216,15 @@ uint64_t tracer_poll_estimated_start(const char *backend, uint16_t function, uin
   if (depth >= TRACER_INFLIGHT_DEPTH)
     return end;
   uint64_t earliest = t->calls[depth].start;
-  bool inner_recorded = t->last_end != earliest;
+  uint64_t inner = t->calls[depth].inner_start; /* 0: no call recorded inside it */
   if (depth > 0 && t->calls[depth - 1].start > earliest)
     earliest = t->calls[depth - 1].start;
   uint64_t span =
       tracer_count_ticks_to_trace(tracer_count_sampler_of(t, backend, function)->last_ticks);
   uint64_t start = span < end ? end - span : 0;
-  if (start < earliest || inner_recorded)
+  if (inner && start > inner)
+    start = inner;
+  if (start < earliest)
     start = earliest;
   return start < end ? start : end;
 }

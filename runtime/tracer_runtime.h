@@ -145,6 +145,7 @@ struct tracer_inflight {
   const char *backend;
   uint16_t function;
   uint64_t start;
+  uint64_t inner_start; /* the start of the first call recorded inside it (0: none yet) */
 };
 enum { TRACER_INFLIGHT_DEPTH = 32 };
 /* Calls of a function the spec marks `counted` (trace.counted: getters an app calls
@@ -229,6 +230,7 @@ __attribute__((always_inline)) static inline unsigned tracer_inflight_push(const
     t->calls[d].backend = backend;
     t->calls[d].function = function;
     t->calls[d].start = 0;
+    t->calls[d].inner_start = 0;
   }
   __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the entry complete */
   t->depth = d + 1;
@@ -277,12 +279,20 @@ __attribute__((always_inline)) static inline void tracer_inflight_poll_started(u
     t->calls[depth].start = t->last_end;
 }
 
-/* A call to be recorded ended at `end` (the trace clock): kept as the thread's last, which
- * a sampled poll's estimated start does not precede (tracer_poll_estimated_start). */
-static inline void tracer_call_ended(uint64_t end) {
+/* A call to be recorded, made at `depth`, ran from `start` to `end` (the trace clock): its
+ * end kept as the thread's last, which a sampled poll's estimated start does not precede,
+ * and its start as the first inside the call it is made in, should that be such a poll
+ * (tracer_poll_estimated_start). */
+static inline void tracer_call_ended_on(struct tracer_thread_calls *t, unsigned depth,
+                                        uint64_t start, uint64_t end) {
+  t->last_end = end;
+  if (depth > 0 && depth <= TRACER_INFLIGHT_DEPTH && !t->calls[depth - 1].inner_start)
+    t->calls[depth - 1].inner_start = start;
+}
+static inline void tracer_call_ended(unsigned depth, uint64_t start, uint64_t end) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (t)
-    t->last_end = end;
+    tracer_call_ended_on(t, depth, start, end);
 }
 
 /* Minimal mode: adds a finished call to the thread's batch of its backend (the index
@@ -305,7 +315,7 @@ static inline void tracer_batch_call(int backend, tracer_batch_writer *write, ui
     record[0] = start;
     record[1] = end;
     record[2] = call;
-    t->last_end = end;
+    tracer_call_ended_on(t, (unsigned)(call >> 32) & 0xffff, start, end);
     __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the record whole */
     b->count = ++n;
     if (n == TRACER_BATCH_CALLS)
@@ -507,8 +517,8 @@ static inline uint64_t tracer_poll_start(bool counted, bool timed) {
 /* The start of a sampled poll to be recorded, ended at `end`, whose start was not read:
  * its end less the span of its function's last timed call on the thread, but not before
  * the end of the thread's last recorded call before it nor the start of the call it is
- * made in; and when calls recorded inside it (a runtime's poll calling its driver's), no
- * later than the first of them can have started: at that bound (tracer_counted.c). */
+ * made in; and when calls were recorded inside it (a runtime's poll calling its
+ * driver's), no later than the first of them started (tracer_counted.c). */
 uint64_t tracer_poll_estimated_start(const char *backend, uint16_t function, uint64_t end);
 /* A sampled poll to be recorded, started at *start (tracer_poll_start(counted, timed)),
  * `ticks` long on the counting clock when counted and timed: returns its end, read on

@@ -1261,7 +1261,7 @@ cuda_traced_cuGetErrorString(cuda_cuGetErrorString_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGetErrorString, tracer_depth, tracer_args.tracer_status);
   tracer_record.pStr_val = tracer_args.pStr ? (uint64_t)(uintptr_t)(*tracer_args.pStr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGetErrorString, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1342,7 +1342,7 @@ cuda_traced_cuGetErrorName(cuda_cuGetErrorName_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGetErrorName, tracer_depth, tracer_args.tracer_status);
   tracer_record.pStr_val = tracer_args.pStr ? (uint64_t)(uintptr_t)(*tracer_args.pStr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGetErrorName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1400,7 +1400,7 @@ cuda_traced_cuInit(cuda_cuInit_fn *tracer_real, const void *tracer_caller, unsig
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuInit, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuInit, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -1479,7 +1479,7 @@ cuda_traced_cuDriverGetVersion(cuda_cuDriverGetVersion_fn *tracer_real, const vo
       tracer_record_call(CUDA_ID_cuDriverGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.driverVersion_val =
       tracer_args.driverVersion ? (uint64_t)(int64_t)(*tracer_args.driverVersion) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDriverGetVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1560,7 +1560,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuDeviceGet(cuda_cuDeviceG
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDeviceGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGet, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1638,7 +1638,7 @@ cuda_traced_cuDeviceGetCount(cuda_cuDeviceGetCount_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDeviceGetCount, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetCount, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1721,7 +1721,7 @@ cuda_traced_cuDeviceGetName(cuda_cuDeviceGetName_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDeviceGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1801,7 +1801,7 @@ cuda_traced_cuDeviceGetUuid_v2(cuda_cuDeviceGetUuid_v2_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDeviceGetUuid_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetUuid_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1887,7 +1887,7 @@ cuda_traced_cuDeviceGetLuid(cuda_cuDeviceGetLuid_fn *tracer_real, const void *tr
   tracer_record.luid_val = tracer_args.luid ? (uint64_t)(int64_t)(*tracer_args.luid) : 0;
   tracer_record.deviceNodeMask_val =
       tracer_args.deviceNodeMask ? (uint64_t)(*tracer_args.deviceNodeMask) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetLuid, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1969,7 +1969,7 @@ cuda_traced_cuDeviceTotalMem_v2(cuda_cuDeviceTotalMem_v2_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDeviceTotalMem_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceTotalMem_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2059,7 +2059,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuDeviceGetTexture1DLinear
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.maxWidthInElements_val =
       tracer_args.maxWidthInElements ? (uint64_t)(*tracer_args.maxWidthInElements) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetTexture1DLinearMaxWidth, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2147,7 +2147,7 @@ cuda_traced_cuDeviceGetAttribute(cuda_cuDeviceGetAttribute_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDeviceGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.pi_val = tracer_args.pi ? (uint64_t)(int64_t)(*tracer_args.pi) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2238,7 +2238,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuDeviceGetHostAtomicCapab
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.capabilities_val =
       tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetHostAtomicCapabilities, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2329,7 +2329,7 @@ cuda_traced_cuDeviceGetNvSciSyncAttributes(cuda_cuDeviceGetNvSciSyncAttributes_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuDeviceGetNvSciSyncAttributes, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetNvSciSyncAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2412,7 +2412,7 @@ cuda_traced_cuDeviceSetMemPool(cuda_cuDeviceSetMemPool_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDeviceSetMemPool, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceSetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2493,7 +2493,7 @@ cuda_traced_cuDeviceGetMemPool(cuda_cuDeviceGetMemPool_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDeviceGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.pool_val = tracer_args.pool ? (uint64_t)(uintptr_t)(*tracer_args.pool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2576,7 +2576,7 @@ cuda_traced_cuDeviceGetDefaultMemPool(cuda_cuDeviceGetDefaultMemPool_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pool_out_val =
       tracer_args.pool_out ? (uint64_t)(uintptr_t)(*tracer_args.pool_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetDefaultMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2665,7 +2665,7 @@ cuda_traced_cuDeviceGetExecAffinitySupport(cuda_cuDeviceGetExecAffinitySupport_f
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuDeviceGetExecAffinitySupport, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pi_val = tracer_args.pi ? (uint64_t)(int64_t)(*tracer_args.pi) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetExecAffinitySupport, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2749,7 +2749,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuFlushGPUDirectRDMAWrites
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuFlushGPUDirectRDMAWrites, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuFlushGPUDirectRDMAWrites, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2833,7 +2833,7 @@ cuda_traced_cuDeviceGetProperties(cuda_cuDeviceGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDeviceGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2918,7 +2918,7 @@ cuda_traced_cuDeviceComputeCapability(cuda_cuDeviceComputeCapability_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.major_val = tracer_args.major ? (uint64_t)(int64_t)(*tracer_args.major) : 0;
   tracer_record.minor_val = tracer_args.minor ? (uint64_t)(int64_t)(*tracer_args.minor) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceComputeCapability, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3002,7 +3002,7 @@ cuda_traced_cuDevicePrimaryCtxRetain(cuda_cuDevicePrimaryCtxRetain_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDevicePrimaryCtxRetain, tracer_depth, tracer_args.tracer_status);
   tracer_record.pctx_val = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDevicePrimaryCtxRetain, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3065,7 +3065,7 @@ cuda_traced_cuDevicePrimaryCtxRelease_v2(cuda_cuDevicePrimaryCtxRelease_v2_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuDevicePrimaryCtxRelease_v2, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDevicePrimaryCtxRelease_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3150,7 +3150,7 @@ cuda_traced_cuDevicePrimaryCtxSetFlags_v2(cuda_cuDevicePrimaryCtxSetFlags_v2_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuDevicePrimaryCtxSetFlags_v2, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDevicePrimaryCtxSetFlags_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3254,7 +3254,7 @@ cuda_traced_cuDevicePrimaryCtxGetState(cuda_cuDevicePrimaryCtxGetState_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
   tracer_record.active_val = tracer_args.active ? (uint64_t)(int64_t)(*tracer_args.active) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDevicePrimaryCtxGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3336,7 +3336,7 @@ cuda_traced_cuDevicePrimaryCtxReset_v2(cuda_cuDevicePrimaryCtxReset_v2_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuDevicePrimaryCtxReset_v2, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDevicePrimaryCtxReset_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3425,7 +3425,7 @@ cuda_traced_cuCtxCreate_v4(cuda_cuCtxCreate_v4_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxCreate_v4, tracer_depth, tracer_args.tracer_status);
   tracer_record.pctx_val = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxCreate_v4, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3486,7 +3486,7 @@ cuda_traced_cuCtxDestroy_v2(cuda_cuCtxDestroy_v2_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxDestroy_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxDestroy_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3564,7 +3564,7 @@ cuda_traced_cuCtxPushCurrent_v2(cuda_cuCtxPushCurrent_v2_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxPushCurrent_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxPushCurrent_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3643,7 +3643,7 @@ cuda_traced_cuCtxPopCurrent_v2(cuda_cuCtxPopCurrent_v2_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxPopCurrent_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.pctx_val = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxPopCurrent_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3721,7 +3721,7 @@ cuda_traced_cuCtxSetCurrent(cuda_cuCtxSetCurrent_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxSetCurrent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxSetCurrent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3814,7 +3814,7 @@ cuda_traced_cuCtxGetCurrent(cuda_cuCtxGetCurrent_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxGetCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.pctx_val = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxGetCurrent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3907,7 +3907,7 @@ cuda_traced_cuCtxGetDevice(cuda_cuCtxGetDevice_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxGetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4002,7 +4002,7 @@ cuda_traced_cuCtxGetDevice_v2(cuda_cuCtxGetDevice_v2_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxGetDevice_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxGetDevice_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4081,7 +4081,7 @@ cuda_traced_cuCtxGetFlags(cuda_cuCtxGetFlags_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4158,7 +4158,7 @@ cuda_traced_cuCtxSetFlags(cuda_cuCtxSetFlags_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxSetFlags, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxSetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4239,7 +4239,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuCtxGetId(cuda_cuCtxGetId
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxGetId, tracer_depth, tracer_args.tracer_status);
   tracer_record.ctxId_val = tracer_args.ctxId ? (uint64_t)(*tracer_args.ctxId) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxGetId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4294,7 +4294,7 @@ cuda_traced_cuCtxSynchronize(cuda_cuCtxSynchronize_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxSynchronize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4372,7 +4372,7 @@ cuda_traced_cuCtxSynchronize_v2(cuda_cuCtxSynchronize_v2_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxSynchronize_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxSynchronize_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4452,7 +4452,7 @@ cuda_traced_cuCtxSetLimit(cuda_cuCtxSetLimit_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxSetLimit, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxSetLimit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4532,7 +4532,7 @@ cuda_traced_cuCtxGetLimit(cuda_cuCtxGetLimit_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxGetLimit, tracer_depth, tracer_args.tracer_status);
   tracer_record.pvalue_val = tracer_args.pvalue ? (uint64_t)(*tracer_args.pvalue) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxGetLimit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4610,7 +4610,7 @@ cuda_traced_cuCtxGetCacheConfig(cuda_cuCtxGetCacheConfig_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxGetCacheConfig, tracer_depth, tracer_args.tracer_status);
   tracer_record.pconfig_val = tracer_args.pconfig ? (uint64_t)(*tracer_args.pconfig) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxGetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4688,7 +4688,7 @@ cuda_traced_cuCtxSetCacheConfig(cuda_cuCtxSetCacheConfig_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4769,7 +4769,7 @@ cuda_traced_cuCtxGetApiVersion(cuda_cuCtxGetApiVersion_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxGetApiVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.version_val = tracer_args.version ? (uint64_t)(*tracer_args.version) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxGetApiVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4856,7 +4856,7 @@ cuda_traced_cuCtxGetStreamPriorityRange(cuda_cuCtxGetStreamPriorityRange_fn *tra
       tracer_args.leastPriority ? (uint64_t)(int64_t)(*tracer_args.leastPriority) : 0;
   tracer_record.greatestPriority_val =
       tracer_args.greatestPriority ? (uint64_t)(int64_t)(*tracer_args.greatestPriority) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxGetStreamPriorityRange, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4937,7 +4937,7 @@ cuda_traced_cuCtxResetPersistingL2Cache(cuda_cuCtxResetPersistingL2Cache_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuCtxResetPersistingL2Cache, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxResetPersistingL2Cache, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5020,7 +5020,7 @@ cuda_traced_cuCtxGetExecAffinity(cuda_cuCtxGetExecAffinity_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxGetExecAffinity, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxGetExecAffinity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5101,7 +5101,7 @@ cuda_traced_cuCtxRecordEvent(cuda_cuCtxRecordEvent_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxRecordEvent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxRecordEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5181,7 +5181,7 @@ cuda_traced_cuCtxWaitEvent(cuda_cuCtxWaitEvent_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxWaitEvent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxWaitEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5263,7 +5263,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuCtxAttach(cuda_cuCtxAtta
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxAttach, tracer_depth, tracer_args.tracer_status);
   tracer_record.pctx_val = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxAttach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5340,7 +5340,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuCtxDetach(cuda_cuCtxDeta
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxDetach, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxDetach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5418,7 +5418,7 @@ cuda_traced_cuCtxGetSharedMemConfig(cuda_cuCtxGetSharedMemConfig_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxGetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
   tracer_record.pConfig_val = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxGetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5498,7 +5498,7 @@ cuda_traced_cuCtxSetSharedMemConfig(cuda_cuCtxSetSharedMemConfig_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxSetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxSetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5581,7 +5581,7 @@ cuda_traced_cuModuleLoad(cuda_cuModuleLoad_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuModuleLoad, tracer_depth, tracer_args.tracer_status);
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuModuleLoad, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5661,7 +5661,7 @@ cuda_traced_cuModuleLoadData(cuda_cuModuleLoadData_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuModuleLoadData, tracer_depth, tracer_args.tracer_status);
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuModuleLoadData, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5754,7 +5754,7 @@ cuda_traced_cuModuleLoadDataEx(cuda_cuModuleLoadDataEx_fn *tracer_real, const vo
   tracer_record.options_val = tracer_args.options ? (uint64_t)(*tracer_args.options) : 0;
   tracer_record.optionValues_val =
       tracer_args.optionValues ? (uint64_t)(uintptr_t)(*tracer_args.optionValues) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuModuleLoadDataEx, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5838,7 +5838,7 @@ cuda_traced_cuModuleLoadFatBinary(cuda_cuModuleLoadFatBinary_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuModuleLoadFatBinary, tracer_depth, tracer_args.tracer_status);
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuModuleLoadFatBinary, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5898,7 +5898,7 @@ cuda_traced_cuModuleUnload(cuda_cuModuleUnload_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuModuleUnload, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuModuleUnload, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5977,7 +5977,7 @@ cuda_traced_cuModuleGetLoadingMode(cuda_cuModuleGetLoadingMode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuModuleGetLoadingMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.mode_val = tracer_args.mode ? (uint64_t)(*tracer_args.mode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuModuleGetLoadingMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6061,7 +6061,7 @@ cuda_traced_cuModuleGetFunction(cuda_cuModuleGetFunction_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuModuleGetFunction, tracer_depth, tracer_args.tracer_status);
   tracer_record.hfunc_val = tracer_args.hfunc ? (uint64_t)(uintptr_t)(*tracer_args.hfunc) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuModuleGetFunction, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6143,7 +6143,7 @@ cuda_traced_cuModuleGetFunctionCount(cuda_cuModuleGetFunctionCount_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuModuleGetFunctionCount, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuModuleGetFunctionCount, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6232,7 +6232,7 @@ cuda_traced_cuModuleEnumerateFunctions(cuda_cuModuleEnumerateFunctions_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.functions_val =
       tracer_args.functions ? (uint64_t)(uintptr_t)(*tracer_args.functions) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuModuleEnumerateFunctions, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6324,7 +6324,7 @@ cuda_traced_cuModuleGetGlobal_v2(cuda_cuModuleGetGlobal_v2_fn *tracer_real,
       tracer_record_call(CUDA_ID_cuModuleGetGlobal_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuModuleGetGlobal_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6416,7 +6416,7 @@ cuda_traced_cuLinkCreate_v2(cuda_cuLinkCreate_v2_fn *tracer_real, const void *tr
       tracer_args.optionValues ? (uint64_t)(uintptr_t)(*tracer_args.optionValues) : 0;
   tracer_record.stateOut_val =
       tracer_args.stateOut ? (uint64_t)(uintptr_t)(*tracer_args.stateOut) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLinkCreate_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6517,7 +6517,7 @@ cuda_traced_cuLinkAddData_v2(cuda_cuLinkAddData_v2_fn *tracer_real, const void *
   tracer_record.options_val = tracer_args.options ? (uint64_t)(*tracer_args.options) : 0;
   tracer_record.optionValues_val =
       tracer_args.optionValues ? (uint64_t)(uintptr_t)(*tracer_args.optionValues) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLinkAddData_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6614,7 +6614,7 @@ cuda_traced_cuLinkAddFile_v2(cuda_cuLinkAddFile_v2_fn *tracer_real, const void *
   tracer_record.options_val = tracer_args.options ? (uint64_t)(*tracer_args.options) : 0;
   tracer_record.optionValues_val =
       tracer_args.optionValues ? (uint64_t)(uintptr_t)(*tracer_args.optionValues) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLinkAddFile_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6702,7 +6702,7 @@ cuda_traced_cuLinkComplete(cuda_cuLinkComplete_fn *tracer_real, const void *trac
   tracer_record.cubinOut_val =
       tracer_args.cubinOut ? (uint64_t)(uintptr_t)(*tracer_args.cubinOut) : 0;
   tracer_record.sizeOut_val = tracer_args.sizeOut ? (uint64_t)(*tracer_args.sizeOut) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLinkComplete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6781,7 +6781,7 @@ cuda_traced_cuLinkDestroy(cuda_cuLinkDestroy_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuLinkDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLinkDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6863,7 +6863,7 @@ cuda_traced_cuModuleGetTexRef(cuda_cuModuleGetTexRef_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuModuleGetTexRef, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTexRef_val = tracer_args.pTexRef ? (uint64_t)(uintptr_t)(*tracer_args.pTexRef) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuModuleGetTexRef, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6948,7 +6948,7 @@ cuda_traced_cuModuleGetSurfRef(cuda_cuModuleGetSurfRef_fn *tracer_real, const vo
       tracer_record_call(CUDA_ID_cuModuleGetSurfRef, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSurfRef_val =
       tracer_args.pSurfRef ? (uint64_t)(uintptr_t)(*tracer_args.pSurfRef) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuModuleGetSurfRef, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7055,7 +7055,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuLibraryLoadData(
       tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record.libraryOptionValues_val =
       tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLibraryLoadData, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7168,7 +7168,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuLibraryLoadFromFile(
       tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record.libraryOptionValues_val =
       tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLibraryLoadFromFile, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7233,7 +7233,7 @@ cuda_traced_cuLibraryUnload(cuda_cuLibraryUnload_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuLibraryUnload, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLibraryUnload, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7317,7 +7317,7 @@ cuda_traced_cuLibraryGetKernel(cuda_cuLibraryGetKernel_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuLibraryGetKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.pKernel_val = tracer_args.pKernel ? (uint64_t)(uintptr_t)(*tracer_args.pKernel) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLibraryGetKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7399,7 +7399,7 @@ cuda_traced_cuLibraryGetKernelCount(cuda_cuLibraryGetKernelCount_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuLibraryGetKernelCount, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLibraryGetKernelCount, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7486,7 +7486,7 @@ cuda_traced_cuLibraryEnumerateKernels(cuda_cuLibraryEnumerateKernels_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuLibraryEnumerateKernels, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.kernels_val = tracer_args.kernels ? (uint64_t)(uintptr_t)(*tracer_args.kernels) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLibraryEnumerateKernels, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7570,7 +7570,7 @@ cuda_traced_cuLibraryGetModule(cuda_cuLibraryGetModule_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuLibraryGetModule, tracer_depth, tracer_args.tracer_status);
   tracer_record.pMod_val = tracer_args.pMod ? (uint64_t)(uintptr_t)(*tracer_args.pMod) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLibraryGetModule, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7651,7 +7651,7 @@ cuda_traced_cuKernelGetFunction(cuda_cuKernelGetFunction_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuKernelGetFunction, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFunc_val = tracer_args.pFunc ? (uint64_t)(uintptr_t)(*tracer_args.pFunc) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuKernelGetFunction, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7732,7 +7732,7 @@ cuda_traced_cuKernelGetLibrary(cuda_cuKernelGetLibrary_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuKernelGetLibrary, tracer_depth, tracer_args.tracer_status);
   tracer_record.pLib_val = tracer_args.pLib ? (uint64_t)(uintptr_t)(*tracer_args.pLib) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuKernelGetLibrary, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7820,7 +7820,7 @@ cuda_traced_cuLibraryGetGlobal(cuda_cuLibraryGetGlobal_fn *tracer_real, const vo
       tracer_record_call(CUDA_ID_cuLibraryGetGlobal, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLibraryGetGlobal, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7909,7 +7909,7 @@ cuda_traced_cuLibraryGetManaged(cuda_cuLibraryGetManaged_fn *tracer_real, const 
       tracer_record_call(CUDA_ID_cuLibraryGetManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLibraryGetManaged, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7998,7 +7998,7 @@ cuda_traced_cuLibraryGetUnifiedFunction(cuda_cuLibraryGetUnifiedFunction_fn *tra
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuLibraryGetUnifiedFunction, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.fptr_val = tracer_args.fptr ? (uint64_t)(uintptr_t)(*tracer_args.fptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLibraryGetUnifiedFunction, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8088,7 +8088,7 @@ cuda_traced_cuKernelGetAttribute(cuda_cuKernelGetAttribute_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuKernelGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.pi_val = tracer_args.pi ? (uint64_t)(int64_t)(*tracer_args.pi) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuKernelGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8175,7 +8175,7 @@ cuda_traced_cuKernelSetAttribute(cuda_cuKernelSetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuKernelSetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuKernelSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8259,7 +8259,7 @@ cuda_traced_cuKernelSetCacheConfig(cuda_cuKernelSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuKernelSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuKernelSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8342,7 +8342,7 @@ cuda_traced_cuKernelGetName(cuda_cuKernelGetName_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuKernelGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.name_val = tracer_args.name ? (uint64_t)(uintptr_t)(*tracer_args.name) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuKernelGetName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8431,7 +8431,7 @@ cuda_traced_cuKernelGetParamInfo(cuda_cuKernelGetParamInfo_fn *tracer_real,
   tracer_record.paramOffset_val =
       tracer_args.paramOffset ? (uint64_t)(*tracer_args.paramOffset) : 0;
   tracer_record.paramSize_val = tracer_args.paramSize ? (uint64_t)(*tracer_args.paramSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuKernelGetParamInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8515,7 +8515,7 @@ cuda_traced_cuMemGetInfo_v2(cuda_cuMemGetInfo_v2_fn *tracer_real, const void *tr
       tracer_record_call(CUDA_ID_cuMemGetInfo_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.free_val = tracer_args.free ? (uint64_t)(*tracer_args.free) : 0;
   tracer_record.total_val = tracer_args.total ? (uint64_t)(*tracer_args.total) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemGetInfo_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8596,7 +8596,7 @@ cuda_traced_cuMemAlloc_v2(cuda_cuMemAlloc_v2_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemAlloc_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemAlloc_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8686,7 +8686,7 @@ cuda_traced_cuMemAllocPitch_v2(cuda_cuMemAllocPitch_v2_fn *tracer_real, const vo
       tracer_record_call(CUDA_ID_cuMemAllocPitch_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
   tracer_record.pPitch_val = tracer_args.pPitch ? (uint64_t)(*tracer_args.pPitch) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemAllocPitch_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8766,7 +8766,7 @@ cuda_traced_cuMemFree_v2(cuda_cuMemFree_v2_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemFree_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemFree_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8850,7 +8850,7 @@ cuda_traced_cuMemGetAddressRange_v2(cuda_cuMemGetAddressRange_v2_fn *tracer_real
       tracer_record_call(CUDA_ID_cuMemGetAddressRange_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.pbase_val = tracer_args.pbase ? (uint64_t)(*tracer_args.pbase) : 0;
   tracer_record.psize_val = tracer_args.psize ? (uint64_t)(*tracer_args.psize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemGetAddressRange_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8934,7 +8934,7 @@ cuda_traced_cuMemAllocHost_v2(cuda_cuMemAllocHost_v2_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemAllocHost_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.pp_val = tracer_args.pp ? (uint64_t)(uintptr_t)(*tracer_args.pp) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemAllocHost_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9011,7 +9011,7 @@ cuda_traced_cuMemFreeHost(cuda_cuMemFreeHost_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemFreeHost, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemFreeHost, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9093,7 +9093,7 @@ cuda_traced_cuMemHostAlloc(cuda_cuMemHostAlloc_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemHostAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.pp_val = tracer_args.pp ? (uint64_t)(uintptr_t)(*tracer_args.pp) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemHostAlloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9179,7 +9179,7 @@ cuda_traced_cuMemHostGetDevicePointer_v2(cuda_cuMemHostGetDevicePointer_v2_fn *t
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuMemHostGetDevicePointer_v2, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pdptr_val = tracer_args.pdptr ? (uint64_t)(*tracer_args.pdptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemHostGetDevicePointer_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9263,7 +9263,7 @@ cuda_traced_cuMemHostGetFlags(cuda_cuMemHostGetFlags_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemHostGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemHostGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9347,7 +9347,7 @@ cuda_traced_cuMemAllocManaged(cuda_cuMemAllocManaged_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemAllocManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemAllocManaged, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9438,7 +9438,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuDeviceRegisterAsyncNotif
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.callback_val =
       tracer_args.callback ? (uint64_t)(uintptr_t)(*tracer_args.callback) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceRegisterAsyncNotification, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9525,7 +9525,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuDeviceUnregisterAsyncNot
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuDeviceUnregisterAsyncNotification,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceUnregisterAsyncNotification,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -9609,7 +9609,7 @@ cuda_traced_cuDeviceGetByPCIBusId(cuda_cuDeviceGetByPCIBusId_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDeviceGetByPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_val = tracer_args.dev ? (uint64_t)(int64_t)(*tracer_args.dev) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetByPCIBusId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9693,7 +9693,7 @@ cuda_traced_cuDeviceGetPCIBusId(cuda_cuDeviceGetPCIBusId_fn *tracer_real, const 
       tracer_record_call(CUDA_ID_cuDeviceGetPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.pciBusId_val =
       tracer_args.pciBusId ? (uint64_t)(int64_t)(*tracer_args.pciBusId) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetPCIBusId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9774,7 +9774,7 @@ cuda_traced_cuIpcGetEventHandle(cuda_cuIpcGetEventHandle_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuIpcGetEventHandle, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuIpcGetEventHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9855,7 +9855,7 @@ cuda_traced_cuIpcOpenEventHandle(cuda_cuIpcOpenEventHandle_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuIpcOpenEventHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEvent_val = tracer_args.phEvent ? (uint64_t)(uintptr_t)(*tracer_args.phEvent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuIpcOpenEventHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9936,7 +9936,7 @@ cuda_traced_cuIpcGetMemHandle(cuda_cuIpcGetMemHandle_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuIpcGetMemHandle, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuIpcGetMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10019,7 +10019,7 @@ cuda_traced_cuIpcOpenMemHandle_v2(cuda_cuIpcOpenMemHandle_v2_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuIpcOpenMemHandle_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.pdptr_val = tracer_args.pdptr ? (uint64_t)(*tracer_args.pdptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuIpcOpenMemHandle_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10098,7 +10098,7 @@ cuda_traced_cuIpcCloseMemHandle(cuda_cuIpcCloseMemHandle_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuIpcCloseMemHandle, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuIpcCloseMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10181,7 +10181,7 @@ cuda_traced_cuMemHostRegister_v2(cuda_cuMemHostRegister_v2_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemHostRegister_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemHostRegister_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10260,7 +10260,7 @@ cuda_traced_cuMemHostUnregister(cuda_cuMemHostUnregister_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemHostUnregister, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemHostUnregister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10338,7 +10338,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemcpy(cuda_cuMemcpy_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpy, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -10421,7 +10421,7 @@ cuda_traced_cuMemcpyPeer(cuda_cuMemcpyPeer_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyPeer, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10500,7 +10500,7 @@ cuda_traced_cuMemcpyHtoD_v2(cuda_cuMemcpyHtoD_v2_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyHtoD_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyHtoD_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10579,7 +10579,7 @@ cuda_traced_cuMemcpyDtoH_v2(cuda_cuMemcpyDtoH_v2_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyDtoH_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyDtoH_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10658,7 +10658,7 @@ cuda_traced_cuMemcpyDtoD_v2(cuda_cuMemcpyDtoD_v2_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyDtoD_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyDtoD_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10745,7 +10745,7 @@ cuda_traced_cuMemcpyDtoA_v2(cuda_cuMemcpyDtoA_v2_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyDtoA_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyDtoA_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10833,7 +10833,7 @@ cuda_traced_cuMemcpyAtoD_v2(cuda_cuMemcpyAtoD_v2_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyAtoD_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyAtoD_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10921,7 +10921,7 @@ cuda_traced_cuMemcpyHtoA_v2(cuda_cuMemcpyHtoA_v2_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyHtoA_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyHtoA_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11008,7 +11008,7 @@ cuda_traced_cuMemcpyAtoH_v2(cuda_cuMemcpyAtoH_v2_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyAtoH_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyAtoH_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11098,7 +11098,7 @@ cuda_traced_cuMemcpyAtoA_v2(cuda_cuMemcpyAtoA_v2_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyAtoA_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyAtoA_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11178,7 +11178,7 @@ cuda_traced_cuMemcpy2D_v2(cuda_cuMemcpy2D_v2_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpy2D_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpy2D_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11255,7 +11255,7 @@ cuda_traced_cuMemcpy2DUnaligned_v2(cuda_cuMemcpy2DUnaligned_v2_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpy2DUnaligned_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpy2DUnaligned_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11334,7 +11334,7 @@ cuda_traced_cuMemcpy3D_v2(cuda_cuMemcpy3D_v2_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpy3D_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpy3D_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11411,7 +11411,7 @@ cuda_traced_cuMemcpy3DPeer(cuda_cuMemcpy3DPeer_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpy3DPeer, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpy3DPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11491,7 +11491,7 @@ cuda_traced_cuMemcpyAsync(cuda_cuMemcpyAsync_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11577,7 +11577,7 @@ cuda_traced_cuMemcpyPeerAsync(cuda_cuMemcpyPeerAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyPeerAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyPeerAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11660,7 +11660,7 @@ cuda_traced_cuMemcpyHtoDAsync_v2(cuda_cuMemcpyHtoDAsync_v2_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyHtoDAsync_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyHtoDAsync_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11743,7 +11743,7 @@ cuda_traced_cuMemcpyDtoHAsync_v2(cuda_cuMemcpyDtoHAsync_v2_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyDtoHAsync_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyDtoHAsync_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11826,7 +11826,7 @@ cuda_traced_cuMemcpyDtoDAsync_v2(cuda_cuMemcpyDtoDAsync_v2_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyDtoDAsync_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyDtoDAsync_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11917,7 +11917,7 @@ cuda_traced_cuMemcpyHtoAAsync_v2(cuda_cuMemcpyHtoAAsync_v2_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyHtoAAsync_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyHtoAAsync_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12008,7 +12008,7 @@ cuda_traced_cuMemcpyAtoHAsync_v2(cuda_cuMemcpyAtoHAsync_v2_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpyAtoHAsync_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyAtoHAsync_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12090,7 +12090,7 @@ cuda_traced_cuMemcpy2DAsync_v2(cuda_cuMemcpy2DAsync_v2_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpy2DAsync_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpy2DAsync_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12170,7 +12170,7 @@ cuda_traced_cuMemcpy3DAsync_v2(cuda_cuMemcpy3DAsync_v2_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpy3DAsync_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpy3DAsync_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12250,7 +12250,7 @@ cuda_traced_cuMemcpy3DPeerAsync(cuda_cuMemcpy3DPeerAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpy3DPeerAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpy3DPeerAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12350,7 +12350,7 @@ cuda_traced_cuMemcpyBatchAsync_v2(cuda_cuMemcpyBatchAsync_v2_fn *tracer_real,
   tracer_record.srcs_val = tracer_args.srcs ? (uint64_t)(*tracer_args.srcs) : 0;
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record.attrsIdxs_val = tracer_args.attrsIdxs ? (uint64_t)(*tracer_args.attrsIdxs) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpyBatchAsync_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12438,7 +12438,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemcpy3DBatchAsync_v2(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemcpy3DBatchAsync_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemcpy3DBatchAsync_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12519,7 +12519,7 @@ cuda_traced_cuMemsetD8_v2(cuda_cuMemsetD8_v2_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemsetD8_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemsetD8_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12595,7 +12595,7 @@ cuda_traced_cuMemsetD16_v2(cuda_cuMemsetD16_v2_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemsetD16_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemsetD16_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12672,7 +12672,7 @@ cuda_traced_cuMemsetD32_v2(cuda_cuMemsetD32_v2_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemsetD32_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemsetD32_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12760,7 +12760,7 @@ cuda_traced_cuMemsetD2D8_v2(cuda_cuMemsetD2D8_v2_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemsetD2D8_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemsetD2D8_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12850,7 +12850,7 @@ cuda_traced_cuMemsetD2D16_v2(cuda_cuMemsetD2D16_v2_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemsetD2D16_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemsetD2D16_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12940,7 +12940,7 @@ cuda_traced_cuMemsetD2D32_v2(cuda_cuMemsetD2D32_v2_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemsetD2D32_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemsetD2D32_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13022,7 +13022,7 @@ cuda_traced_cuMemsetD8Async(cuda_cuMemsetD8Async_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemsetD8Async, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemsetD8Async, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13103,7 +13103,7 @@ cuda_traced_cuMemsetD16Async(cuda_cuMemsetD16Async_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemsetD16Async, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemsetD16Async, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13184,7 +13184,7 @@ cuda_traced_cuMemsetD32Async(cuda_cuMemsetD32Async_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemsetD32Async, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemsetD32Async, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13276,7 +13276,7 @@ cuda_traced_cuMemsetD2D8Async(cuda_cuMemsetD2D8Async_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemsetD2D8Async, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemsetD2D8Async, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13369,7 +13369,7 @@ cuda_traced_cuMemsetD2D16Async(cuda_cuMemsetD2D16Async_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemsetD2D16Async, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemsetD2D16Async, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13462,7 +13462,7 @@ cuda_traced_cuMemsetD2D32Async(cuda_cuMemsetD2D32Async_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemsetD2D32Async, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemsetD2D32Async, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13545,7 +13545,7 @@ cuda_traced_cuArrayCreate_v2(cuda_cuArrayCreate_v2_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuArrayCreate_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_val = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuArrayCreate_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13627,7 +13627,7 @@ cuda_traced_cuArrayGetDescriptor_v2(cuda_cuArrayGetDescriptor_v2_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuArrayGetDescriptor_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuArrayGetDescriptor_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13711,7 +13711,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuArrayGetSparseProperties
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuArrayGetSparseProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuArrayGetSparseProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13797,7 +13797,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMipmappedArrayGetSparseP
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuMipmappedArrayGetSparseProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMipmappedArrayGetSparseProperties,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -13886,7 +13886,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuArrayGetMemoryRequiremen
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuArrayGetMemoryRequirements, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuArrayGetMemoryRequirements, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13977,7 +13977,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMipmappedArrayGetMemoryR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuMipmappedArrayGetMemoryRequirements,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMipmappedArrayGetMemoryRequirements,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14067,7 +14067,7 @@ cuda_traced_cuArrayGetPlane(cuda_cuArrayGetPlane_fn *tracer_real, const void *tr
       tracer_record_call(CUDA_ID_cuArrayGetPlane, tracer_depth, tracer_args.tracer_status);
   tracer_record.pPlaneArray_val =
       tracer_args.pPlaneArray ? (uint64_t)(uintptr_t)(*tracer_args.pPlaneArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuArrayGetPlane, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14146,7 +14146,7 @@ cuda_traced_cuArrayDestroy(cuda_cuArrayDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuArrayDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuArrayDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14227,7 +14227,7 @@ cuda_traced_cuArray3DCreate_v2(cuda_cuArray3DCreate_v2_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuArray3DCreate_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_val = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuArray3DCreate_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14309,7 +14309,7 @@ cuda_traced_cuArray3DGetDescriptor_v2(cuda_cuArray3DGetDescriptor_v2_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuArray3DGetDescriptor_v2, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuArray3DGetDescriptor_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14398,7 +14398,7 @@ cuda_traced_cuMipmappedArrayCreate(cuda_cuMipmappedArrayCreate_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMipmappedArrayCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_val = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMipmappedArrayCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14488,7 +14488,7 @@ cuda_traced_cuMipmappedArrayGetLevel(cuda_cuMipmappedArrayGetLevel_fn *tracer_re
       tracer_record_call(CUDA_ID_cuMipmappedArrayGetLevel, tracer_depth, tracer_args.tracer_status);
   tracer_record.pLevelArray_val =
       tracer_args.pLevelArray ? (uint64_t)(uintptr_t)(*tracer_args.pLevelArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMipmappedArrayGetLevel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14570,7 +14570,7 @@ cuda_traced_cuMipmappedArrayDestroy(cuda_cuMipmappedArrayDestroy_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMipmappedArrayDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMipmappedArrayDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14662,7 +14662,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemGetHandleForAddressRa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuMemGetHandleForAddressRange, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemGetHandleForAddressRange, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14757,7 +14757,7 @@ cuda_traced_cuMemBatchDecompressAsync(cuda_cuMemBatchDecompressAsync_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuMemBatchDecompressAsync, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.errorIndex_val = tracer_args.errorIndex ? (uint64_t)(*tracer_args.errorIndex) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemBatchDecompressAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14850,7 +14850,7 @@ cuda_traced_cuMemAddressReserve(cuda_cuMemAddressReserve_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemAddressReserve, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(*tracer_args.ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemAddressReserve, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14932,7 +14932,7 @@ cuda_traced_cuMemAddressFree(cuda_cuMemAddressFree_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemAddressFree, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemAddressFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15019,7 +15019,7 @@ cuda_traced_cuMemCreate(cuda_cuMemCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(*tracer_args.handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15098,7 +15098,7 @@ cuda_traced_cuMemRelease(cuda_cuMemRelease_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemRelease, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemRelease, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15183,7 +15183,7 @@ cuda_traced_cuMemMap(cuda_cuMemMap_fn *tracer_real, const void *tracer_caller, C
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemMap, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemMap, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -15267,7 +15267,7 @@ cuda_traced_cuMemMapArrayAsync(cuda_cuMemMapArrayAsync_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemMapArrayAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemMapArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15348,7 +15348,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemUnmap(cuda_cuMemUnmap
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemUnmap, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemUnmap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15433,7 +15433,7 @@ cuda_traced_cuMemSetAccess(cuda_cuMemSetAccess_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemSetAccess, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemSetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15518,7 +15518,7 @@ cuda_traced_cuMemGetAccess(cuda_cuMemGetAccess_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemGetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15606,7 +15606,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemExportToShareableHand
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuMemExportToShareableHandle, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemExportToShareableHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15697,7 +15697,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemImportFromShareableHa
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuMemImportFromShareableHandle, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(*tracer_args.handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemImportFromShareableHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15788,7 +15788,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemGetAllocationGranular
                                                tracer_args.tracer_status);
   tracer_record.granularity_val =
       tracer_args.granularity ? (uint64_t)(*tracer_args.granularity) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemGetAllocationGranularity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15877,7 +15877,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemGetAllocationProperti
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuMemGetAllocationPropertiesFromHandle,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemGetAllocationPropertiesFromHandle,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -15967,7 +15967,7 @@ cuda_traced_cuMemRetainAllocationHandle(cuda_cuMemRetainAllocationHandle_fn *tra
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuMemRetainAllocationHandle, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(*tracer_args.handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemRetainAllocationHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16050,7 +16050,7 @@ cuda_traced_cuMemFreeAsync(cuda_cuMemFreeAsync_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemFreeAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemFreeAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16134,7 +16134,7 @@ cuda_traced_cuMemAllocAsync(cuda_cuMemAllocAsync_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemAllocAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemAllocAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16215,7 +16215,7 @@ cuda_traced_cuMemPoolTrimTo(cuda_cuMemPoolTrimTo_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemPoolTrimTo, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemPoolTrimTo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16299,7 +16299,7 @@ cuda_traced_cuMemPoolSetAttribute(cuda_cuMemPoolSetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemPoolSetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemPoolSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16383,7 +16383,7 @@ cuda_traced_cuMemPoolGetAttribute(cuda_cuMemPoolGetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemPoolGetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemPoolGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16466,7 +16466,7 @@ cuda_traced_cuMemPoolSetAccess(cuda_cuMemPoolSetAccess_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemPoolSetAccess, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemPoolSetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16551,7 +16551,7 @@ cuda_traced_cuMemPoolGetAccess(cuda_cuMemPoolGetAccess_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemPoolGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemPoolGetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16634,7 +16634,7 @@ cuda_traced_cuMemPoolCreate(cuda_cuMemPoolCreate_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pool_val = tracer_args.pool ? (uint64_t)(uintptr_t)(*tracer_args.pool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemPoolCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16712,7 +16712,7 @@ cuda_traced_cuMemPoolDestroy(cuda_cuMemPoolDestroy_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemPoolDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemPoolDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16798,7 +16798,7 @@ cuda_traced_cuMemGetDefaultMemPool(cuda_cuMemGetDefaultMemPool_fn *tracer_real,
       tracer_record_call(CUDA_ID_cuMemGetDefaultMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.pool_out_val =
       tracer_args.pool_out ? (uint64_t)(uintptr_t)(*tracer_args.pool_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemGetDefaultMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16884,7 +16884,7 @@ cuda_traced_cuMemGetMemPool(cuda_cuMemGetMemPool_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.pool_val = tracer_args.pool ? (uint64_t)(uintptr_t)(*tracer_args.pool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemGetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16967,7 +16967,7 @@ cuda_traced_cuMemSetMemPool(cuda_cuMemSetMemPool_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemSetMemPool, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemSetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17055,7 +17055,7 @@ cuda_traced_cuMemAllocFromPoolAsync(cuda_cuMemAllocFromPoolAsync_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemAllocFromPoolAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemAllocFromPoolAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17147,7 +17147,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemPoolExportToShareable
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuMemPoolExportToShareableHandle,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemPoolExportToShareableHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17243,7 +17243,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemPoolImportFromShareab
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pool_out_val =
       tracer_args.pool_out ? (uint64_t)(uintptr_t)(*tracer_args.pool_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemPoolImportFromShareableHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17329,7 +17329,7 @@ cuda_traced_cuMemPoolExportPointer(cuda_cuMemPoolExportPointer_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemPoolExportPointer, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemPoolExportPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17416,7 +17416,7 @@ cuda_traced_cuMemPoolImportPointer(cuda_cuMemPoolImportPointer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemPoolImportPointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_out_val = tracer_args.ptr_out ? (uint64_t)(*tracer_args.ptr_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemPoolImportPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17501,7 +17501,7 @@ cuda_traced_cuMulticastCreate(cuda_cuMulticastCreate_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMulticastCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.mcHandle_val = tracer_args.mcHandle ? (uint64_t)(*tracer_args.mcHandle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMulticastCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17583,7 +17583,7 @@ cuda_traced_cuMulticastAddDevice(cuda_cuMulticastAddDevice_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMulticastAddDevice, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMulticastAddDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17675,7 +17675,7 @@ cuda_traced_cuMulticastBindMem(cuda_cuMulticastBindMem_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMulticastBindMem, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMulticastBindMem, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17766,7 +17766,7 @@ cuda_traced_cuMulticastBindAddr(cuda_cuMulticastBindAddr_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMulticastBindAddr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMulticastBindAddr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17854,7 +17854,7 @@ cuda_traced_cuMulticastUnbind(cuda_cuMulticastUnbind_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMulticastUnbind, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMulticastUnbind, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17941,7 +17941,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMulticastGetGranularity(
                                                tracer_args.tracer_status);
   tracer_record.granularity_val =
       tracer_args.granularity ? (uint64_t)(*tracer_args.granularity) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMulticastGetGranularity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18028,7 +18028,7 @@ cuda_traced_cuPointerGetAttribute(cuda_cuPointerGetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuPointerGetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuPointerGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18117,7 +18117,7 @@ cuda_traced_cuMemPrefetchAsync_v2(cuda_cuMemPrefetchAsync_v2_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemPrefetchAsync_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemPrefetchAsync_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18204,7 +18204,7 @@ cuda_traced_cuMemAdvise_v2(cuda_cuMemAdvise_v2_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemAdvise_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemAdvise_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18308,7 +18308,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemPrefetchBatchAsync(
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record.prefetchLocIdxs_val =
       tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemPrefetchBatchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18406,7 +18406,7 @@ cuda_traced_cuMemDiscardBatchAsync(cuda_cuMemDiscardBatchAsync_fn *tracer_real,
       tracer_record_call(CUDA_ID_cuMemDiscardBatchAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptrs_val = tracer_args.dptrs ? (uint64_t)(*tracer_args.dptrs) : 0;
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemDiscardBatchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18513,7 +18513,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemDiscardAndPrefetchBat
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record.prefetchLocIdxs_val =
       tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemDiscardAndPrefetchBatchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18609,7 +18609,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemRangeGetAttribute(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuMemRangeGetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemRangeGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18707,7 +18707,7 @@ cuda_traced_cuMemRangeGetAttributes(cuda_cuMemRangeGetAttributes_fn *tracer_real
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
   tracer_record.dataSizes_val = tracer_args.dataSizes ? (uint64_t)(*tracer_args.dataSizes) : 0;
   tracer_record.attributes_val = tracer_args.attributes ? (uint64_t)(*tracer_args.attributes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuMemRangeGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18795,7 +18795,7 @@ cuda_traced_cuPointerSetAttribute(cuda_cuPointerSetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuPointerSetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuPointerSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18884,7 +18884,7 @@ cuda_traced_cuPointerGetAttributes(cuda_cuPointerGetAttributes_fn *tracer_real,
       tracer_record_call(CUDA_ID_cuPointerGetAttributes, tracer_depth, tracer_args.tracer_status);
   tracer_record.attributes_val = tracer_args.attributes ? (uint64_t)(*tracer_args.attributes) : 0;
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuPointerGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18969,7 +18969,7 @@ cuda_traced_cuStreamCreate(cuda_cuStreamCreate_fn *tracer_real, const void *trac
       tracer_record_call(CUDA_ID_cuStreamCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phStream_val =
       tracer_args.phStream ? (uint64_t)(uintptr_t)(*tracer_args.phStream) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19056,7 +19056,7 @@ cuda_traced_cuStreamCreateWithPriority(cuda_cuStreamCreateWithPriority_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.phStream_val =
       tracer_args.phStream ? (uint64_t)(uintptr_t)(*tracer_args.phStream) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamCreateWithPriority, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19141,7 +19141,7 @@ cuda_traced_cuStreamGetPriority(cuda_cuStreamGetPriority_fn *tracer_real, const 
       tracer_record_call(CUDA_ID_cuStreamGetPriority, tracer_depth, tracer_args.tracer_status);
   tracer_record.priority_val =
       tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamGetPriority, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19223,7 +19223,7 @@ cuda_traced_cuStreamGetDevice(cuda_cuStreamGetDevice_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamGetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19304,7 +19304,7 @@ cuda_traced_cuStreamGetFlags(cuda_cuStreamGetFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19385,7 +19385,7 @@ cuda_traced_cuStreamGetId(cuda_cuStreamGetId_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamGetId, tracer_depth, tracer_args.tracer_status);
   tracer_record.streamId_val = tracer_args.streamId ? (uint64_t)(*tracer_args.streamId) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamGetId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19465,7 +19465,7 @@ cuda_traced_cuStreamGetCtx(cuda_cuStreamGetCtx_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamGetCtx, tracer_depth, tracer_args.tracer_status);
   tracer_record.pctx_val = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamGetCtx, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19551,7 +19551,7 @@ cuda_traced_cuStreamGetCtx_v2(cuda_cuStreamGetCtx_v2_fn *tracer_real, const void
   tracer_record.pCtx_val = tracer_args.pCtx ? (uint64_t)(uintptr_t)(*tracer_args.pCtx) : 0;
   tracer_record.pGreenCtx_val =
       tracer_args.pGreenCtx ? (uint64_t)(uintptr_t)(*tracer_args.pGreenCtx) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamGetCtx_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19635,7 +19635,7 @@ cuda_traced_cuStreamWaitEvent(cuda_cuStreamWaitEvent_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamWaitEvent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamWaitEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19722,7 +19722,7 @@ cuda_traced_cuStreamAddCallback(cuda_cuStreamAddCallback_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamAddCallback, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamAddCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19805,7 +19805,7 @@ cuda_traced_cuStreamBeginCapture_v2(cuda_cuStreamBeginCapture_v2_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamBeginCapture_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamBeginCapture_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19902,7 +19902,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuStreamBeginCaptureToGrap
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuStreamBeginCaptureToGraph, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamBeginCaptureToGraph, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19990,7 +19990,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuThreadExchangeStreamCapt
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuThreadExchangeStreamCaptureMode,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mode_val = tracer_args.mode ? (uint64_t)(*tracer_args.mode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuThreadExchangeStreamCaptureMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20074,7 +20074,7 @@ cuda_traced_cuStreamEndCapture(cuda_cuStreamEndCapture_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamEndCapture, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraph_val = tracer_args.phGraph ? (uint64_t)(uintptr_t)(*tracer_args.phGraph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamEndCapture, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20156,7 +20156,7 @@ cuda_traced_cuStreamIsCapturing(cuda_cuStreamIsCapturing_fn *tracer_real, const 
       tracer_record_call(CUDA_ID_cuStreamIsCapturing, tracer_depth, tracer_args.tracer_status);
   tracer_record.captureStatus_val =
       tracer_args.captureStatus ? (uint64_t)(*tracer_args.captureStatus) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamIsCapturing, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20264,7 +20264,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuStreamGetCaptureInfo_v3(
       tracer_args.edgeData_out ? (uint64_t)(uintptr_t)(*tracer_args.edgeData_out) : 0;
   tracer_record.numDependencies_out_val =
       tracer_args.numDependencies_out ? (uint64_t)(*tracer_args.numDependencies_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamGetCaptureInfo_v3, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20368,7 +20368,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuStreamUpdateCaptureDepen
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dependencies_val =
       tracer_args.dependencies ? (uint64_t)(uintptr_t)(*tracer_args.dependencies) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamUpdateCaptureDependencies_v2,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20460,7 +20460,7 @@ cuda_traced_cuStreamAttachMemAsync(cuda_cuStreamAttachMemAsync_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamAttachMemAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamAttachMemAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20575,7 +20575,7 @@ cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamQuery, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_poll_take(&cuda_poll_cuStreamQuery);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamQuery, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20633,7 +20633,7 @@ cuda_traced_cuStreamSynchronize(cuda_cuStreamSynchronize_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamSynchronize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20711,7 +20711,7 @@ cuda_traced_cuStreamDestroy_v2(cuda_cuStreamDestroy_v2_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamDestroy_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamDestroy_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20791,7 +20791,7 @@ cuda_traced_cuStreamCopyAttributes(cuda_cuStreamCopyAttributes_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamCopyAttributes, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamCopyAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20876,7 +20876,7 @@ cuda_traced_cuStreamGetAttribute(cuda_cuStreamGetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamGetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20960,7 +20960,7 @@ cuda_traced_cuStreamSetAttribute(cuda_cuStreamSetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamSetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21043,7 +21043,7 @@ cuda_traced_cuEventCreate(cuda_cuEventCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuEventCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEvent_val = tracer_args.phEvent ? (uint64_t)(uintptr_t)(*tracer_args.phEvent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuEventCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21122,7 +21122,7 @@ cuda_traced_cuEventRecord(cuda_cuEventRecord_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuEventRecord, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuEventRecord, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21205,7 +21205,7 @@ cuda_traced_cuEventRecordWithFlags(cuda_cuEventRecordWithFlags_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuEventRecordWithFlags, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuEventRecordWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21318,7 +21318,7 @@ cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuEventQuery, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_poll_take(&cuda_poll_cuEventQuery);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuEventQuery, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21376,7 +21376,7 @@ cuda_traced_cuEventSynchronize(cuda_cuEventSynchronize_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuEventSynchronize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuEventSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21454,7 +21454,7 @@ cuda_traced_cuEventDestroy_v2(cuda_cuEventDestroy_v2_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuEventDestroy_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuEventDestroy_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21540,7 +21540,7 @@ cuda_traced_cuEventElapsedTime_v2(cuda_cuEventElapsedTime_v2_fn *tracer_real,
       tracer_record_call(CUDA_ID_cuEventElapsedTime_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.pMilliseconds_val =
       tracer_args.pMilliseconds ? tracer_slot_float(*tracer_args.pMilliseconds) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuEventElapsedTime_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21624,7 +21624,7 @@ cuda_traced_cuImportExternalMemory(cuda_cuImportExternalMemory_fn *tracer_real,
       tracer_record_call(CUDA_ID_cuImportExternalMemory, tracer_depth, tracer_args.tracer_status);
   tracer_record.extMem_out_val =
       tracer_args.extMem_out ? (uint64_t)(uintptr_t)(*tracer_args.extMem_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuImportExternalMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21715,7 +21715,7 @@ cuda_traced_cuExternalMemoryGetMappedBuffer(cuda_cuExternalMemoryGetMappedBuffer
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuExternalMemoryGetMappedBuffer,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(*tracer_args.devPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuExternalMemoryGetMappedBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21810,7 +21810,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuExternalMemoryGetMappedM
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuExternalMemoryGetMappedMipmappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mipmap_val = tracer_args.mipmap ? (uint64_t)(uintptr_t)(*tracer_args.mipmap) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuExternalMemoryGetMappedMipmappedArray,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -21895,7 +21895,7 @@ cuda_traced_cuDestroyExternalMemory(cuda_cuDestroyExternalMemory_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDestroyExternalMemory, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDestroyExternalMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21980,7 +21980,7 @@ cuda_traced_cuImportExternalSemaphore(cuda_cuImportExternalSemaphore_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.extSem_out_val =
       tracer_args.extSem_out ? (uint64_t)(uintptr_t)(*tracer_args.extSem_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuImportExternalSemaphore, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22073,7 +22073,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuSignalExternalSemaphores
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuSignalExternalSemaphoresAsync,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuSignalExternalSemaphoresAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22166,7 +22166,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuWaitExternalSemaphoresAs
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuWaitExternalSemaphoresAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuWaitExternalSemaphoresAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22250,7 +22250,7 @@ cuda_traced_cuDestroyExternalSemaphore(cuda_cuDestroyExternalSemaphore_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuDestroyExternalSemaphore, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDestroyExternalSemaphore, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22338,7 +22338,7 @@ cuda_traced_cuStreamWaitValue32_v2(cuda_cuStreamWaitValue32_v2_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamWaitValue32_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamWaitValue32_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22427,7 +22427,7 @@ cuda_traced_cuStreamWaitValue64_v2(cuda_cuStreamWaitValue64_v2_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamWaitValue64_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamWaitValue64_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22516,7 +22516,7 @@ cuda_traced_cuStreamWriteValue32_v2(cuda_cuStreamWriteValue32_v2_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamWriteValue32_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamWriteValue32_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22606,7 +22606,7 @@ cuda_traced_cuStreamWriteValue64_v2(cuda_cuStreamWriteValue64_v2_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamWriteValue64_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamWriteValue64_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22696,7 +22696,7 @@ cuda_traced_cuStreamBatchMemOp_v2(cuda_cuStreamBatchMemOp_v2_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamBatchMemOp_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamBatchMemOp_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22781,7 +22781,7 @@ cuda_traced_cuFuncGetAttribute(cuda_cuFuncGetAttribute_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuFuncGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.pi_val = tracer_args.pi ? (uint64_t)(int64_t)(*tracer_args.pi) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuFuncGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22864,7 +22864,7 @@ cuda_traced_cuFuncSetAttribute(cuda_cuFuncSetAttribute_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuFuncSetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuFuncSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22945,7 +22945,7 @@ cuda_traced_cuFuncSetCacheConfig(cuda_cuFuncSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuFuncSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuFuncSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23026,7 +23026,7 @@ cuda_traced_cuFuncGetModule(cuda_cuFuncGetModule_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuFuncGetModule, tracer_depth, tracer_args.tracer_status);
   tracer_record.hmod_val = tracer_args.hmod ? (uint64_t)(uintptr_t)(*tracer_args.hmod) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuFuncGetModule, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23107,7 +23107,7 @@ cuda_traced_cuFuncGetName(cuda_cuFuncGetName_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuFuncGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.name_val = tracer_args.name ? (uint64_t)(uintptr_t)(*tracer_args.name) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuFuncGetName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23195,7 +23195,7 @@ cuda_traced_cuFuncGetParamInfo(cuda_cuFuncGetParamInfo_fn *tracer_real, const vo
   tracer_record.paramOffset_val =
       tracer_args.paramOffset ? (uint64_t)(*tracer_args.paramOffset) : 0;
   tracer_record.paramSize_val = tracer_args.paramSize ? (uint64_t)(*tracer_args.paramSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuFuncGetParamInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23278,7 +23278,7 @@ cuda_traced_cuFuncIsLoaded(cuda_cuFuncIsLoaded_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuFuncIsLoaded, tracer_depth, tracer_args.tracer_status);
   tracer_record.state_val = tracer_args.state ? (uint64_t)(*tracer_args.state) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuFuncIsLoaded, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23356,7 +23356,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuFuncLoad(cuda_cuFuncLoad
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuFuncLoad, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuFuncLoad, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23458,7 +23458,7 @@ cuda_traced_cuLaunchKernel(cuda_cuLaunchKernel_fn *tracer_real, const void *trac
   tracer_record.kernelParams_val =
       tracer_args.kernelParams ? (uint64_t)(uintptr_t)(*tracer_args.kernelParams) : 0;
   tracer_record.extra_val = tracer_args.extra ? (uint64_t)(uintptr_t)(*tracer_args.extra) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLaunchKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23548,7 +23548,7 @@ cuda_traced_cuLaunchKernelEx(cuda_cuLaunchKernelEx_fn *tracer_real, const void *
   tracer_record.kernelParams_val =
       tracer_args.kernelParams ? (uint64_t)(uintptr_t)(*tracer_args.kernelParams) : 0;
   tracer_record.extra_val = tracer_args.extra ? (uint64_t)(uintptr_t)(*tracer_args.extra) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLaunchKernelEx, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23649,7 +23649,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuLaunchCooperativeKernel(
                                                tracer_args.tracer_status);
   tracer_record.kernelParams_val =
       tracer_args.kernelParams ? (uint64_t)(uintptr_t)(*tracer_args.kernelParams) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLaunchCooperativeKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23745,7 +23745,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuLaunchCooperativeKernelM
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuLaunchCooperativeKernelMultiDevice,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLaunchCooperativeKernelMultiDevice,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -23832,7 +23832,7 @@ cuda_traced_cuLaunchHostFunc(cuda_cuLaunchHostFunc_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuLaunchHostFunc, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLaunchHostFunc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23918,7 +23918,7 @@ cuda_traced_cuFuncSetBlockShape(cuda_cuFuncSetBlockShape_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuFuncSetBlockShape, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuFuncSetBlockShape, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23998,7 +23998,7 @@ cuda_traced_cuFuncSetSharedSize(cuda_cuFuncSetSharedSize_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuFuncSetSharedSize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuFuncSetSharedSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24078,7 +24078,7 @@ cuda_traced_cuParamSetSize(cuda_cuParamSetSize_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuParamSetSize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuParamSetSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24161,7 +24161,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuParamSeti(cuda_cuParamSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuParamSeti, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuParamSeti, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24243,7 +24243,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuParamSetf(cuda_cuParamSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuParamSetf, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuParamSetf, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24327,7 +24327,7 @@ cuda_traced_cuParamSetv(cuda_cuParamSetv_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuParamSetv, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuParamSetv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24402,7 +24402,7 @@ cuda_traced_cuLaunch(cuda_cuLaunch_fn *tracer_real, const void *tracer_caller, C
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuLaunch, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLaunch, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -24484,7 +24484,7 @@ cuda_traced_cuLaunchGrid(cuda_cuLaunchGrid_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuLaunchGrid, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLaunchGrid, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24569,7 +24569,7 @@ cuda_traced_cuLaunchGridAsync(cuda_cuLaunchGridAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuLaunchGridAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLaunchGridAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24653,7 +24653,7 @@ cuda_traced_cuParamSetTexRef(cuda_cuParamSetTexRef_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuParamSetTexRef, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuParamSetTexRef, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24735,7 +24735,7 @@ cuda_traced_cuFuncSetSharedMemConfig(cuda_cuFuncSetSharedMemConfig_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuFuncSetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuFuncSetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24819,7 +24819,7 @@ cuda_traced_cuGraphCreate(cuda_cuGraphCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraph_val = tracer_args.phGraph ? (uint64_t)(uintptr_t)(*tracer_args.phGraph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24909,7 +24909,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphAddKernelNode_v2(
       tracer_record_call(CUDA_ID_cuGraphAddKernelNode_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddKernelNode_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24997,7 +24997,7 @@ cuda_traced_cuGraphKernelNodeGetParams_v2(cuda_cuGraphKernelNodeGetParams_v2_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphKernelNodeGetParams_v2, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphKernelNodeGetParams_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25083,7 +25083,7 @@ cuda_traced_cuGraphKernelNodeSetParams_v2(cuda_cuGraphKernelNodeSetParams_v2_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphKernelNodeSetParams_v2, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphKernelNodeSetParams_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25181,7 +25181,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphAddMemcpyNode(
       tracer_record_call(CUDA_ID_cuGraphAddMemcpyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddMemcpyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25266,7 +25266,7 @@ cuda_traced_cuGraphMemcpyNodeGetParams(cuda_cuGraphMemcpyNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphMemcpyNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphMemcpyNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25351,7 +25351,7 @@ cuda_traced_cuGraphMemcpyNodeSetParams(cuda_cuGraphMemcpyNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphMemcpyNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25448,7 +25448,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphAddMemsetNode(
       tracer_record_call(CUDA_ID_cuGraphAddMemsetNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddMemsetNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25533,7 +25533,7 @@ cuda_traced_cuGraphMemsetNodeGetParams(cuda_cuGraphMemsetNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphMemsetNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphMemsetNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25618,7 +25618,7 @@ cuda_traced_cuGraphMemsetNodeSetParams(cuda_cuGraphMemsetNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphMemsetNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25713,7 +25713,7 @@ cuda_traced_cuGraphAddHostNode(cuda_cuGraphAddHostNode_fn *tracer_real, const vo
       tracer_record_call(CUDA_ID_cuGraphAddHostNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddHostNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25797,7 +25797,7 @@ cuda_traced_cuGraphHostNodeGetParams(cuda_cuGraphHostNodeGetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphHostNodeGetParams, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphHostNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25881,7 +25881,7 @@ cuda_traced_cuGraphHostNodeSetParams(cuda_cuGraphHostNodeSetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphHostNodeSetParams, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphHostNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25976,7 +25976,7 @@ cuda_traced_cuGraphAddChildGraphNode(cuda_cuGraphAddChildGraphNode_fn *tracer_re
       tracer_record_call(CUDA_ID_cuGraphAddChildGraphNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddChildGraphNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26065,7 +26065,7 @@ cuda_traced_cuGraphChildGraphNodeGetGraph(cuda_cuGraphChildGraphNodeGetGraph_fn 
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphChildGraphNodeGetGraph, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.phGraph_val = tracer_args.phGraph ? (uint64_t)(uintptr_t)(*tracer_args.phGraph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphChildGraphNodeGetGraph, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26156,7 +26156,7 @@ cuda_traced_cuGraphAddEmptyNode(cuda_cuGraphAddEmptyNode_fn *tracer_real, const 
       tracer_record_call(CUDA_ID_cuGraphAddEmptyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddEmptyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26250,7 +26250,7 @@ cuda_traced_cuGraphAddEventRecordNode(cuda_cuGraphAddEventRecordNode_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddEventRecordNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26341,7 +26341,7 @@ cuda_traced_cuGraphEventRecordNodeGetEvent(cuda_cuGraphEventRecordNodeGetEvent_f
                                                tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphEventRecordNodeGetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26427,7 +26427,7 @@ cuda_traced_cuGraphEventRecordNodeSetEvent(cuda_cuGraphEventRecordNodeSetEvent_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphEventRecordNodeSetEvent, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphEventRecordNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26522,7 +26522,7 @@ cuda_traced_cuGraphAddEventWaitNode(cuda_cuGraphAddEventWaitNode_fn *tracer_real
       tracer_record_call(CUDA_ID_cuGraphAddEventWaitNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddEventWaitNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26612,7 +26612,7 @@ cuda_traced_cuGraphEventWaitNodeGetEvent(cuda_cuGraphEventWaitNodeGetEvent_fn *t
                                                tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphEventWaitNodeGetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26698,7 +26698,7 @@ cuda_traced_cuGraphEventWaitNodeSetEvent(cuda_cuGraphEventWaitNodeSetEvent_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphEventWaitNodeSetEvent, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphEventWaitNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26797,7 +26797,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphAddExternalSemaphor
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddExternalSemaphoresSignalNode,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -26892,7 +26892,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphExternalSemaphoresS
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphExternalSemaphoresSignalNodeGetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExternalSemaphoresSignalNodeGetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -26986,7 +26986,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphExternalSemaphoresS
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphExternalSemaphoresSignalNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExternalSemaphoresSignalNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -27090,7 +27090,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphAddExternalSemaphor
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddExternalSemaphoresWaitNode,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -27183,7 +27183,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphExternalSemaphoresW
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphExternalSemaphoresWaitNodeGetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExternalSemaphoresWaitNodeGetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -27276,7 +27276,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphExternalSemaphoresW
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphExternalSemaphoresWaitNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExternalSemaphoresWaitNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -27375,7 +27375,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphAddBatchMemOpNode(
       tracer_record_call(CUDA_ID_cuGraphAddBatchMemOpNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddBatchMemOpNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27463,7 +27463,7 @@ cuda_traced_cuGraphBatchMemOpNodeGetParams(cuda_cuGraphBatchMemOpNodeGetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphBatchMemOpNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphBatchMemOpNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27550,7 +27550,7 @@ cuda_traced_cuGraphBatchMemOpNodeSetParams(cuda_cuGraphBatchMemOpNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphBatchMemOpNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphBatchMemOpNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27640,7 +27640,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphExecBatchMemOpNodeS
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphExecBatchMemOpNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecBatchMemOpNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27736,7 +27736,7 @@ cuda_traced_cuGraphAddMemAllocNode(cuda_cuGraphAddMemAllocNode_fn *tracer_real,
       tracer_record_call(CUDA_ID_cuGraphAddMemAllocNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddMemAllocNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27823,7 +27823,7 @@ cuda_traced_cuGraphMemAllocNodeGetParams(cuda_cuGraphMemAllocNodeGetParams_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphMemAllocNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphMemAllocNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27916,7 +27916,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphAddMemFreeNode(
       tracer_record_call(CUDA_ID_cuGraphAddMemFreeNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddMemFreeNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28003,7 +28003,7 @@ cuda_traced_cuGraphMemFreeNodeGetParams(cuda_cuGraphMemFreeNodeGetParams_fn *tra
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphMemFreeNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.dptr_out_val = tracer_args.dptr_out ? (uint64_t)(*tracer_args.dptr_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphMemFreeNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28084,7 +28084,7 @@ cuda_traced_cuDeviceGraphMemTrim(cuda_cuDeviceGraphMemTrim_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDeviceGraphMemTrim, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGraphMemTrim, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28169,7 +28169,7 @@ cuda_traced_cuDeviceGetGraphMemAttribute(cuda_cuDeviceGetGraphMemAttribute_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuDeviceGetGraphMemAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetGraphMemAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28257,7 +28257,7 @@ cuda_traced_cuDeviceSetGraphMemAttribute(cuda_cuDeviceSetGraphMemAttribute_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuDeviceSetGraphMemAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceSetGraphMemAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28342,7 +28342,7 @@ cuda_traced_cuGraphClone(cuda_cuGraphClone_fn *tracer_real, const void *tracer_c
       tracer_record_call(CUDA_ID_cuGraphClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphClone_val =
       tracer_args.phGraphClone ? (uint64_t)(uintptr_t)(*tracer_args.phGraphClone) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphClone, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28427,7 +28427,7 @@ cuda_traced_cuGraphNodeFindInClone(cuda_cuGraphNodeFindInClone_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphNodeFindInClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.phNode_val = tracer_args.phNode ? (uint64_t)(uintptr_t)(*tracer_args.phNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphNodeFindInClone, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28511,7 +28511,7 @@ cuda_traced_cuGraphNodeGetType(cuda_cuGraphNodeGetType_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphNodeGetType, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(*tracer_args.type) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphNodeGetType, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28596,7 +28596,7 @@ cuda_traced_cuGraphGetNodes(cuda_cuGraphGetNodes_fn *tracer_real, const void *tr
       tracer_record_call(CUDA_ID_cuGraphGetNodes, tracer_depth, tracer_args.tracer_status);
   tracer_record.nodes_val = tracer_args.nodes ? (uint64_t)(uintptr_t)(*tracer_args.nodes) : 0;
   tracer_record.numNodes_val = tracer_args.numNodes ? (uint64_t)(*tracer_args.numNodes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphGetNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28684,7 +28684,7 @@ cuda_traced_cuGraphGetRootNodes(cuda_cuGraphGetRootNodes_fn *tracer_real, const 
       tracer_args.rootNodes ? (uint64_t)(uintptr_t)(*tracer_args.rootNodes) : 0;
   tracer_record.numRootNodes_val =
       tracer_args.numRootNodes ? (uint64_t)(*tracer_args.numRootNodes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphGetRootNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28776,7 +28776,7 @@ cuda_traced_cuGraphGetEdges_v2(cuda_cuGraphGetEdges_v2_fn *tracer_real, const vo
   tracer_record.from_val = tracer_args.from ? (uint64_t)(uintptr_t)(*tracer_args.from) : 0;
   tracer_record.to_val = tracer_args.to ? (uint64_t)(uintptr_t)(*tracer_args.to) : 0;
   tracer_record.numEdges_val = tracer_args.numEdges ? (uint64_t)(*tracer_args.numEdges) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphGetEdges_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28871,7 +28871,7 @@ cuda_traced_cuGraphNodeGetDependencies_v2(cuda_cuGraphNodeGetDependencies_v2_fn 
       tracer_args.dependencies ? (uint64_t)(uintptr_t)(*tracer_args.dependencies) : 0;
   tracer_record.numDependencies_val =
       tracer_args.numDependencies ? (uint64_t)(*tracer_args.numDependencies) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphNodeGetDependencies_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28968,7 +28968,7 @@ cuda_traced_cuGraphNodeGetDependentNodes_v2(cuda_cuGraphNodeGetDependentNodes_v2
       tracer_args.dependentNodes ? (uint64_t)(uintptr_t)(*tracer_args.dependentNodes) : 0;
   tracer_record.numDependentNodes_val =
       tracer_args.numDependentNodes ? (uint64_t)(*tracer_args.numDependentNodes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphNodeGetDependentNodes_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29061,7 +29061,7 @@ cuda_traced_cuGraphAddDependencies_v2(cuda_cuGraphAddDependencies_v2_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphAddDependencies_v2, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddDependencies_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29156,7 +29156,7 @@ cuda_traced_cuGraphRemoveDependencies_v2(cuda_cuGraphRemoveDependencies_v2_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphRemoveDependencies_v2, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphRemoveDependencies_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29239,7 +29239,7 @@ cuda_traced_cuGraphDestroyNode(cuda_cuGraphDestroyNode_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphDestroyNode, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphDestroyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29327,7 +29327,7 @@ cuda_traced_cuGraphInstantiateWithFlags(cuda_cuGraphInstantiateWithFlags_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.phGraphExec_val =
       tracer_args.phGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.phGraphExec) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphInstantiateWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29418,7 +29418,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphInstantiateWithPara
                                                tracer_args.tracer_status);
   tracer_record.phGraphExec_val =
       tracer_args.phGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.phGraphExec) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphInstantiateWithParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29503,7 +29503,7 @@ cuda_traced_cuGraphExecGetFlags(cuda_cuGraphExecGetFlags_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphExecGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29589,7 +29589,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphExecKernelNodeSetPa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphExecKernelNodeSetParams_v2,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecKernelNodeSetParams_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29680,7 +29680,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphExecMemcpyNodeSetPa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphExecMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecMemcpyNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29772,7 +29772,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphExecMemsetNodeSetPa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphExecMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecMemsetNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29862,7 +29862,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphExecHostNodeSetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphExecHostNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecHostNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29952,7 +29952,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphExecChildGraphNodeS
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphExecChildGraphNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecChildGraphNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30042,7 +30042,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphExecEventRecordNode
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphExecEventRecordNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecEventRecordNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30132,7 +30132,7 @@ cuda_traced_cuGraphExecEventWaitNodeSetEvent(cuda_cuGraphExecEventWaitNodeSetEve
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphExecEventWaitNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecEventWaitNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30229,7 +30229,7 @@ cuda_traced_cuGraphExecExternalSemaphoresSignalNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphExecExternalSemaphoresSignalNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecExternalSemaphoresSignalNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -30330,7 +30330,7 @@ cuda_traced_cuGraphExecExternalSemaphoresWaitNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphExecExternalSemaphoresWaitNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecExternalSemaphoresWaitNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -30423,7 +30423,7 @@ cuda_traced_cuGraphNodeSetEnabled(cuda_cuGraphNodeSetEnabled_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphNodeSetEnabled, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphNodeSetEnabled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30509,7 +30509,7 @@ cuda_traced_cuGraphNodeGetEnabled(cuda_cuGraphNodeGetEnabled_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphNodeGetEnabled, tracer_depth, tracer_args.tracer_status);
   tracer_record.isEnabled_val = tracer_args.isEnabled ? (uint64_t)(*tracer_args.isEnabled) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphNodeGetEnabled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30590,7 +30590,7 @@ cuda_traced_cuGraphUpload(cuda_cuGraphUpload_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphUpload, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphUpload, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30669,7 +30669,7 @@ cuda_traced_cuGraphLaunch(cuda_cuGraphLaunch_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphLaunch, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphLaunch, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30746,7 +30746,7 @@ cuda_traced_cuGraphExecDestroy(cuda_cuGraphExecDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphExecDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30824,7 +30824,7 @@ cuda_traced_cuGraphDestroy(cuda_cuGraphDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30908,7 +30908,7 @@ cuda_traced_cuGraphExecUpdate_v2(cuda_cuGraphExecUpdate_v2_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphExecUpdate_v2, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecUpdate_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30993,7 +30993,7 @@ cuda_traced_cuGraphKernelNodeCopyAttributes(cuda_cuGraphKernelNodeCopyAttributes
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphKernelNodeCopyAttributes,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphKernelNodeCopyAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31081,7 +31081,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphKernelNodeGetAttrib
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphKernelNodeGetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphKernelNodeGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31169,7 +31169,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphKernelNodeSetAttrib
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphKernelNodeSetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphKernelNodeSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31256,7 +31256,7 @@ cuda_traced_cuGraphDebugDotPrint(cuda_cuGraphDebugDotPrint_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphDebugDotPrint, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphDebugDotPrint, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31348,7 +31348,7 @@ cuda_traced_cuUserObjectCreate(cuda_cuUserObjectCreate_fn *tracer_real, const vo
       tracer_record_call(CUDA_ID_cuUserObjectCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.object_out_val =
       tracer_args.object_out ? (uint64_t)(uintptr_t)(*tracer_args.object_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuUserObjectCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31430,7 +31430,7 @@ cuda_traced_cuUserObjectRetain(cuda_cuUserObjectRetain_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuUserObjectRetain, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuUserObjectRetain, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31510,7 +31510,7 @@ cuda_traced_cuUserObjectRelease(cuda_cuUserObjectRelease_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuUserObjectRelease, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuUserObjectRelease, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31596,7 +31596,7 @@ cuda_traced_cuGraphRetainUserObject(cuda_cuGraphRetainUserObject_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphRetainUserObject, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphRetainUserObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31683,7 +31683,7 @@ cuda_traced_cuGraphReleaseUserObject(cuda_cuGraphReleaseUserObject_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphReleaseUserObject, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphReleaseUserObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31781,7 +31781,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphAddNode_v2(
       tracer_record_call(CUDA_ID_cuGraphAddNode_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.phGraphNode_val =
       tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphAddNode_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31867,7 +31867,7 @@ cuda_traced_cuGraphNodeSetParams(cuda_cuGraphNodeSetParams_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphNodeSetParams, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31952,7 +31952,7 @@ cuda_traced_cuGraphExecNodeSetParams(cuda_cuGraphExecNodeSetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGraphExecNodeSetParams, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphExecNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32049,7 +32049,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphConditionalHandleCr
                                                tracer_args.tracer_status);
   tracer_record.pHandle_out_val =
       tracer_args.pHandle_out ? (uint64_t)(*tracer_args.pHandle_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphConditionalHandleCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32148,7 +32148,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuOccupancyMaxActiveBlocks
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuOccupancyMaxActiveBlocksPerMultiprocessor,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -32258,7 +32258,7 @@ cuda_traced_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -32368,7 +32368,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuOccupancyMaxPotentialBlo
       tracer_args.minGridSize ? (uint64_t)(int64_t)(*tracer_args.minGridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuOccupancyMaxPotentialBlockSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32483,7 +32483,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuOccupancyMaxPotentialBlo
       tracer_args.minGridSize ? (uint64_t)(int64_t)(*tracer_args.minGridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuOccupancyMaxPotentialBlockSizeWithFlags,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -32587,7 +32587,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuOccupancyAvailableDynami
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dynamicSmemSize_val =
       tracer_args.dynamicSmemSize ? (uint64_t)(*tracer_args.dynamicSmemSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuOccupancyAvailableDynamicSMemPerBlock,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -32681,7 +32681,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuOccupancyMaxPotentialClu
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.clusterSize_val =
       tracer_args.clusterSize ? (uint64_t)(int64_t)(*tracer_args.clusterSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuOccupancyMaxPotentialClusterSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32773,7 +32773,7 @@ cuda_traced_cuOccupancyMaxActiveClusters(cuda_cuOccupancyMaxActiveClusters_fn *t
                                                tracer_args.tracer_status);
   tracer_record.numClusters_val =
       tracer_args.numClusters ? (uint64_t)(int64_t)(*tracer_args.numClusters) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuOccupancyMaxActiveClusters, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32860,7 +32860,7 @@ cuda_traced_cuTexRefSetArray(cuda_cuTexRefSetArray_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefSetArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefSetArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32945,7 +32945,7 @@ cuda_traced_cuTexRefSetMipmappedArray(cuda_cuTexRefSetMipmappedArray_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuTexRefSetMipmappedArray, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefSetMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33036,7 +33036,7 @@ cuda_traced_cuTexRefSetAddress_v2(cuda_cuTexRefSetAddress_v2_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefSetAddress_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.ByteOffset_val = tracer_args.ByteOffset ? (uint64_t)(*tracer_args.ByteOffset) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefSetAddress_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33123,7 +33123,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuTexRefSetAddress2D_v3(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefSetAddress2D_v3, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefSetAddress2D_v3, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33210,7 +33210,7 @@ cuda_traced_cuTexRefSetFormat(cuda_cuTexRefSetFormat_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefSetFormat, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefSetFormat, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33294,7 +33294,7 @@ cuda_traced_cuTexRefSetAddressMode(cuda_cuTexRefSetAddressMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefSetAddressMode, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefSetAddressMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33376,7 +33376,7 @@ cuda_traced_cuTexRefSetFilterMode(cuda_cuTexRefSetFilterMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefSetFilterMode, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefSetFilterMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33459,7 +33459,7 @@ cuda_traced_cuTexRefSetMipmapFilterMode(cuda_cuTexRefSetMipmapFilterMode_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuTexRefSetMipmapFilterMode, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefSetMipmapFilterMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33543,7 +33543,7 @@ cuda_traced_cuTexRefSetMipmapLevelBias(cuda_cuTexRefSetMipmapLevelBias_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuTexRefSetMipmapLevelBias, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefSetMipmapLevelBias, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33632,7 +33632,7 @@ cuda_traced_cuTexRefSetMipmapLevelClamp(cuda_cuTexRefSetMipmapLevelClamp_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuTexRefSetMipmapLevelClamp, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefSetMipmapLevelClamp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33717,7 +33717,7 @@ cuda_traced_cuTexRefSetMaxAnisotropy(cuda_cuTexRefSetMaxAnisotropy_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefSetMaxAnisotropy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefSetMaxAnisotropy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33803,7 +33803,7 @@ cuda_traced_cuTexRefSetBorderColor(cuda_cuTexRefSetBorderColor_fn *tracer_real,
       tracer_record_call(CUDA_ID_cuTexRefSetBorderColor, tracer_depth, tracer_args.tracer_status);
   tracer_record.pBorderColor_val =
       tracer_args.pBorderColor ? tracer_slot_float(*tracer_args.pBorderColor) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefSetBorderColor, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33885,7 +33885,7 @@ cuda_traced_cuTexRefSetFlags(cuda_cuTexRefSetFlags_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefSetFlags, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefSetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33966,7 +33966,7 @@ cuda_traced_cuTexRefGetAddress_v2(cuda_cuTexRefGetAddress_v2_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefGetAddress_v2, tracer_depth, tracer_args.tracer_status);
   tracer_record.pdptr_val = tracer_args.pdptr ? (uint64_t)(*tracer_args.pdptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefGetAddress_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34048,7 +34048,7 @@ cuda_traced_cuTexRefGetArray(cuda_cuTexRefGetArray_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefGetArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.phArray_val = tracer_args.phArray ? (uint64_t)(uintptr_t)(*tracer_args.phArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefGetArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34131,7 +34131,7 @@ cuda_traced_cuTexRefGetMipmappedArray(cuda_cuTexRefGetMipmappedArray_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.phMipmappedArray_val =
       tracer_args.phMipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.phMipmappedArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefGetMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34218,7 +34218,7 @@ cuda_traced_cuTexRefGetAddressMode(cuda_cuTexRefGetAddressMode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefGetAddressMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pam_val = tracer_args.pam ? (uint64_t)(*tracer_args.pam) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefGetAddressMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34301,7 +34301,7 @@ cuda_traced_cuTexRefGetFilterMode(cuda_cuTexRefGetFilterMode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefGetFilterMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pfm_val = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefGetFilterMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34387,7 +34387,7 @@ cuda_traced_cuTexRefGetFormat(cuda_cuTexRefGetFormat_fn *tracer_real, const void
   tracer_record.pFormat_val = tracer_args.pFormat ? (uint64_t)(*tracer_args.pFormat) : 0;
   tracer_record.pNumChannels_val =
       tracer_args.pNumChannels ? (uint64_t)(int64_t)(*tracer_args.pNumChannels) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefGetFormat, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34472,7 +34472,7 @@ cuda_traced_cuTexRefGetMipmapFilterMode(cuda_cuTexRefGetMipmapFilterMode_fn *tra
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuTexRefGetMipmapFilterMode, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pfm_val = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefGetMipmapFilterMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34557,7 +34557,7 @@ cuda_traced_cuTexRefGetMipmapLevelBias(cuda_cuTexRefGetMipmapLevelBias_fn *trace
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuTexRefGetMipmapLevelBias, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pbias_val = tracer_args.pbias ? tracer_slot_float(*tracer_args.pbias) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefGetMipmapLevelBias, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34650,7 +34650,7 @@ cuda_traced_cuTexRefGetMipmapLevelClamp(cuda_cuTexRefGetMipmapLevelClamp_fn *tra
       tracer_args.pminMipmapLevelClamp ? tracer_slot_float(*tracer_args.pminMipmapLevelClamp) : 0;
   tracer_record.pmaxMipmapLevelClamp_val =
       tracer_args.pmaxMipmapLevelClamp ? tracer_slot_float(*tracer_args.pmaxMipmapLevelClamp) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefGetMipmapLevelClamp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34737,7 +34737,7 @@ cuda_traced_cuTexRefGetMaxAnisotropy(cuda_cuTexRefGetMaxAnisotropy_fn *tracer_re
       tracer_record_call(CUDA_ID_cuTexRefGetMaxAnisotropy, tracer_depth, tracer_args.tracer_status);
   tracer_record.pmaxAniso_val =
       tracer_args.pmaxAniso ? (uint64_t)(int64_t)(*tracer_args.pmaxAniso) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefGetMaxAnisotropy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34823,7 +34823,7 @@ cuda_traced_cuTexRefGetBorderColor(cuda_cuTexRefGetBorderColor_fn *tracer_real,
       tracer_record_call(CUDA_ID_cuTexRefGetBorderColor, tracer_depth, tracer_args.tracer_status);
   tracer_record.pBorderColor_val =
       tracer_args.pBorderColor ? tracer_slot_float(*tracer_args.pBorderColor) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefGetBorderColor, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34906,7 +34906,7 @@ cuda_traced_cuTexRefGetFlags(cuda_cuTexRefGetFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34985,7 +34985,7 @@ cuda_traced_cuTexRefCreate(cuda_cuTexRefCreate_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTexRef_val = tracer_args.pTexRef ? (uint64_t)(uintptr_t)(*tracer_args.pTexRef) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35063,7 +35063,7 @@ cuda_traced_cuTexRefDestroy(cuda_cuTexRefDestroy_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexRefDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexRefDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35146,7 +35146,7 @@ cuda_traced_cuSurfRefSetArray(cuda_cuSurfRefSetArray_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuSurfRefSetArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuSurfRefSetArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35228,7 +35228,7 @@ cuda_traced_cuSurfRefGetArray(cuda_cuSurfRefGetArray_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuSurfRefGetArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.phArray_val = tracer_args.phArray ? (uint64_t)(uintptr_t)(*tracer_args.phArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuSurfRefGetArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35316,7 +35316,7 @@ cuda_traced_cuTexObjectCreate(cuda_cuTexObjectCreate_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexObjectCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTexObject_val = tracer_args.pTexObject ? (uint64_t)(*tracer_args.pTexObject) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexObjectCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35397,7 +35397,7 @@ cuda_traced_cuTexObjectDestroy(cuda_cuTexObjectDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTexObjectDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexObjectDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35479,7 +35479,7 @@ cuda_traced_cuTexObjectGetResourceDesc(cuda_cuTexObjectGetResourceDesc_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuTexObjectGetResourceDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexObjectGetResourceDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35563,7 +35563,7 @@ cuda_traced_cuTexObjectGetTextureDesc(cuda_cuTexObjectGetTextureDesc_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuTexObjectGetTextureDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexObjectGetTextureDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35648,7 +35648,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuTexObjectGetResourceView
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuTexObjectGetResourceViewDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTexObjectGetResourceViewDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35734,7 +35734,7 @@ cuda_traced_cuSurfObjectCreate(cuda_cuSurfObjectCreate_fn *tracer_real, const vo
       tracer_record_call(CUDA_ID_cuSurfObjectCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSurfObject_val =
       tracer_args.pSurfObject ? (uint64_t)(*tracer_args.pSurfObject) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuSurfObjectCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35813,7 +35813,7 @@ cuda_traced_cuSurfObjectDestroy(cuda_cuSurfObjectDestroy_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuSurfObjectDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuSurfObjectDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35896,7 +35896,7 @@ cuda_traced_cuSurfObjectGetResourceDesc(cuda_cuSurfObjectGetResourceDesc_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuSurfObjectGetResourceDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuSurfObjectGetResourceDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36010,7 +36010,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuTensorMapEncodeTiled(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTensorMapEncodeTiled, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTensorMapEncodeTiled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36142,7 +36142,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuTensorMapEncodeIm2col(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuTensorMapEncodeIm2col, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTensorMapEncodeIm2col, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36285,7 +36285,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuTensorMapEncodeIm2colWid
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuTensorMapEncodeIm2colWide, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTensorMapEncodeIm2colWide, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36381,7 +36381,7 @@ cuda_traced_cuTensorMapReplaceAddress(cuda_cuTensorMapReplaceAddress_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuTensorMapReplaceAddress, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuTensorMapReplaceAddress, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36470,7 +36470,7 @@ cuda_traced_cuDeviceCanAccessPeer(cuda_cuDeviceCanAccessPeer_fn *tracer_real,
       tracer_record_call(CUDA_ID_cuDeviceCanAccessPeer, tracer_depth, tracer_args.tracer_status);
   tracer_record.canAccessPeer_val =
       tracer_args.canAccessPeer ? (uint64_t)(int64_t)(*tracer_args.canAccessPeer) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceCanAccessPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36552,7 +36552,7 @@ cuda_traced_cuCtxEnablePeerAccess(cuda_cuCtxEnablePeerAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxEnablePeerAccess, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxEnablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36631,7 +36631,7 @@ cuda_traced_cuCtxDisablePeerAccess(cuda_cuCtxDisablePeerAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxDisablePeerAccess, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxDisablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36718,7 +36718,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuDeviceGetP2PAttribute(
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDeviceGetP2PAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetP2PAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36815,7 +36815,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuDeviceGetP2PAtomicCapabi
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.capabilities_val =
       tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetP2PAtomicCapabilities, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36901,7 +36901,7 @@ cuda_traced_cuGraphicsUnregisterResource(cuda_cuGraphicsUnregisterResource_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphicsUnregisterResource, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphicsUnregisterResource, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36993,7 +36993,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphicsSubResourceGetMa
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphicsSubResourceGetMappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pArray_val = tracer_args.pArray ? (uint64_t)(uintptr_t)(*tracer_args.pArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphicsSubResourceGetMappedArray,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -37085,7 +37085,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphicsResourceGetMappe
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pMipmappedArray_val =
       tracer_args.pMipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.pMipmappedArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphicsResourceGetMappedMipmappedArray,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -37180,7 +37180,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuGraphicsResourceGetMappe
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pDevPtr_val = tracer_args.pDevPtr ? (uint64_t)(*tracer_args.pDevPtr) : 0;
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphicsResourceGetMappedPointer_v2,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -37268,7 +37268,7 @@ cuda_traced_cuGraphicsResourceSetMapFlags_v2(cuda_cuGraphicsResourceSetMapFlags_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuGraphicsResourceSetMapFlags_v2,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphicsResourceSetMapFlags_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37357,7 +37357,7 @@ cuda_traced_cuGraphicsMapResources(cuda_cuGraphicsMapResources_fn *tracer_real,
       tracer_record_call(CUDA_ID_cuGraphicsMapResources, tracer_depth, tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphicsMapResources, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37446,7 +37446,7 @@ cuda_traced_cuGraphicsUnmapResources(cuda_cuGraphicsUnmapResources_fn *tracer_re
       tracer_record_call(CUDA_ID_cuGraphicsUnmapResources, tracer_depth, tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGraphicsUnmapResources, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37525,7 +37525,7 @@ cuda_traced_cuGetProcAddress_v2(cuda_cuGetProcAddress_v2_fn *tracer_real, const 
   tracer_record.pfn_val = tracer_args.pfn ? (uint64_t)(uintptr_t)(*tracer_args.pfn) : 0;
   tracer_record.symbolStatus_val =
       tracer_args.symbolStatus ? (uint64_t)(*tracer_args.symbolStatus) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGetProcAddress_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37611,7 +37611,7 @@ cuda_traced_cuCoredumpGetAttribute(cuda_cuCoredumpGetAttribute_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCoredumpGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCoredumpGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37699,7 +37699,7 @@ cuda_traced_cuCoredumpGetAttributeGlobal(cuda_cuCoredumpGetAttributeGlobal_fn *t
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuCoredumpGetAttributeGlobal, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCoredumpGetAttributeGlobal, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37786,7 +37786,7 @@ cuda_traced_cuCoredumpSetAttribute(cuda_cuCoredumpSetAttribute_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCoredumpSetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCoredumpSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37874,7 +37874,7 @@ cuda_traced_cuCoredumpSetAttributeGlobal(cuda_cuCoredumpSetAttributeGlobal_fn *t
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuCoredumpSetAttributeGlobal, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCoredumpSetAttributeGlobal, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37959,7 +37959,7 @@ cuda_traced_cuGetExportTable(cuda_cuGetExportTable_fn *tracer_real, const void *
       tracer_record_call(CUDA_ID_cuGetExportTable, tracer_depth, tracer_args.tracer_status);
   tracer_record.ppExportTable_val =
       tracer_args.ppExportTable ? (uint64_t)(uintptr_t)(*tracer_args.ppExportTable) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGetExportTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38047,7 +38047,7 @@ cuda_traced_cuGreenCtxCreate(cuda_cuGreenCtxCreate_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGreenCtxCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phCtx_val = tracer_args.phCtx ? (uint64_t)(uintptr_t)(*tracer_args.phCtx) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGreenCtxCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38127,7 +38127,7 @@ cuda_traced_cuGreenCtxDestroy(cuda_cuGreenCtxDestroy_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGreenCtxDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGreenCtxDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38209,7 +38209,7 @@ cuda_traced_cuCtxFromGreenCtx(cuda_cuCtxFromGreenCtx_fn *tracer_real, const void
       tracer_record_call(CUDA_ID_cuCtxFromGreenCtx, tracer_depth, tracer_args.tracer_status);
   tracer_record.pContext_val =
       tracer_args.pContext ? (uint64_t)(uintptr_t)(*tracer_args.pContext) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxFromGreenCtx, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38293,7 +38293,7 @@ cuda_traced_cuDeviceGetDevResource(cuda_cuDeviceGetDevResource_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuDeviceGetDevResource, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDeviceGetDevResource, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38377,7 +38377,7 @@ cuda_traced_cuCtxGetDevResource(cuda_cuCtxGetDevResource_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxGetDevResource, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCtxGetDevResource, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38461,7 +38461,7 @@ cuda_traced_cuGreenCtxGetDevResource(cuda_cuGreenCtxGetDevResource_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGreenCtxGetDevResource, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGreenCtxGetDevResource, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38559,7 +38559,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuDevSmResourceSplitByCoun
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuDevSmResourceSplitByCount, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.nbGroups_val = tracer_args.nbGroups ? (uint64_t)(*tracer_args.nbGroups) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDevSmResourceSplitByCount, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38649,7 +38649,7 @@ cuda_traced_cuDevResourceGenerateDesc(cuda_cuDevResourceGenerateDesc_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuDevResourceGenerateDesc, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.phDesc_val = tracer_args.phDesc ? (uint64_t)(uintptr_t)(*tracer_args.phDesc) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuDevResourceGenerateDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38733,7 +38733,7 @@ cuda_traced_cuGreenCtxRecordEvent(cuda_cuGreenCtxRecordEvent_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGreenCtxRecordEvent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGreenCtxRecordEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38813,7 +38813,7 @@ cuda_traced_cuGreenCtxWaitEvent(cuda_cuGreenCtxWaitEvent_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGreenCtxWaitEvent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGreenCtxWaitEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38894,7 +38894,7 @@ cuda_traced_cuStreamGetGreenCtx(cuda_cuStreamGetGreenCtx_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamGetGreenCtx, tracer_depth, tracer_args.tracer_status);
   tracer_record.phCtx_val = tracer_args.phCtx ? (uint64_t)(uintptr_t)(*tracer_args.phCtx) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuStreamGetGreenCtx, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38982,7 +38982,7 @@ cuda_traced_cuGreenCtxStreamCreate(cuda_cuGreenCtxStreamCreate_fn *tracer_real,
       tracer_record_call(CUDA_ID_cuGreenCtxStreamCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phStream_val =
       tracer_args.phStream ? (uint64_t)(uintptr_t)(*tracer_args.phStream) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGreenCtxStreamCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39066,7 +39066,7 @@ cuda_traced_cuGreenCtxGetId(cuda_cuGreenCtxGetId_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuGreenCtxGetId, tracer_depth, tracer_args.tracer_status);
   tracer_record.greenCtxId_val = tracer_args.greenCtxId ? (uint64_t)(*tracer_args.greenCtxId) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuGreenCtxGetId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39153,7 +39153,7 @@ cuda_traced_cuLogsRegisterCallback(cuda_cuLogsRegisterCallback_fn *tracer_real,
       tracer_record_call(CUDA_ID_cuLogsRegisterCallback, tracer_depth, tracer_args.tracer_status);
   tracer_record.callback_out_val =
       tracer_args.callback_out ? (uint64_t)(uintptr_t)(*tracer_args.callback_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLogsRegisterCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39234,7 +39234,7 @@ cuda_traced_cuLogsUnregisterCallback(cuda_cuLogsUnregisterCallback_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuLogsUnregisterCallback, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLogsUnregisterCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39318,7 +39318,7 @@ cuda_traced_cuLogsCurrent(cuda_cuLogsCurrent_fn *tracer_real, const void *tracer
       tracer_record_call(CUDA_ID_cuLogsCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.iterator_out_val =
       tracer_args.iterator_out ? (uint64_t)(*tracer_args.iterator_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLogsCurrent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39401,7 +39401,7 @@ cuda_traced_cuLogsDumpToFile(cuda_cuLogsDumpToFile_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuLogsDumpToFile, tracer_depth, tracer_args.tracer_status);
   tracer_record.iterator_val = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLogsDumpToFile, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39491,7 +39491,7 @@ cuda_traced_cuLogsDumpToMemory(cuda_cuLogsDumpToMemory_fn *tracer_real, const vo
   tracer_record.iterator_val = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
   tracer_record.buffer_val = tracer_args.buffer ? (uint64_t)(int64_t)(*tracer_args.buffer) : 0;
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuLogsDumpToMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39578,7 +39578,7 @@ __attribute__((noinline)) static CUresult cuda_traced_cuCheckpointProcessGetRest
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuCheckpointProcessGetRestoreThreadId,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.tid_val = tracer_args.tid ? (uint64_t)(int64_t)(*tracer_args.tid) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCheckpointProcessGetRestoreThreadId,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -39665,7 +39665,7 @@ cuda_traced_cuCheckpointProcessGetState(cuda_cuCheckpointProcessGetState_fn *tra
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuCheckpointProcessGetState, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.state_val = tracer_args.state ? (uint64_t)(*tracer_args.state) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCheckpointProcessGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39749,7 +39749,7 @@ cuda_traced_cuCheckpointProcessLock(cuda_cuCheckpointProcessLock_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCheckpointProcessLock, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCheckpointProcessLock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39834,7 +39834,7 @@ cuda_traced_cuCheckpointProcessCheckpoint(cuda_cuCheckpointProcessCheckpoint_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuCheckpointProcessCheckpoint, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCheckpointProcessCheckpoint, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39919,7 +39919,7 @@ cuda_traced_cuCheckpointProcessRestore(cuda_cuCheckpointProcessRestore_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuCheckpointProcessRestore, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCheckpointProcessRestore, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40003,7 +40003,7 @@ cuda_traced_cuCheckpointProcessUnlock(cuda_cuCheckpointProcessUnlock_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDA_ID_cuCheckpointProcessUnlock, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cuda", CUDA_ID_cuCheckpointProcessUnlock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

@@ -945,7 +945,7 @@ cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceReset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1021,7 +1021,7 @@ cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchronize_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceSynchronize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1103,7 +1103,7 @@ cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceSetLimit, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceSetLimit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1184,7 +1184,7 @@ cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGetLimit, tracer_depth, tracer_args.tracer_status);
   tracer_record.pValue_val = tracer_args.pValue ? (uint64_t)(*tracer_args.pValue) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetLimit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1274,7 +1274,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetTexture1
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.maxWidthInElements_val =
       tracer_args.maxWidthInElements ? (uint64_t)(*tracer_args.maxWidthInElements) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetTexture1DLinearMaxWidth,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -1363,7 +1363,7 @@ cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCacheConfig_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.pCacheConfig_val =
       tracer_args.pCacheConfig ? (uint64_t)(*tracer_args.pCacheConfig) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1454,7 +1454,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetStreamPr
       tracer_args.leastPriority ? (uint64_t)(int64_t)(*tracer_args.leastPriority) : 0;
   tracer_record.greatestPriority_val =
       tracer_args.greatestPriority ? (uint64_t)(int64_t)(*tracer_args.greatestPriority) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetStreamPriorityRange,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -1536,7 +1536,7 @@ cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCacheConfig_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceSetCacheConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1622,7 +1622,7 @@ cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByPCIBusId_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetByPCIBusId, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetByPCIBusId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1711,7 +1711,7 @@ cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBusId_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaDeviceGetPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.pciBusId_val =
       tracer_args.pciBusId ? (uint64_t)(int64_t)(*tracer_args.pciBusId) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetPCIBusId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1795,7 +1795,7 @@ cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHandle_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcGetEventHandle, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaIpcGetEventHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1879,7 +1879,7 @@ cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventHandle_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcOpenEventHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaIpcOpenEventHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1963,7 +1963,7 @@ cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcGetMemHandle, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaIpcGetMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2048,7 +2048,7 @@ cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandle_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcOpenMemHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaIpcOpenMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2128,7 +2128,7 @@ cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHandle_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcCloseMemHandle, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaIpcCloseMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2214,7 +2214,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceFlushGPUDir
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -2310,7 +2310,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceRegisterAsy
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.callback_val =
       tracer_args.callback ? (uint64_t)(uintptr_t)(*tracer_args.callback) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceRegisterAsyncNotification,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -2402,7 +2402,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceUnregisterA
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceUnregisterAsyncNotification,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceUnregisterAsyncNotification,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -2489,7 +2489,7 @@ cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceGetSharedMemConfig_f
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pConfig_val = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2573,7 +2573,7 @@ cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceSetSharedMemConfig_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceSetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceSetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2665,7 +2665,7 @@ cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetLastError, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetLastError, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2756,7 +2756,7 @@ cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaPeekAtLastError, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaPeekAtLastError, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2833,7 +2833,7 @@ cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetErrorName, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetErrorName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2910,7 +2910,7 @@ cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetErrorString, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetErrorString, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2989,7 +2989,7 @@ cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetDeviceCount, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetDeviceCount, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3071,7 +3071,7 @@ cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDeviceProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetDeviceProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetDeviceProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3158,7 +3158,7 @@ cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttribute_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3253,7 +3253,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetHostAtom
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.capabilities_val =
       tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetHostAtomicCapabilities,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -3343,7 +3343,7 @@ cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGetDefaultMemPool_fn 
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetDefaultMemPool, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetDefaultMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3426,7 +3426,7 @@ cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPool_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceSetMemPool, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceSetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3509,7 +3509,7 @@ cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPool_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3598,7 +3598,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetNvSciSyn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetNvSciSyncAttributes,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetNvSciSyncAttributes,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -3690,7 +3690,7 @@ cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP2PAttribute_fn *tra
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetP2PAttribute, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetP2PAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3789,7 +3789,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetP2PAtomi
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.capabilities_val =
       tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetP2PAtomicCapabilities,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -3876,7 +3876,7 @@ cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaChooseDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaChooseDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3959,7 +3959,7 @@ cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaInitDevice, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaInitDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4038,7 +4038,7 @@ cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaSetDevice, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaSetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4131,7 +4131,7 @@ cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4213,7 +4213,7 @@ cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaSetValidDevices, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_arr_val =
       tracer_args.device_arr ? (uint64_t)(int64_t)(*tracer_args.device_arr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaSetValidDevices, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4292,7 +4292,7 @@ cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaSetDeviceFlags, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaSetDeviceFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4371,7 +4371,7 @@ cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetDeviceFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetDeviceFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4450,7 +4450,7 @@ cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pStream_val = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4534,7 +4534,7 @@ cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCreateWithFlags_fn *tra
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamCreateWithFlags, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pStream_val = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamCreateWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4624,7 +4624,7 @@ cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamCreateWithPriority_f
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamCreateWithPriority, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pStream_val = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamCreateWithPriority, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4710,7 +4710,7 @@ cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPriority_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaStreamGetPriority, tracer_depth, tracer_args.tracer_status);
   tracer_record.priority_val =
       tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamGetPriority, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4795,7 +4795,7 @@ cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4876,7 +4876,7 @@ cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetId, tracer_depth, tracer_args.tracer_status);
   tracer_record.streamId_val = tracer_args.streamId ? (uint64_t)(*tracer_args.streamId) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamGetId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4957,7 +4957,7 @@ cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamGetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5036,7 +5036,7 @@ cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxResetPersistingL2Cache
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaCtxResetPersistingL2Cache,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaCtxResetPersistingL2Cache, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5120,7 +5120,7 @@ cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyAttributes_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamCopyAttributes, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamCopyAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5205,7 +5205,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetAttribut
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5291,7 +5291,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamSetAttribut
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamSetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5373,7 +5373,7 @@ cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5456,7 +5456,7 @@ cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamWaitEvent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamWaitEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5542,7 +5542,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamAddCallback
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamAddCallback, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamAddCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5624,7 +5624,7 @@ cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchronize_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamSynchronize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5738,7 +5738,7 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamQuery, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_poll_take(&cudart_poll_cudaStreamQuery);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamQuery, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5825,7 +5825,7 @@ cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttachMemAsync_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamAttachMemAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamAttachMemAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5910,7 +5910,7 @@ cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCapture_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamBeginCapture, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamBeginCapture, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6007,7 +6007,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamBeginCaptur
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamBeginCaptureToGraph,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamBeginCaptureToGraph, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6097,7 +6097,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaThreadExchangeStr
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaThreadExchangeStreamCaptureMode,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mode_val = tracer_args.mode ? (uint64_t)(*tracer_args.mode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaThreadExchangeStreamCaptureMode,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -6183,7 +6183,7 @@ cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCapture_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamEndCapture, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamEndCapture, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6268,7 +6268,7 @@ cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCapturing_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaStreamIsCapturing, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCaptureStatus_val =
       tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamIsCapturing, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6380,7 +6380,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetCaptureI
       tracer_args.edgeData_out ? (uint64_t)(uintptr_t)(*tracer_args.edgeData_out) : 0;
   tracer_record.numDependencies_out_val =
       tracer_args.numDependencies_out ? (uint64_t)(*tracer_args.numDependencies_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamGetCaptureInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6485,7 +6485,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamUpdateCaptu
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dependencies_val =
       tracer_args.dependencies ? (uint64_t)(uintptr_t)(*tracer_args.dependencies) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaStreamUpdateCaptureDependencies,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -6571,7 +6571,7 @@ cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6654,7 +6654,7 @@ cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreateWithFlags_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaEventCreateWithFlags, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventCreateWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6737,7 +6737,7 @@ cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventRecord, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventRecord, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6821,7 +6821,7 @@ cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecordWithFlags_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaEventRecordWithFlags, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventRecordWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6936,7 +6936,7 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventQuery, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_poll_take(&cudart_poll_cudaEventQuery);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventQuery, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7014,7 +7014,7 @@ cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventSynchronize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7093,7 +7093,7 @@ cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7177,7 +7177,7 @@ cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTime_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventElapsedTime, tracer_depth, tracer_args.tracer_status);
   tracer_record.ms_val = tracer_args.ms ? tracer_slot_float(*tracer_args.ms) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaEventElapsedTime, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7263,7 +7263,7 @@ cudart_traced_cudaImportExternalMemory(cudart_cudaImportExternalMemory_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.extMem_out_val =
       tracer_args.extMem_out ? (uint64_t)(uintptr_t)(*tracer_args.extMem_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaImportExternalMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7356,7 +7356,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaExternalMemoryGet
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedBuffer,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaExternalMemoryGetMappedBuffer,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -7453,7 +7453,7 @@ cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mipmap_val = tracer_args.mipmap ? (uint64_t)(uintptr_t)(*tracer_args.mipmap) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -7542,7 +7542,7 @@ cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExternalMemory_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroyExternalMemory, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDestroyExternalMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7629,7 +7629,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaImportExternalSem
                                                tracer_args.tracer_status);
   tracer_record.extSem_out_val =
       tracer_args.extSem_out ? (uint64_t)(uintptr_t)(*tracer_args.extSem_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaImportExternalSemaphore, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7725,7 +7725,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaSignalExternalSem
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaSignalExternalSemaphoresAsync,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaSignalExternalSemaphoresAsync,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -7821,7 +7821,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaWaitExternalSemap
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaWaitExternalSemaphoresAsync,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaWaitExternalSemaphoresAsync,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -7908,7 +7908,7 @@ cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroyExternalSemaphore_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroyExternalSemaphore, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDestroyExternalSemaphore, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8001,7 +8001,7 @@ cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLaunchKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLaunchKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8087,7 +8087,7 @@ cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLaunchKernelExC, tracer_depth, tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLaunchKernelExC, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8179,7 +8179,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLaunchCooperative
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLaunchCooperativeKernel, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLaunchCooperativeKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8264,7 +8264,7 @@ cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheConfig_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFuncSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8348,7 +8348,7 @@ cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttributes_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncGetAttributes, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFuncGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8433,7 +8433,7 @@ cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncSetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFuncSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8516,7 +8516,7 @@ cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.name_val = tracer_args.name ? (uint64_t)(uintptr_t)(*tracer_args.name) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFuncGetName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8605,7 +8605,7 @@ cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInfo_fn *tracer_real,
   tracer_record.paramOffset_val =
       tracer_args.paramOffset ? (uint64_t)(*tracer_args.paramOffset) : 0;
   tracer_record.paramSize_val = tracer_args.paramSize ? (uint64_t)(*tracer_args.paramSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFuncGetParamInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8691,7 +8691,7 @@ cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLaunchHostFunc, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLaunchHostFunc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8775,7 +8775,7 @@ cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSharedMemConfig_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaFuncSetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFuncSetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8874,7 +8874,7 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                          tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessor,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -8976,7 +8976,7 @@ cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dynamicSmemSize_val =
       tracer_args.dynamicSmemSize ? (uint64_t)(*tracer_args.dynamicSmemSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaOccupancyAvailableDynamicSMemPerBlock,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -9087,7 +9087,7 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          tracer_depth, tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -9189,7 +9189,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxPoten
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.clusterSize_val =
       tracer_args.clusterSize ? (uint64_t)(int64_t)(*tracer_args.clusterSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxPotentialClusterSize,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -9283,7 +9283,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxActiv
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.numClusters_val =
       tracer_args.numClusters ? (uint64_t)(int64_t)(*tracer_args.numClusters) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveClusters, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9370,7 +9370,7 @@ cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocManaged, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9452,7 +9452,7 @@ cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMalloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMalloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9532,7 +9532,7 @@ cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocHost, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9619,7 +9619,7 @@ cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *tracer_real, const void
       tracer_record_call(CUDART_ID_cudaMallocPitch, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record.pitch_val = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocPitch, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9709,7 +9709,7 @@ cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9788,7 +9788,7 @@ cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFree, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9865,7 +9865,7 @@ cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeHost, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFreeHost, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9943,7 +9943,7 @@ cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFreeArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10022,7 +10022,7 @@ cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmappedArray_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeMipmappedArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFreeMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10108,7 +10108,7 @@ cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHost_val = tracer_args.pHost ? (uint64_t)(uintptr_t)(*tracer_args.pHost) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaHostAlloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10190,7 +10190,7 @@ cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostRegister, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaHostRegister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10268,7 +10268,7 @@ cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostUnregister, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaHostUnregister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10354,7 +10354,7 @@ cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevicePointer_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaHostGetDevicePointer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pDevice_val = tracer_args.pDevice ? (uint64_t)(uintptr_t)(*tracer_args.pDevice) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaHostGetDevicePointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10438,7 +10438,7 @@ cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaHostGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10517,7 +10517,7 @@ cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMalloc3D, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMalloc3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10604,7 +10604,7 @@ cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMalloc3DArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMalloc3DArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10697,7 +10697,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMallocMipmappedAr
                                                tracer_args.tracer_status);
   tracer_record.mipmappedArray_val =
       tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10790,7 +10790,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetMipmappedArray
                                                tracer_args.tracer_status);
   tracer_record.levelArray_val =
       tracer_args.levelArray ? (uint64_t)(uintptr_t)(*tracer_args.levelArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetMipmappedArrayLevel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10873,7 +10873,7 @@ cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3D, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10951,7 +10951,7 @@ cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DPeer, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11031,7 +11031,7 @@ cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11112,7 +11112,7 @@ cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAsync_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DPeerAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DPeerAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11196,7 +11196,7 @@ cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer_real, const void *
       tracer_record_call(CUDART_ID_cudaMemGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.free_val = tracer_args.free ? (uint64_t)(*tracer_args.free) : 0;
   tracer_record.total_val = tracer_args.total ? (uint64_t)(*tracer_args.total) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemGetInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11283,7 +11283,7 @@ cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaArrayGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaArrayGetInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11371,7 +11371,7 @@ cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *tracer_real, const 
       tracer_record_call(CUDART_ID_cudaArrayGetPlane, tracer_depth, tracer_args.tracer_status);
   tracer_record.pPlaneArray_val =
       tracer_args.pPlaneArray ? (uint64_t)(uintptr_t)(*tracer_args.pPlaneArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaArrayGetPlane, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11458,7 +11458,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetMemoryReq
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaArrayGetMemoryRequirements,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaArrayGetMemoryRequirements, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11552,7 +11552,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -11641,7 +11641,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetSparsePro
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaArrayGetSparseProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaArrayGetSparseProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11731,7 +11731,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMipmappedArrayGetSparseProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMipmappedArrayGetSparseProperties,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -11823,7 +11823,7 @@ cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11910,7 +11910,7 @@ cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyPeer, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12004,7 +12004,7 @@ cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2D, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12102,7 +12102,7 @@ cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2DToArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12201,7 +12201,7 @@ cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromArray_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2DFromArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DFromArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12307,7 +12307,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DArrayToAr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpy2DArrayToArray, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DArrayToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12402,7 +12402,7 @@ cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyToSymbol, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyToSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12492,7 +12492,7 @@ cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbol_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyFromSymbol, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12583,7 +12583,7 @@ cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12675,7 +12675,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyPeerAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyPeerAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyPeerAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12773,7 +12773,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyBatchAsync(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyBatchAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.attrsIdxs_val = tracer_args.attrsIdxs ? (uint64_t)(*tracer_args.attrsIdxs) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyBatchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12862,7 +12862,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy3DBatchAsyn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DBatchAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DBatchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12962,7 +12962,7 @@ cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2DAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13063,7 +13063,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DToArrayAs
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpy2DToArrayAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DToArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13169,7 +13169,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DFromArray
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpy2DFromArrayAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DFromArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13265,7 +13265,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyToSymbolAsy
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpyToSymbolAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyToSymbolAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13362,7 +13362,7 @@ cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFromSymbolAsync_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpyFromSymbolAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromSymbolAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13448,7 +13448,7 @@ cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13534,7 +13534,7 @@ cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset2D, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemset2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13617,7 +13617,7 @@ cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset3D, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemset3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13703,7 +13703,7 @@ cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemsetAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemsetAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13795,7 +13795,7 @@ cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset2DAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemset2DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13881,7 +13881,7 @@ cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset3DAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemset3DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13964,7 +13964,7 @@ cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddress_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetSymbolAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetSymbolAddress, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14047,7 +14047,7 @@ cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetSymbolSize, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetSymbolSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14134,7 +14134,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPrefetchAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPrefetchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14241,7 +14241,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchBatchA
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record.prefetchLocIdxs_val =
       tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPrefetchBatchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14339,7 +14339,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardBatchAs
                                                tracer_args.tracer_status);
   tracer_record.dptrs_val = tracer_args.dptrs ? (uint64_t)(uintptr_t)(*tracer_args.dptrs) : 0;
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemDiscardBatchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14450,7 +14450,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardAndPref
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record.prefetchLocIdxs_val =
       tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemDiscardAndPrefetchBatchAsync,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14544,7 +14544,7 @@ cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemAdvise, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemAdvise, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14635,7 +14635,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemRangeGetAttrib
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemRangeGetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemRangeGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14737,7 +14737,7 @@ cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGetAttributes_fn *tra
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
   tracer_record.dataSizes_val = tracer_args.dataSizes ? (uint64_t)(*tracer_args.dataSizes) : 0;
   tracer_record.attributes_val = tracer_args.attributes ? (uint64_t)(*tracer_args.attributes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemRangeGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14833,7 +14833,7 @@ cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyToArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14924,7 +14924,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyFromArray(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyFromArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15023,7 +15023,7 @@ cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayToArray_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyArrayToArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyArrayToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15123,7 +15123,7 @@ cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArrayAsync_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyToArrayAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyToArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15222,7 +15222,7 @@ cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromArrayAsync_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpyFromArrayAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15311,7 +15311,7 @@ cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15392,7 +15392,7 @@ cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaFreeAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15472,7 +15472,7 @@ cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolTrimTo, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolTrimTo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15557,7 +15557,7 @@ cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAttribute_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolSetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15644,7 +15644,7 @@ cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAttribute_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolGetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15731,7 +15731,7 @@ cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolSetAccess, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolSetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15819,7 +15819,7 @@ cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAccess_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolGetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15903,7 +15903,7 @@ cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15982,7 +15982,7 @@ cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16067,7 +16067,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemGetDefaultMemP
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemGetDefaultMemPool, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemGetDefaultMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16156,7 +16156,7 @@ cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemGetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16242,7 +16242,7 @@ cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemSetMemPool, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemSetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16332,7 +16332,7 @@ cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPoolAsync_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMallocFromPoolAsync, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMallocFromPoolAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16426,7 +16426,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolExportToSh
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolExportToShareableHandle,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolExportToShareableHandle,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -16523,7 +16523,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolImportFrom
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolImportFromShareableHandle,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolImportFromShareableHandle,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -16612,7 +16612,7 @@ cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExportPointer_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolExportPointer, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolExportPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16701,7 +16701,7 @@ cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImportPointer_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolImportPointer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaMemPoolImportPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16787,7 +16787,7 @@ cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetAttributes_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaPointerGetAttributes, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaPointerGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16877,7 +16877,7 @@ cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAccessPeer_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.canAccessPeer_val =
       tracer_args.canAccessPeer ? (uint64_t)(int64_t)(*tracer_args.canAccessPeer) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceCanAccessPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16963,7 +16963,7 @@ cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEnablePeerAccess_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceEnablePeerAccess, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceEnablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17046,7 +17046,7 @@ cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDisablePeerAccess_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceDisablePeerAccess, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceDisablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17131,7 +17131,7 @@ cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraphicsUnregisterResour
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphicsUnregisterResource,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsUnregisterResource, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17217,7 +17217,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceS
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphicsResourceSetMapFlags,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceSetMapFlags,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -17307,7 +17307,7 @@ cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMapResources_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsMapResources, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17399,7 +17399,7 @@ cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsUnmapResources_fn *t
                                                tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsUnmapResources, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17493,7 +17493,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceG
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceGetMappedPointer,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -17592,7 +17592,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsSubResour
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -17690,7 +17690,7 @@ cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(
                          tracer_args.tracer_status);
   tracer_record.mipmappedArray_val =
       tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceGetMappedMipmappedArray,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -17779,7 +17779,7 @@ cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetChannelDesc, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetChannelDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17865,7 +17865,7 @@ cudart_traced_cudaCreateChannelDesc(cudart_cudaCreateChannelDesc_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaCreateChannelDesc, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaCreateChannelDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17957,7 +17957,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaCreateTextureObje
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaCreateTextureObject, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pTexObject_val = tracer_args.pTexObject ? (uint64_t)(*tracer_args.pTexObject) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaCreateTextureObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18042,7 +18042,7 @@ cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyTextureObject_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroyTextureObject, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDestroyTextureObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18129,7 +18129,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectResourceDesc,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -18216,7 +18216,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectT
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetTextureObjectTextureDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectTextureDesc,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -18305,7 +18305,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceViewDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectResourceViewDesc,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -18395,7 +18395,7 @@ cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfaceObject_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pSurfObject_val =
       tracer_args.pSurfObject ? (uint64_t)(*tracer_args.pSurfObject) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaCreateSurfaceObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18478,7 +18478,7 @@ cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurfaceObject_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroySurfaceObject, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDestroySurfaceObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18565,7 +18565,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetSurfaceObjectR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetSurfaceObjectResourceDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetSurfaceObjectResourceDesc,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -18649,7 +18649,7 @@ cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersion_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaDriverGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.driverVersion_val =
       tracer_args.driverVersion ? (uint64_t)(int64_t)(*tracer_args.driverVersion) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDriverGetVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18731,7 +18731,7 @@ cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVersion_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaRuntimeGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.runtimeVersion_val =
       tracer_args.runtimeVersion ? (uint64_t)(int64_t)(*tracer_args.runtimeVersion) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaRuntimeGetVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18821,7 +18821,7 @@ cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegisterCallback_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.callback_out_val =
       tracer_args.callback_out ? (uint64_t)(uintptr_t)(*tracer_args.callback_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLogsRegisterCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18906,7 +18906,7 @@ cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnregisterCallback_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLogsUnregisterCallback, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLogsUnregisterCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18991,7 +18991,7 @@ cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *tracer_real, const void
       tracer_record_call(CUDART_ID_cudaLogsCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.iterator_out_val =
       tracer_args.iterator_out ? (uint64_t)(*tracer_args.iterator_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLogsCurrent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19077,7 +19077,7 @@ cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLogsDumpToFile, tracer_depth, tracer_args.tracer_status);
   tracer_record.iterator_val = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLogsDumpToFile, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19168,7 +19168,7 @@ cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemory_fn *tracer_real,
   tracer_record.iterator_val = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
   tracer_record.buffer_val = tracer_args.buffer ? (uint64_t)(int64_t)(*tracer_args.buffer) : 0;
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLogsDumpToMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19252,7 +19252,7 @@ cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19343,7 +19343,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddKernelNod
       tracer_record_call(CUDART_ID_cudaGraphAddKernelNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddKernelNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19431,7 +19431,7 @@ cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKernelNodeGetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19518,7 +19518,7 @@ cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKernelNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19606,7 +19606,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeCo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeCopyAttributes,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeCopyAttributes,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -19695,7 +19695,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeGe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetAttribute,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeGetAttribute,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -19784,7 +19784,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetAttribute,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeSetAttribute,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -19879,7 +19879,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
       tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19990,7 +19990,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNodeToSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20106,7 +20106,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNodeFromSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20215,7 +20215,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNode1D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20305,7 +20305,7 @@ cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMemcpyNodeGetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20392,7 +20392,7 @@ cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMemcpyNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20491,7 +20491,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20594,7 +20594,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20691,7 +20691,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams1D,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParams1D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20786,7 +20786,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemsetNod
       tracer_record_call(CUDART_ID_cudaGraphAddMemsetNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemsetNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20874,7 +20874,7 @@ cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMemsetNodeGetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemsetNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemsetNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20961,7 +20961,7 @@ cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMemsetNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemsetNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21056,7 +21056,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddHostNode(
       tracer_record_call(CUDART_ID_cudaGraphAddHostNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddHostNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21143,7 +21143,7 @@ cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHostNodeGetParams_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphHostNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphHostNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21230,7 +21230,7 @@ cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHostNodeSetParams_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphHostNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphHostNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21328,7 +21328,7 @@ cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddChildGraphNode_fn *t
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddChildGraphNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21418,7 +21418,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphChildGraphNo
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphChildGraphNodeGetGraph,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphChildGraphNodeGetGraph,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -21510,7 +21510,7 @@ cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyNode_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaGraphAddEmptyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddEmptyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21608,7 +21608,7 @@ cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAddEventRecordNode_fn 
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddEventRecordNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21700,7 +21700,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphEventRecordNodeGetEvent,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -21787,7 +21787,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphEventRecordNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphEventRecordNodeSetEvent,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -21884,7 +21884,7 @@ cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEventWaitNode_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddEventWaitNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21976,7 +21976,7 @@ cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraphEventWaitNodeGetEve
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphEventWaitNodeGetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22063,7 +22063,7 @@ cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraphEventWaitNodeSetEve
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphEventWaitNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphEventWaitNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22163,7 +22163,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddExternalSemaphoresSignalNode,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -22262,7 +22262,7 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams, tracer_depth,
                          tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -22361,7 +22361,7 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -22467,7 +22467,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddExternalSemaphoresWaitNode,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -22564,7 +22564,7 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams, tracer_depth,
                          tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -22661,7 +22661,7 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -22761,7 +22761,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemAllocN
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemAllocNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22851,7 +22851,7 @@ cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraphMemAllocNodeGetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemAllocNodeGetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemAllocNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22948,7 +22948,7 @@ cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemFreeNode_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemFreeNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23036,7 +23036,7 @@ cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphMemFreeNodeGetParams
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemFreeNodeGetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphMemFreeNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23117,7 +23117,7 @@ cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMemTrim_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGraphMemTrim, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGraphMemTrim, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23205,7 +23205,7 @@ cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDeviceGetGraphMemAttribu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetGraphMemAttribute,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceGetGraphMemAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23295,7 +23295,7 @@ cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDeviceSetGraphMemAttribu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceSetGraphMemAttribute,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaDeviceSetGraphMemAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23381,7 +23381,7 @@ cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer_real, const void *
       tracer_record_call(CUDART_ID_cudaGraphClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphClone_val =
       tracer_args.pGraphClone ? (uint64_t)(uintptr_t)(*tracer_args.pGraphClone) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphClone, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23468,7 +23468,7 @@ cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFindInClone_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphNodeFindInClone, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pNode_val = tracer_args.pNode ? (uint64_t)(uintptr_t)(*tracer_args.pNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeFindInClone, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23554,7 +23554,7 @@ cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetType_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphNodeGetType, tracer_depth, tracer_args.tracer_status);
   tracer_record.pType_val = tracer_args.pType ? (uint64_t)(*tracer_args.pType) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetType, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23640,7 +23640,7 @@ cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *tracer_real, const 
       tracer_record_call(CUDART_ID_cudaGraphGetNodes, tracer_depth, tracer_args.tracer_status);
   tracer_record.nodes_val = tracer_args.nodes ? (uint64_t)(uintptr_t)(*tracer_args.nodes) : 0;
   tracer_record.numNodes_val = tracer_args.numNodes ? (uint64_t)(*tracer_args.numNodes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphGetNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23729,7 +23729,7 @@ cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNodes_fn *tracer_real
       tracer_args.pRootNodes ? (uint64_t)(uintptr_t)(*tracer_args.pRootNodes) : 0;
   tracer_record.pNumRootNodes_val =
       tracer_args.pNumRootNodes ? (uint64_t)(*tracer_args.pNumRootNodes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphGetRootNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23824,7 +23824,7 @@ cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *tracer_real, const 
   tracer_record.from_val = tracer_args.from ? (uint64_t)(uintptr_t)(*tracer_args.from) : 0;
   tracer_record.to_val = tracer_args.to ? (uint64_t)(uintptr_t)(*tracer_args.to) : 0;
   tracer_record.numEdges_val = tracer_args.numEdges ? (uint64_t)(*tracer_args.numEdges) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphGetEdges, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23919,7 +23919,7 @@ cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNodeGetDependencies_f
       tracer_args.pDependencies ? (uint64_t)(uintptr_t)(*tracer_args.pDependencies) : 0;
   tracer_record.pNumDependencies_val =
       tracer_args.pNumDependencies ? (uint64_t)(*tracer_args.pNumDependencies) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24016,7 +24016,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphNodeGetDepen
       tracer_args.pDependentNodes ? (uint64_t)(uintptr_t)(*tracer_args.pDependentNodes) : 0;
   tracer_record.pNumDependentNodes_val =
       tracer_args.pNumDependentNodes ? (uint64_t)(*tracer_args.pNumDependentNodes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetDependentNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24112,7 +24112,7 @@ cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDependencies_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphAddDependencies, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24207,7 +24207,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRemoveDepend
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphRemoveDependencies, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphRemoveDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24290,7 +24290,7 @@ cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphDestroyNode, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphDestroyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24377,7 +24377,7 @@ cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiate_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaGraphInstantiate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24468,7 +24468,7 @@ cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphInstantiateWithFlags
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiateWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24560,7 +24560,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphInstantiateW
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiateWithParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24646,7 +24646,7 @@ cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFlags_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24737,7 +24737,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecKernelNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecKernelNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecKernelNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -24828,7 +24828,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -24931,7 +24931,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25040,7 +25040,7 @@ cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25144,7 +25144,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25236,7 +25236,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemsetNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemsetNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemsetNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25328,7 +25328,7 @@ cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraphExecHostNodeSetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecHostNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecHostNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25420,7 +25420,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecChildGra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25514,7 +25514,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventRec
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25607,7 +25607,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventWai
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecEventWaitNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecEventWaitNodeSetEvent,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25706,7 +25706,7 @@ cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25810,7 +25810,7 @@ cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -25905,7 +25905,7 @@ cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSetEnabled_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphNodeSetEnabled, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeSetEnabled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25995,7 +25995,7 @@ cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGetEnabled_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphNodeGetEnabled, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.isEnabled_val = tracer_args.isEnabled ? (uint64_t)(*tracer_args.isEnabled) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetEnabled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26083,7 +26083,7 @@ cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecUpdate, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecUpdate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26165,7 +26165,7 @@ cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphUpload, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphUpload, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26245,7 +26245,7 @@ cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphLaunch, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphLaunch, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26323,7 +26323,7 @@ cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestroy_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26402,7 +26402,7 @@ cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26485,7 +26485,7 @@ cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDotPrint_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphDebugDotPrint, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphDebugDotPrint, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26580,7 +26580,7 @@ cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreate_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaUserObjectCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.object_out_val =
       tracer_args.object_out ? (uint64_t)(uintptr_t)(*tracer_args.object_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaUserObjectCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26664,7 +26664,7 @@ cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetain_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaUserObjectRetain, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaUserObjectRetain, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26747,7 +26747,7 @@ cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRelease_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaUserObjectRelease, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaUserObjectRelease, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26837,7 +26837,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRetainUserOb
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphRetainUserObject, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphRetainUserObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26926,7 +26926,7 @@ cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphReleaseUserObject_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphReleaseUserObject, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphReleaseUserObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27027,7 +27027,7 @@ cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tracer_real, const vo
       tracer_record_call(CUDART_ID_cudaGraphAddNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphAddNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27113,7 +27113,7 @@ cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphNodeSetParams, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27201,7 +27201,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecNodeSetP
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphExecNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27297,7 +27297,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphConditionalH
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_out_val =
       tracer_args.pHandle_out ? (uint64_t)(*tracer_args.pHandle_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGraphConditionalHandleCreate,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -27375,7 +27375,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetDriverEntryPoi
   tracer_record.funcPtr_val = tracer_args.funcPtr ? (uint64_t)(uintptr_t)(*tracer_args.funcPtr) : 0;
   tracer_record.driverStatus_val =
       tracer_args.driverStatus ? (uint64_t)(*tracer_args.driverStatus) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetDriverEntryPoint, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27458,7 +27458,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetDriverEntryPoi
   tracer_record.funcPtr_val = tracer_args.funcPtr ? (uint64_t)(uintptr_t)(*tracer_args.funcPtr) : 0;
   tracer_record.driverStatus_val =
       tracer_args.driverStatus ? (uint64_t)(*tracer_args.driverStatus) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetDriverEntryPointByVersion,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -27570,7 +27570,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadData(
       tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record.libraryOptionValues_val =
       tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryLoadData, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27684,7 +27684,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadFromFi
       tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record.libraryOptionValues_val =
       tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryLoadFromFile, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27771,7 +27771,7 @@ cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLibraryUnload, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryUnload, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27856,7 +27856,7 @@ cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKernel_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLibraryGetKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.pKernel_val = tracer_args.pKernel ? (uint64_t)(uintptr_t)(*tracer_args.pKernel) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryGetKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27946,7 +27946,7 @@ cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGlobal_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaLibraryGetGlobal, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryGetGlobal, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28037,7 +28037,7 @@ cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetManaged_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaLibraryGetManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryGetManaged, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28128,7 +28128,7 @@ cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibraryGetUnifiedFunction
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLibraryGetUnifiedFunction,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.fptr_val = tracer_args.fptr ? (uint64_t)(uintptr_t)(*tracer_args.fptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryGetUnifiedFunction, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28215,7 +28215,7 @@ cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGetKernelCount_fn *tra
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLibraryGetKernelCount, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryGetKernelCount, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28305,7 +28305,7 @@ cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryEnumerateKernels_fn 
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLibraryEnumerateKernels, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.kernels_val = tracer_args.kernels ? (uint64_t)(uintptr_t)(*tracer_args.kernels) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaLibraryEnumerateKernels, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28397,7 +28397,7 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaKernelSetAttribut
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaKernelSetAttributeForDevice,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaKernelSetAttributeForDevice,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -28484,7 +28484,7 @@ cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaGetExportTable, tracer_depth, tracer_args.tracer_status);
   tracer_record.ppExportTable_val =
       tracer_args.ppExportTable ? (uint64_t)(uintptr_t)(*tracer_args.ppExportTable) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetExportTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28568,7 +28568,7 @@ cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaGetFuncBySymbol, tracer_depth, tracer_args.tracer_status);
   tracer_record.functionPtr_val =
       tracer_args.functionPtr ? (uint64_t)(uintptr_t)(*tracer_args.functionPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetFuncBySymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28651,7 +28651,7 @@ cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_real, const void *tr
       tracer_record_call(CUDART_ID_cudaGetKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.kernelPtr_val =
       tracer_args.kernelPtr ? (uint64_t)(uintptr_t)(*tracer_args.kernelPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("cudart", CUDART_ID_cudaGetKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

@@ -1080,7 +1080,7 @@ hip_traced_hipCreateChannelDesc(hip_hipCreateChannelDesc_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCreateChannelDesc, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCreateChannelDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1166,7 +1166,7 @@ hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1255,7 +1255,7 @@ hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToSymbol_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyToSymbol_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1346,7 +1346,7 @@ hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromSymbol_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbol_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1442,7 +1442,7 @@ hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2D_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2D_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1540,7 +1540,7 @@ hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DToArray_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DToArray_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1639,7 +1639,7 @@ hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_spt_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DFromArray_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArray_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1722,7 +1722,7 @@ hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy3D_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy3D_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1805,7 +1805,7 @@ hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1891,7 +1891,7 @@ hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset2D_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset2D_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1973,7 +1973,7 @@ hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset3D_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset3D_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2062,7 +2062,7 @@ hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyAsync_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyAsync_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2142,7 +2142,7 @@ hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamQuery_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamQuery_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2221,7 +2221,7 @@ hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_spt_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamSynchronize_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamSynchronize_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2306,7 +2306,7 @@ hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_spt_fn *tracer_real
       tracer_record_call(HIP_ID_hipStreamGetPriority_spt, tracer_depth, tracer_args.tracer_status);
   tracer_record.priority_val =
       tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamGetPriority_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2392,7 +2392,7 @@ hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitEvent_spt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamWaitEvent_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2475,7 +2475,7 @@ hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamGetFlags_spt, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamGetFlags_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2569,7 +2569,7 @@ hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCooperativeKernel_spt_fn 
                                                tracer_args.tracer_status);
   tracer_record.kernelParams_val =
       tracer_args.kernelParams ? (uint64_t)(uintptr_t)(*tracer_args.kernelParams) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernel_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2666,7 +2666,7 @@ hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchKernel_spt, tracer_depth, tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchKernel_spt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2743,7 +2743,7 @@ hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tracer_caller, unsig
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipInit, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipInit, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -2822,7 +2822,7 @@ hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipDriverGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.driverVersion_val =
       tracer_args.driverVersion ? (uint64_t)(int64_t)(*tracer_args.driverVersion) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDriverGetVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2902,7 +2902,7 @@ hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipRuntimeGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.runtimeVersion_val =
       tracer_args.runtimeVersion ? (uint64_t)(int64_t)(*tracer_args.runtimeVersion) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipRuntimeGetVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2983,7 +2983,7 @@ hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGet, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3068,7 +3068,7 @@ hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapability_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.major_val = tracer_args.major ? (uint64_t)(int64_t)(*tracer_args.major) : 0;
   tracer_record.minor_val = tracer_args.minor ? (uint64_t)(int64_t)(*tracer_args.minor) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceComputeCapability, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3154,7 +3154,7 @@ hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3234,7 +3234,7 @@ hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetUuid, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetUuid, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3322,7 +3322,7 @@ hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribute_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetP2PAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetP2PAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3411,7 +3411,7 @@ hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipDeviceGetPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.pciBusId_val =
       tracer_args.pciBusId ? (uint64_t)(int64_t)(*tracer_args.pciBusId) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetPCIBusId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3493,7 +3493,7 @@ hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetByPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetByPCIBusId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3575,7 +3575,7 @@ hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceTotalMem, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceTotalMem, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3651,7 +3651,7 @@ hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceSynchronize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3726,7 +3726,7 @@ hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceReset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3802,7 +3802,7 @@ hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipSetDevice, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipSetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3881,7 +3881,7 @@ hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real, const void *tracer_cal
       tracer_record_call(HIP_ID_hipGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.deviceId_val =
       tracer_args.deviceId ? (uint64_t)(int64_t)(*tracer_args.deviceId) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3959,7 +3959,7 @@ hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetDeviceCount, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetDeviceCount, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4043,7 +4043,7 @@ hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.pi_val = tracer_args.pi ? (uint64_t)(int64_t)(*tracer_args.pi) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4128,7 +4128,7 @@ hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultMemPool_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetDefaultMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4211,7 +4211,7 @@ hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceSetMemPool, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceSetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4293,7 +4293,7 @@ hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipDeviceGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetMemPool, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4373,7 +4373,7 @@ hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetDeviceProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetDeviceProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4452,7 +4452,7 @@ hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4531,7 +4531,7 @@ hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4613,7 +4613,7 @@ hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetLimit, tracer_depth, tracer_args.tracer_status);
   tracer_record.pValue_val = tracer_args.pValue ? (uint64_t)(*tracer_args.pValue) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetLimit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4693,7 +4693,7 @@ hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedMemConfig_fn *trace
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDeviceGetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pConfig_val = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4774,7 +4774,7 @@ hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetDeviceFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetDeviceFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4853,7 +4853,7 @@ hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedMemConfig_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDeviceSetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceSetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4933,7 +4933,7 @@ hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipSetDeviceFlags, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipSetDeviceFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5013,7 +5013,7 @@ hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipChooseDevice, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipChooseDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5103,7 +5103,7 @@ hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeAndHopCount_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.linktype_val = tracer_args.linktype ? (uint64_t)(*tracer_args.linktype) : 0;
   tracer_record.hopcount_val = tracer_args.hopcount ? (uint64_t)(*tracer_args.hopcount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExtGetLinkTypeAndHopCount, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5187,7 +5187,7 @@ hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcGetMemHandle, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipIpcGetMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5270,7 +5270,7 @@ hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcOpenMemHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipIpcOpenMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5349,7 +5349,7 @@ hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcCloseMemHandle, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipIpcCloseMemHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5429,7 +5429,7 @@ hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcGetEventHandle, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipIpcGetEventHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5510,7 +5510,7 @@ hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcOpenEventHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipIpcOpenEventHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5592,7 +5592,7 @@ hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncSetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFuncSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5674,7 +5674,7 @@ hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFuncSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5756,7 +5756,7 @@ hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemConfig_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncSetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFuncSetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5834,7 +5834,7 @@ hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetLastError, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetLastError, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5909,7 +5909,7 @@ hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipPeekAtLastError, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipPeekAtLastError, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5986,7 +5986,7 @@ hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetErrorName, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetErrorName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6063,7 +6063,7 @@ hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetErrorString, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetErrorString, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6142,7 +6142,7 @@ hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6225,7 +6225,7 @@ hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFlags_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamCreateWithFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamCreateWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6314,7 +6314,7 @@ hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWithPriority_fn *trace
   tracer_record.head.call = tracer_record_call(HIP_ID_hipStreamCreateWithPriority, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamCreateWithPriority, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6404,7 +6404,7 @@ hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStreamPriorityRange_f
       tracer_args.leastPriority ? (uint64_t)(int64_t)(*tracer_args.leastPriority) : 0;
   tracer_record.greatestPriority_val =
       tracer_args.greatestPriority ? (uint64_t)(int64_t)(*tracer_args.greatestPriority) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceGetStreamPriorityRange, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6485,7 +6485,7 @@ hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6563,7 +6563,7 @@ hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamQuery, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamQuery, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6640,7 +6640,7 @@ hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamSynchronize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6722,7 +6722,7 @@ hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitEvent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamWaitEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6804,7 +6804,7 @@ hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6886,7 +6886,7 @@ hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipStreamGetPriority, tracer_depth, tracer_args.tracer_status);
   tracer_record.priority_val =
       tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamGetPriority, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6974,7 +6974,7 @@ hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreateWithCUMask_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipExtStreamCreateWithCUMask, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExtStreamCreateWithCUMask, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7063,7 +7063,7 @@ hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipExtStreamGetCUMask, tracer_depth, tracer_args.tracer_status);
   tracer_record.cuMask_val = tracer_args.cuMask ? (uint64_t)(*tracer_args.cuMask) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExtStreamGetCUMask, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7150,7 +7150,7 @@ hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamAddCallback, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamAddCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7240,7 +7240,7 @@ hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitValue32, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamWaitValue32, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7330,7 +7330,7 @@ hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitValue64, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamWaitValue64, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7418,7 +7418,7 @@ hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWriteValue32, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamWriteValue32, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7506,7 +7506,7 @@ hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWriteValue64, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamWriteValue64, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7590,7 +7590,7 @@ hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventCreateWithFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventCreateWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7670,7 +7670,7 @@ hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7749,7 +7749,7 @@ hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventRecord, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventRecord, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7826,7 +7826,7 @@ hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7904,7 +7904,7 @@ hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventSynchronize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7987,7 +7987,7 @@ hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventElapsedTime, tracer_depth, tracer_args.tracer_status);
   tracer_record.ms_val = tracer_args.ms ? tracer_slot_float(*tracer_args.ms) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventElapsedTime, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8065,7 +8065,7 @@ hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventQuery, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipEventQuery, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8145,7 +8145,7 @@ hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipPointerGetAttributes, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipPointerGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8230,7 +8230,7 @@ hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipPointerGetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipPointerGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8318,7 +8318,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipDrvPointerGetAttribute
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDrvPointerGetAttributes, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDrvPointerGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8406,7 +8406,7 @@ hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSemaphore_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.extSem_out_val =
       tracer_args.extSem_out ? (uint64_t)(uintptr_t)(*tracer_args.extSem_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipImportExternalSemaphore, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8498,7 +8498,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipSignalExternalSemaphor
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipSignalExternalSemaphoresAsync,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipSignalExternalSemaphoresAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8591,7 +8591,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipWaitExternalSemaphores
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipWaitExternalSemaphoresAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipWaitExternalSemaphoresAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8675,7 +8675,7 @@ hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalSemaphore_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDestroyExternalSemaphore, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDestroyExternalSemaphore, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8760,7 +8760,7 @@ hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory_fn *tracer_real,
       tracer_record_call(HIP_ID_hipImportExternalMemory, tracer_depth, tracer_args.tracer_status);
   tracer_record.extMem_out_val =
       tracer_args.extMem_out ? (uint64_t)(uintptr_t)(*tracer_args.extMem_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipImportExternalMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8849,7 +8849,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExternalMemoryGetMappe
   tracer_record.head.call = tracer_record_call(HIP_ID_hipExternalMemoryGetMappedBuffer,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExternalMemoryGetMappedBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8932,7 +8932,7 @@ hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemory_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDestroyExternalMemory, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDestroyExternalMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9013,7 +9013,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc(hip_hipMalloc_f
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMalloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMalloc, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -9097,7 +9097,7 @@ hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipExtMallocWithFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExtMallocWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9179,7 +9179,7 @@ hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocHost, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9259,7 +9259,7 @@ hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAllocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemAllocHost, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9342,7 +9342,7 @@ hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostMalloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostMalloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9424,7 +9424,7 @@ hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocManaged, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9510,7 +9510,7 @@ hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPrefetchAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPrefetchAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9596,7 +9596,7 @@ hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAdvise, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemAdvise, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9684,7 +9684,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemRangeGetAttribute(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemRangeGetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemRangeGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9781,7 +9781,7 @@ hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttributes_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemRangeGetAttributes, tracer_depth, tracer_args.tracer_status);
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemRangeGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9873,7 +9873,7 @@ hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamAttachMemAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamAttachMemAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9960,7 +9960,7 @@ hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10039,7 +10039,7 @@ hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFreeAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10118,7 +10118,7 @@ hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolTrimTo, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolTrimTo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10203,7 +10203,7 @@ hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolSetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10288,7 +10288,7 @@ hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolGetAttribute, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10373,7 +10373,7 @@ hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolSetAccess, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolSetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10460,7 +10460,7 @@ hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolGetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10544,7 +10544,7 @@ hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_real, const void *tr
       tracer_record_call(HIP_ID_hipMemPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10623,7 +10623,7 @@ hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10710,7 +10710,7 @@ hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocFromPoolAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocFromPoolAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10800,7 +10800,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolExportToShareab
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemPoolExportToShareableHandle,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolExportToShareableHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10895,7 +10895,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolImportFromShare
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolImportFromShareableHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10981,7 +10981,7 @@ hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolExportPointer, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolExportPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11068,7 +11068,7 @@ hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolImportPointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPoolImportPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11154,7 +11154,7 @@ hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostAlloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11238,7 +11238,7 @@ hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostGetDevicePointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostGetDevicePointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11321,7 +11321,7 @@ hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flagsPtr_val = tracer_args.flagsPtr ? (uint64_t)(*tracer_args.flagsPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11404,7 +11404,7 @@ hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostRegister, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostRegister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11483,7 +11483,7 @@ hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostUnregister, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostUnregister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11570,7 +11570,7 @@ hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real, const void *tracer
       tracer_record_call(HIP_ID_hipMallocPitch, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
   tracer_record.pitch_val = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocPitch, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11661,7 +11661,7 @@ hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_real, const void *tr
       tracer_record_call(HIP_ID_hipMemAllocPitch, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.pitch_val = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemAllocPitch, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11738,7 +11738,7 @@ hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tracer_caller, void 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFree, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFree, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -11814,7 +11814,7 @@ hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeHost, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFreeHost, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11890,7 +11890,7 @@ hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostFree, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipHostFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11969,7 +11969,7 @@ hip_traced_hipMemcpy(hip_hipMemcpy_fn *tracer_real, const void *tracer_caller, v
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -12051,7 +12051,7 @@ hip_traced_hipMemcpyWithStream(hip_hipMemcpyWithStream_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyWithStream, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyWithStream, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12130,7 +12130,7 @@ hip_traced_hipMemcpyHtoD(hip_hipMemcpyHtoD_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoD, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyHtoD, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12206,7 +12206,7 @@ hip_traced_hipMemcpyDtoH(hip_hipMemcpyDtoH_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoH, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyDtoH, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12282,7 +12282,7 @@ hip_traced_hipMemcpyDtoD(hip_hipMemcpyDtoD_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoD, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyDtoD, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12361,7 +12361,7 @@ hip_traced_hipMemcpyHtoDAsync(hip_hipMemcpyHtoDAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoDAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyHtoDAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12442,7 +12442,7 @@ hip_traced_hipMemcpyDtoHAsync(hip_hipMemcpyDtoHAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoHAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyDtoHAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12524,7 +12524,7 @@ hip_traced_hipMemcpyDtoDAsync(hip_hipMemcpyDtoDAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoDAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyDtoDAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12614,7 +12614,7 @@ hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *tracer_real, const void
       tracer_record_call(HIP_ID_hipModuleGetGlobal, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleGetGlobal, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12697,7 +12697,7 @@ hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetSymbolAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetSymbolAddress, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12778,7 +12778,7 @@ hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetSymbolSize, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetSymbolSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12867,7 +12867,7 @@ hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToSymbol, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyToSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12959,7 +12959,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyToSymbolAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToSymbolAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyToSymbolAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13050,7 +13050,7 @@ hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromSymbol, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13143,7 +13143,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyFromSymbolAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromSymbolAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbolAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13230,7 +13230,7 @@ hip_traced_hipMemcpyAsync(hip_hipMemcpyAsync_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13310,7 +13310,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset(hip_hipMemset_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -13391,7 +13391,7 @@ hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD8, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetD8, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13476,7 +13476,7 @@ hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD8Async, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetD8Async, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13560,7 +13560,7 @@ hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD16, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetD16, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13645,7 +13645,7 @@ hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD16Async, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetD16Async, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13729,7 +13729,7 @@ hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD32, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetD32, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13808,7 +13808,7 @@ hip_traced_hipMemsetAsync(hip_hipMemsetAsync_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13893,7 +13893,7 @@ hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD32Async, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemsetD32Async, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13981,7 +13981,7 @@ hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset2D, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14072,7 +14072,7 @@ hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset2DAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset2DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14156,7 +14156,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset3D(hip_hipMemset
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset3D, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14240,7 +14240,7 @@ hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset3DAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemset3DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14324,7 +14324,7 @@ hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real, const void *tracer_c
       tracer_record_call(HIP_ID_hipMemGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.free_val = tracer_args.free ? (uint64_t)(*tracer_args.free) : 0;
   tracer_record.total_val = tracer_args.total ? (uint64_t)(*tracer_args.total) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemGetInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14404,7 +14404,7 @@ hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPtrGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemPtrGetInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14493,7 +14493,7 @@ hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14575,7 +14575,7 @@ hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipArrayCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_val = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipArrayCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14653,7 +14653,7 @@ hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipArrayDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipArrayDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14734,7 +14734,7 @@ hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipArray3DCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipArray3DCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14815,7 +14815,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMalloc3D, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMalloc3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14892,7 +14892,7 @@ hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFreeArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14969,7 +14969,7 @@ hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeMipmappedArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFreeMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15055,7 +15055,7 @@ hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMalloc3DArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMalloc3DArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15148,7 +15148,7 @@ hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray_fn *tracer_real,
       tracer_record_call(HIP_ID_hipMallocMipmappedArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.mipmappedArray_val =
       tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMallocMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15239,7 +15239,7 @@ hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayLevel_fn *tracer_re
       tracer_record_call(HIP_ID_hipGetMipmappedArrayLevel, tracer_depth, tracer_args.tracer_status);
   tracer_record.levelArray_val =
       tracer_args.levelArray ? (uint64_t)(uintptr_t)(*tracer_args.levelArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetMipmappedArrayLevel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15336,7 +15336,7 @@ hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2D, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15415,7 +15415,7 @@ hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyParam2D, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyParam2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15496,7 +15496,7 @@ hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyParam2DAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyParam2DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15591,7 +15591,7 @@ hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15688,7 +15688,7 @@ hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DToArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15788,7 +15788,7 @@ hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DToArrayAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DToArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15882,7 +15882,7 @@ hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15975,7 +15975,7 @@ hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyFromArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16072,7 +16072,7 @@ hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DFromArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16173,7 +16173,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpy2DFromArrayAsync
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DFromArrayAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16263,7 +16263,7 @@ hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyAtoH, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyAtoH, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16348,7 +16348,7 @@ hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoA, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyHtoA, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16426,7 +16426,7 @@ hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy3D, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16505,7 +16505,7 @@ hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy3DAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpy3DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16583,7 +16583,7 @@ hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDrvMemcpy3D, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDrvMemcpy3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16662,7 +16662,7 @@ hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDrvMemcpy3DAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDrvMemcpy3DAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16748,7 +16748,7 @@ hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_fn *tracer_real,
       tracer_record_call(HIP_ID_hipDeviceCanAccessPeer, tracer_depth, tracer_args.tracer_status);
   tracer_record.canAccessPeer_val =
       tracer_args.canAccessPeer ? (uint64_t)(int64_t)(*tracer_args.canAccessPeer) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceCanAccessPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16831,7 +16831,7 @@ hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAccess_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceEnablePeerAccess, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceEnablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16913,7 +16913,7 @@ hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeerAccess_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDeviceDisablePeerAccess, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDeviceDisablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17001,7 +17001,7 @@ hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn *tracer_real,
       tracer_record_call(HIP_ID_hipMemGetAddressRange, tracer_depth, tracer_args.tracer_status);
   tracer_record.pbase_val = tracer_args.pbase ? (uint64_t)(uintptr_t)(*tracer_args.pbase) : 0;
   tracer_record.psize_val = tracer_args.psize ? (uint64_t)(*tracer_args.psize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemGetAddressRange, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17089,7 +17089,7 @@ hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyPeer, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17181,7 +17181,7 @@ hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyPeerAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemcpyPeerAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17266,7 +17266,7 @@ hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.ctx_val = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17343,7 +17343,7 @@ hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17421,7 +17421,7 @@ hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxPopCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.ctx_val = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxPopCurrent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17499,7 +17499,7 @@ hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxPushCurrent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxPushCurrent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17577,7 +17577,7 @@ hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSetCurrent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxSetCurrent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17656,7 +17656,7 @@ hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.ctx_val = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxGetCurrent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17735,7 +17735,7 @@ hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxGetDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17817,7 +17817,7 @@ hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipCtxGetApiVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.apiVersion_val =
       tracer_args.apiVersion ? (uint64_t)(int64_t)(*tracer_args.apiVersion) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxGetApiVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17897,7 +17897,7 @@ hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipCtxGetCacheConfig, tracer_depth, tracer_args.tracer_status);
   tracer_record.cacheConfig_val =
       tracer_args.cacheConfig ? (uint64_t)(*tracer_args.cacheConfig) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxGetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17975,7 +17975,7 @@ hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18054,7 +18054,7 @@ hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConfig_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxSetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18136,7 +18136,7 @@ hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConfig_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
   tracer_record.pConfig_val = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxGetSharedMemConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18213,7 +18213,7 @@ hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSynchronize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18292,7 +18292,7 @@ hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18371,7 +18371,7 @@ hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxEnablePeerAccess, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxEnablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18450,7 +18450,7 @@ hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxDisablePeerAccess, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCtxDisablePeerAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18537,7 +18537,7 @@ hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtxGetState_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
   tracer_record.active_val = tracer_args.active ? (uint64_t)(int64_t)(*tracer_args.active) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18619,7 +18619,7 @@ hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxRelease_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDevicePrimaryCtxRelease, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxRelease, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18703,7 +18703,7 @@ hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRetain_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDevicePrimaryCtxRetain, tracer_depth, tracer_args.tracer_status);
   tracer_record.pctx_val = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxRetain, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18784,7 +18784,7 @@ hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxReset_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDevicePrimaryCtxReset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18868,7 +18868,7 @@ hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtxSetFlags_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDevicePrimaryCtxSetFlags, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxSetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18952,7 +18952,7 @@ hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleLoad, tracer_depth, tracer_args.tracer_status);
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleLoad, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19029,7 +19029,7 @@ hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleUnload, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleUnload, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19097,7 +19097,7 @@ hip_traced_hipModuleGetFunction(hip_hipModuleGetFunction_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipModuleGetFunction, tracer_depth, tracer_args.tracer_status);
   tracer_record.function_val =
       tracer_args.function ? (uint64_t)(uintptr_t)(*tracer_args.function) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleGetFunction, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19178,7 +19178,7 @@ hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncGetAttributes, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFuncGetAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19261,7 +19261,7 @@ hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipFuncGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19345,7 +19345,7 @@ hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleGetTexRef, tracer_depth, tracer_args.tracer_status);
   tracer_record.texRef_val = tracer_args.texRef ? (uint64_t)(uintptr_t)(*tracer_args.texRef) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleGetTexRef, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19427,7 +19427,7 @@ hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleLoadData, tracer_depth, tracer_args.tracer_status);
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleLoadData, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19519,7 +19519,7 @@ hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tracer_real, const vo
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
   tracer_record.optionValues_val =
       tracer_args.optionValues ? (uint64_t)(uintptr_t)(*tracer_args.optionValues) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleLoadDataEx, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19620,7 +19620,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleLaunchKernel(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleLaunchKernel, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleLaunchKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19718,7 +19718,7 @@ hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperativeKernel_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipLaunchCooperativeKernel, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19809,7 +19809,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipLaunchCooperativeKerne
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipLaunchCooperativeKernelMultiDevice,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernelMultiDevice,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -19898,7 +19898,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExtLaunchMultiKernelMu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipExtLaunchMultiKernelMultiDevice,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExtLaunchMultiKernelMultiDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19999,7 +19999,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleOccupancyMaxPote
       tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxPotentialBlockSize,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20110,7 +20110,7 @@ hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(
       tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20220,7 +20220,7 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
                          tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20333,7 +20333,7 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          tracer_depth, tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20436,7 +20436,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxActiveBloc
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessor,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20546,7 +20546,7 @@ hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -20651,7 +20651,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxPotentialB
       tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipOccupancyMaxPotentialBlockSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20739,7 +20739,7 @@ hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipConfigureCall, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipConfigureCall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20822,7 +20822,7 @@ hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipSetupArgument, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipSetupArgument, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20900,7 +20900,7 @@ hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchByPtr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchByPtr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20983,7 +20983,7 @@ hip_traced_hipLaunchKernel(hip_hipLaunchKernel_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchKernel, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21063,7 +21063,7 @@ hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDrvMemcpy2DUnaligned, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDrvMemcpy2DUnaligned, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21163,7 +21163,7 @@ hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipExtLaunchKernel, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipExtLaunchKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21255,7 +21255,7 @@ hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureToMipmappedArray_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipBindTextureToMipmappedArray, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipBindTextureToMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21342,7 +21342,7 @@ hip_traced_hipGetTextureReference(hip_hipGetTextureReference_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetTextureReference, tracer_depth, tracer_args.tracer_status);
   tracer_record.texref_val = tracer_args.texref ? (uint64_t)(uintptr_t)(*tracer_args.texref) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetTextureReference, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21432,7 +21432,7 @@ hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_fn *tracer_real,
       tracer_record_call(HIP_ID_hipCreateTextureObject, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTexObject_val =
       tracer_args.pTexObject ? (uint64_t)(uintptr_t)(*tracer_args.pTexObject) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipCreateTextureObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21513,7 +21513,7 @@ hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDestroyTextureObject, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipDestroyTextureObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21595,7 +21595,7 @@ hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetChannelDesc, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetChannelDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21678,7 +21678,7 @@ hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureObjectResourceDesc_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureObjectResourceDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetTextureObjectResourceDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21764,7 +21764,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGetTextureObjectResour
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureObjectResourceViewDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetTextureObjectResourceViewDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21851,7 +21851,7 @@ hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObjectTextureDesc_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureObjectTextureDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetTextureObjectTextureDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21938,7 +21938,7 @@ hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetAddressMode, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetAddressMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22023,7 +22023,7 @@ hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22104,7 +22104,7 @@ hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetFilterMode, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetFilterMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22184,7 +22184,7 @@ hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetFlags, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22268,7 +22268,7 @@ hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetFormat, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetFormat, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22359,7 +22359,7 @@ hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *tracer_real, const void
       tracer_record_call(HIP_ID_hipTexObjectCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTexObject_val =
       tracer_args.pTexObject ? (uint64_t)(uintptr_t)(*tracer_args.pTexObject) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexObjectCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22440,7 +22440,7 @@ hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexObjectDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexObjectDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22522,7 +22522,7 @@ hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetResourceDesc_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexObjectGetResourceDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexObjectGetResourceDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22607,7 +22607,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexObjectGetResourceVi
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexObjectGetResourceViewDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexObjectGetResourceViewDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22693,7 +22693,7 @@ hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextureDesc_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexObjectGetTextureDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexObjectGetTextureDesc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22785,7 +22785,7 @@ hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipBindTexture, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipBindTexture, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22881,7 +22881,7 @@ hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipBindTexture2D, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipBindTexture2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22967,7 +22967,7 @@ hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipBindTextureToArray, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipBindTextureToArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23053,7 +23053,7 @@ hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlignmentOffset_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureAlignmentOffset, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetTextureAlignmentOffset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23134,7 +23134,7 @@ hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipUnbindTexture, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipUnbindTexture, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23215,7 +23215,7 @@ hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetAddress, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23299,7 +23299,7 @@ hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetAddressMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pam_val = tracer_args.pam ? (uint64_t)(*tracer_args.pam) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetAddressMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23384,7 +23384,7 @@ hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetFilterMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pfm_val = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetFilterMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23465,7 +23465,7 @@ hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23552,7 +23552,7 @@ hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *tracer_real, const void
   tracer_record.pFormat_val = tracer_args.pFormat ? (uint64_t)(*tracer_args.pFormat) : 0;
   tracer_record.pNumChannels_val =
       tracer_args.pNumChannels ? (uint64_t)(int64_t)(*tracer_args.pNumChannels) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetFormat, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23638,7 +23638,7 @@ hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisotropy_fn *tracer_re
       tracer_record_call(HIP_ID_hipTexRefGetMaxAnisotropy, tracer_depth, tracer_args.tracer_status);
   tracer_record.pmaxAnsio_val =
       tracer_args.pmaxAnsio ? (uint64_t)(int64_t)(*tracer_args.pmaxAnsio) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetMaxAnisotropy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23725,7 +23725,7 @@ hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmapFilterMode_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefGetMipmapFilterMode, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pfm_val = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapFilterMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23812,7 +23812,7 @@ hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapLevelBias_fn *trace
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefGetMipmapLevelBias, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pbias_val = tracer_args.pbias ? tracer_slot_float(*tracer_args.pbias) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapLevelBias, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23904,7 +23904,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefGetMipmapLevelCl
       tracer_args.pminMipmapLevelClamp ? tracer_slot_float(*tracer_args.pminMipmapLevelClamp) : 0;
   tracer_record.pmaxMipmapLevelClamp_val =
       tracer_args.pmaxMipmapLevelClamp ? tracer_slot_float(*tracer_args.pmaxMipmapLevelClamp) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapLevelClamp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23991,7 +23991,7 @@ hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappedArray_fn *tracer_
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefGetMipMappedArray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pArray_val = tracer_args.pArray ? (uint64_t)(uintptr_t)(*tracer_args.pArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefGetMipMappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24081,7 +24081,7 @@ hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.ByteOffset_val = tracer_args.ByteOffset ? (uint64_t)(*tracer_args.ByteOffset) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetAddress, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24168,7 +24168,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetAddress2D(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetAddress2D, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetAddress2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24252,7 +24252,7 @@ hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisotropy_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetMaxAnisotropy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetMaxAnisotropy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24338,7 +24338,7 @@ hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor_fn *tracer_real,
       tracer_record_call(HIP_ID_hipTexRefSetBorderColor, tracer_depth, tracer_args.tracer_status);
   tracer_record.pBorderColor_val =
       tracer_args.pBorderColor ? tracer_slot_float(*tracer_args.pBorderColor) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetBorderColor, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24423,7 +24423,7 @@ hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmapFilterMode_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmapFilterMode, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapFilterMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24508,7 +24508,7 @@ hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapLevelBias_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelBias, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapLevelBias, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24597,7 +24597,7 @@ hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmapLevelClamp_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelClamp, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapLevelClamp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24685,7 +24685,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetMipmappedArra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmappedArray, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipTexRefSetMipmappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24776,7 +24776,7 @@ hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMipmappedArrayCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_val = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMipmappedArrayCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24860,7 +24860,7 @@ hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestroy_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMipmappedArrayDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMipmappedArrayDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24950,7 +24950,7 @@ hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetLevel_fn *tracer_re
       tracer_record_call(HIP_ID_hipMipmappedArrayGetLevel, tracer_depth, tracer_args.tracer_status);
   tracer_record.pLevelArray_val =
       tracer_args.pLevelArray ? (uint64_t)(uintptr_t)(*tracer_args.pLevelArray) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMipmappedArrayGetLevel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25036,7 +25036,7 @@ hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipRegisterApiCallback, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipRegisterApiCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25114,7 +25114,7 @@ hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipRemoveApiCallback, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipRemoveApiCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25198,7 +25198,7 @@ hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivityCallback_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipRegisterActivityCallback, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipRegisterActivityCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25280,7 +25280,7 @@ hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCallback_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipRemoveActivityCallback, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipRemoveActivityCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25358,7 +25358,7 @@ hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const void *tracer_caller,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipApiName, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipApiName, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -25434,7 +25434,7 @@ hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipKernelNameRef, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipKernelNameRef, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25514,7 +25514,7 @@ hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipKernelNameRefByPtr, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipKernelNameRefByPtr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25592,7 +25592,7 @@ hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetStreamDeviceId, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGetStreamDeviceId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25673,7 +25673,7 @@ hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamBeginCapture, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamBeginCapture, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25754,7 +25754,7 @@ hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamEndCapture, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamEndCapture, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25840,7 +25840,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo(
   tracer_record.pCaptureStatus_val =
       tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
   tracer_record.pId_val = tracer_args.pId ? (uint64_t)(*tracer_args.pId) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamGetCaptureInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25944,7 +25944,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo_v
       tracer_args.dependencies_out ? (uint64_t)(uintptr_t)(*tracer_args.dependencies_out) : 0;
   tracer_record.numDependencies_out_val =
       tracer_args.numDependencies_out ? (uint64_t)(*tracer_args.numDependencies_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamGetCaptureInfo_v2, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26034,7 +26034,7 @@ hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipStreamIsCapturing, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCaptureStatus_val =
       tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamIsCapturing, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26122,7 +26122,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamUpdateCaptureDep
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipStreamUpdateCaptureDependencies,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipStreamUpdateCaptureDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26208,7 +26208,7 @@ hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchHostFunc, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipLaunchHostFunc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26289,7 +26289,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipThreadExchangeStreamCa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipThreadExchangeStreamCaptureMode,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipThreadExchangeStreamCaptureMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26373,7 +26373,7 @@ hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26450,7 +26450,7 @@ hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26535,7 +26535,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddDependencies(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphAddDependencies, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26624,7 +26624,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphRemoveDependencie
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphRemoveDependencies, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphRemoveDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26717,7 +26717,7 @@ hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_real, const void *tr
   tracer_record.from_val = tracer_args.from ? (uint64_t)(uintptr_t)(*tracer_args.from) : 0;
   tracer_record.to_val = tracer_args.to ? (uint64_t)(uintptr_t)(*tracer_args.to) : 0;
   tracer_record.numEdges_val = tracer_args.numEdges ? (uint64_t)(*tracer_args.numEdges) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphGetEdges, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26804,7 +26804,7 @@ hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_real, const void *tr
       tracer_record_call(HIP_ID_hipGraphGetNodes, tracer_depth, tracer_args.tracer_status);
   tracer_record.nodes_val = tracer_args.nodes ? (uint64_t)(uintptr_t)(*tracer_args.nodes) : 0;
   tracer_record.numNodes_val = tracer_args.numNodes ? (uint64_t)(*tracer_args.numNodes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphGetNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26893,7 +26893,7 @@ hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *tracer_real, const 
       tracer_args.pRootNodes ? (uint64_t)(uintptr_t)(*tracer_args.pRootNodes) : 0;
   tracer_record.pNumRootNodes_val =
       tracer_args.pNumRootNodes ? (uint64_t)(*tracer_args.pNumRootNodes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphGetRootNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26984,7 +26984,7 @@ hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDependencies_fn *trace
       tracer_args.pDependencies ? (uint64_t)(uintptr_t)(*tracer_args.pDependencies) : 0;
   tracer_record.pNumDependencies_val =
       tracer_args.pNumDependencies ? (uint64_t)(*tracer_args.pNumDependencies) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphNodeGetDependencies, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27077,7 +27077,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphNodeGetDependentN
       tracer_args.pDependentNodes ? (uint64_t)(uintptr_t)(*tracer_args.pDependentNodes) : 0;
   tracer_record.pNumDependentNodes_val =
       tracer_args.pNumDependentNodes ? (uint64_t)(*tracer_args.pNumDependentNodes) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphNodeGetDependentNodes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27162,7 +27162,7 @@ hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphNodeGetType, tracer_depth, tracer_args.tracer_status);
   tracer_record.pType_val = tracer_args.pType ? (uint64_t)(*tracer_args.pType) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphNodeGetType, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27240,7 +27240,7 @@ hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphDestroyNode, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphDestroyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27322,7 +27322,7 @@ hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real, const void *tracer_c
       tracer_record_call(HIP_ID_hipGraphClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphClone_val =
       tracer_args.pGraphClone ? (uint64_t)(uintptr_t)(*tracer_args.pGraphClone) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphClone, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27407,7 +27407,7 @@ hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphNodeFindInClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.pNode_val = tracer_args.pNode ? (uint64_t)(uintptr_t)(*tracer_args.pNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphNodeFindInClone, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27505,7 +27505,7 @@ hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tracer_real, const vo
       tracer_args.pErrorNode ? (uint64_t)(uintptr_t)(*tracer_args.pErrorNode) : 0;
   tracer_record.pLogBuffer_val =
       tracer_args.pLogBuffer ? (uint64_t)(int64_t)(*tracer_args.pLogBuffer) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphInstantiate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27595,7 +27595,7 @@ hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiateWithFlags_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphInstantiateWithFlags, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27679,7 +27679,7 @@ hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphLaunch, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphLaunch, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27756,7 +27756,7 @@ hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphExecDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27841,7 +27841,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecUpdate(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphExecUpdate, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecUpdate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27936,7 +27936,7 @@ hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphAddKernelNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddKernelNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28021,7 +28021,7 @@ hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphKernelNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28106,7 +28106,7 @@ hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphKernelNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28195,7 +28195,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecKernelNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecKernelNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecKernelNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28291,7 +28291,7 @@ hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphAddMemcpyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28376,7 +28376,7 @@ hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28461,7 +28461,7 @@ hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28548,7 +28548,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphKernelNodeSetAttr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeSetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphKernelNodeSetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28637,7 +28637,7 @@ hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNodeGetAttribute_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeGetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphKernelNodeGetAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28727,7 +28727,7 @@ hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMemcpyNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28830,7 +28830,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNode1D(
       tracer_record_call(HIP_ID_hipGraphAddMemcpyNode1D, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNode1D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28925,7 +28925,7 @@ hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNodeSetParams1D_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams1D, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParams1D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29022,7 +29022,7 @@ hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecMemcpyNodeSetParams
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams1D,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParams1D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29133,7 +29133,7 @@ hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemcpyNodeFromSymbol_f
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNodeFromSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29234,7 +29234,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -29337,7 +29337,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -29449,7 +29449,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNodeToSy
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNodeToSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29550,7 +29550,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29653,7 +29653,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -29753,7 +29753,7 @@ hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphAddMemsetNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddMemsetNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29838,7 +29838,7 @@ hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemsetNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemsetNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29923,7 +29923,7 @@ hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphMemsetNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30011,7 +30011,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemsetNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecMemsetNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30107,7 +30107,7 @@ hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipGraphAddHostNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddHostNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30192,7 +30192,7 @@ hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphHostNodeGetParams, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphHostNodeGetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30277,7 +30277,7 @@ hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphHostNodeSetParams, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphHostNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30365,7 +30365,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecHostNodeSetPa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecHostNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecHostNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30462,7 +30462,7 @@ hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraphNode_fn *tracer_re
       tracer_record_call(HIP_ID_hipGraphAddChildGraphNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddChildGraphNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30551,7 +30551,7 @@ hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGraphNodeGetGraph_fn 
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphChildGraphNodeGetGraph, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphChildGraphNodeGetGraph, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30639,7 +30639,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecChildGraphNod
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecChildGraphNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecChildGraphNodeSetParams, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30731,7 +30731,7 @@ hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipGraphAddEmptyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddEmptyNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30826,7 +30826,7 @@ hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventRecordNode_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddEventRecordNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30916,7 +30916,7 @@ hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRecordNodeGetEvent_f
                                                tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphEventRecordNodeGetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31002,7 +31002,7 @@ hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRecordNodeSetEvent_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphEventRecordNodeSetEvent, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphEventRecordNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31090,7 +31090,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecEventRecordNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecEventRecordNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecEventRecordNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31187,7 +31187,7 @@ hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNode_fn *tracer_real
       tracer_record_call(HIP_ID_hipGraphAddEventWaitNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphAddEventWaitNode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31277,7 +31277,7 @@ hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWaitNodeGetEvent_fn *t
                                                tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphEventWaitNodeGetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31363,7 +31363,7 @@ hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWaitNodeSetEvent_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphEventWaitNodeSetEvent, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphEventWaitNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31452,7 +31452,7 @@ hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecEventWaitNodeSetEve
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecEventWaitNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphExecEventWaitNodeSetEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31536,7 +31536,7 @@ hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAddressFree, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemAddressFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31625,7 +31625,7 @@ hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAddressReserve, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemAddressReserve, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31714,7 +31714,7 @@ hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31803,7 +31803,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemExportToShareableHa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemExportToShareableHandle, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemExportToShareableHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31892,7 +31892,7 @@ hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemGetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31981,7 +31981,7 @@ hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocationGranularity_fn 
                                                tracer_args.tracer_status);
   tracer_record.granularity_val =
       tracer_args.granularity ? (uint64_t)(*tracer_args.granularity) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemGetAllocationGranularity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32070,7 +32070,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemGetAllocationProper
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemGetAllocationPropertiesFromHandle,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemGetAllocationPropertiesFromHandle,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -32164,7 +32164,7 @@ hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFromShareableHandle_f
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemImportFromShareableHandle, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemImportFromShareableHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32254,7 +32254,7 @@ hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void *tracer_caller, v
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemMap, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemMap, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -32339,7 +32339,7 @@ hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemMapArrayAsync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemMapArrayAsync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32419,7 +32419,7 @@ hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemRelease, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemRelease, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32502,7 +32502,7 @@ hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAllocationHandle_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemRetainAllocationHandle, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemRetainAllocationHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32590,7 +32590,7 @@ hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemSetAccess, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemSetAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32671,7 +32671,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnm
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemUnmap, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipMemUnmap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32760,7 +32760,7 @@ hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real, const void *trac
       tracer_args.pHipDeviceCount ? (uint64_t)(*tracer_args.pHipDeviceCount) : 0;
   tracer_record.pHipDevices_val =
       tracer_args.pHipDevices ? (uint64_t)(int64_t)(*tracer_args.pHipDevices) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGLGetDevices, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32849,7 +32849,7 @@ hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegisterBuffer_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.resource_val =
       tracer_args.resource ? (uint64_t)(uintptr_t)(*tracer_args.resource) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsGLRegisterBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32942,7 +32942,7 @@ hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegisterImage_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.resource_val =
       tracer_args.resource ? (uint64_t)(uintptr_t)(*tracer_args.resource) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsGLRegisterImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33032,7 +33032,7 @@ hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphicsMapResources, tracer_depth, tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsMapResources, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33125,7 +33125,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsSubResourceGet
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphicsSubResourceGetMappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsSubResourceGetMappedArray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33216,7 +33216,7 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsResourceGetMap
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsResourceGetMappedPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33307,7 +33307,7 @@ hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResources_fn *tracer_re
       tracer_record_call(HIP_ID_hipGraphicsUnmapResources, tracer_depth, tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsUnmapResources, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33392,7 +33392,7 @@ hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregisterResource_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphicsUnregisterResource, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("hip", HIP_ID_hipGraphicsUnregisterResource, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

@@ -1568,7 +1568,7 @@ mpich_traced_MPI_Status_f082c(mpich_MPI_Status_f082c_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Status_f082c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_f082c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1649,7 +1649,7 @@ mpich_traced_MPI_Status_c2f08(mpich_MPI_Status_c2f08_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Status_c2f08, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_c2f08, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1732,7 +1732,7 @@ mpich_traced_MPI_Status_f082f(mpich_MPI_Status_f082f_fn *tracer_real, const void
       tracer_record_call(MPICH_ID_MPI_Status_f082f, tracer_depth, tracer_args.tracer_status);
   tracer_record.f_status_val =
       tracer_args.f_status ? (uint64_t)(int64_t)(*tracer_args.f_status) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_f082f, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1813,7 +1813,7 @@ mpich_traced_MPI_Status_f2f08(mpich_MPI_Status_f2f08_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Status_f2f08, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_f2f08, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1897,7 +1897,7 @@ mpich_traced_MPI_Type_create_f90_integer(mpich_MPI_Type_create_f90_integer_fn *t
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_f90_integer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_f90_integer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1985,7 +1985,7 @@ mpich_traced_MPI_Type_create_f90_real(mpich_MPI_Type_create_f90_real_fn *tracer_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_f90_real, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_f90_real, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2074,7 +2074,7 @@ mpich_traced_MPI_Type_create_f90_complex(mpich_MPI_Type_create_f90_complex_fn *t
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_f90_complex, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_f90_complex, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2157,7 +2157,7 @@ mpich_traced_MPI_Attr_delete(mpich_MPI_Attr_delete_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Attr_delete, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Attr_delete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2244,7 +2244,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Attr_get(mpich_MPI_Attr_ge
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Attr_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Attr_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2328,7 +2328,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Attr_put(mpich_MPI_Attr_pu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Attr_put, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Attr_put, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2417,7 +2417,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_create_keyval(
       tracer_record_call(MPICH_ID_MPI_Comm_create_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_create_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2503,7 +2503,7 @@ mpich_traced_MPI_Comm_delete_attr(mpich_MPI_Comm_delete_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_delete_attr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_delete_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2584,7 +2584,7 @@ mpich_traced_MPI_Comm_free_keyval(mpich_MPI_Comm_free_keyval_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Comm_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_free_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2670,7 +2670,7 @@ mpich_traced_MPI_Comm_get_attr(mpich_MPI_Comm_get_attr_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_get_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2754,7 +2754,7 @@ mpich_traced_MPI_Comm_set_attr(mpich_MPI_Comm_set_attr_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_set_attr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_set_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2842,7 +2842,7 @@ mpich_traced_MPI_Keyval_create(mpich_MPI_Keyval_create_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Keyval_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Keyval_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2923,7 +2923,7 @@ mpich_traced_MPI_Keyval_free(mpich_MPI_Keyval_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Keyval_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Keyval_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3012,7 +3012,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_keyval(
       tracer_record_call(MPICH_ID_MPI_Type_create_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3099,7 +3099,7 @@ mpich_traced_MPI_Type_delete_attr(mpich_MPI_Type_delete_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_delete_attr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_delete_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3180,7 +3180,7 @@ mpich_traced_MPI_Type_free_keyval(mpich_MPI_Type_free_keyval_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Type_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_free_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3267,7 +3267,7 @@ mpich_traced_MPI_Type_get_attr(mpich_MPI_Type_get_attr_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3351,7 +3351,7 @@ mpich_traced_MPI_Type_set_attr(mpich_MPI_Type_set_attr_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_set_attr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_set_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3441,7 +3441,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_create_keyval(
       tracer_record_call(MPICH_ID_MPI_Win_create_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_create_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3526,7 +3526,7 @@ mpich_traced_MPI_Win_delete_attr(mpich_MPI_Win_delete_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_delete_attr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_delete_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3607,7 +3607,7 @@ mpich_traced_MPI_Win_free_keyval(mpich_MPI_Win_free_keyval_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Win_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_free_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3693,7 +3693,7 @@ mpich_traced_MPI_Win_get_attr(mpich_MPI_Win_get_attr_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_get_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3777,7 +3777,7 @@ mpich_traced_MPI_Win_set_attr(mpich_MPI_Win_set_attr_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_set_attr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_set_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3874,7 +3874,7 @@ mpich_traced_MPI_Allgather(mpich_MPI_Allgather_fn *tracer_real, const void *trac
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3978,7 +3978,7 @@ mpich_traced_MPI_Allgather_init(mpich_MPI_Allgather_init_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allgather_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgather_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4083,7 +4083,7 @@ mpich_traced_MPI_Allgatherv(mpich_MPI_Allgatherv_fn *tracer_real, const void *tr
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4189,7 +4189,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Allgatherv_init(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allgatherv_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgatherv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4289,7 +4289,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Allreduce(mpich_MPI_Allred
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allreduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4388,7 +4388,7 @@ mpich_traced_MPI_Allreduce_init(mpich_MPI_Allreduce_init_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allreduce_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allreduce_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4486,7 +4486,7 @@ mpich_traced_MPI_Alltoall(mpich_MPI_Alltoall_fn *tracer_real, const void *tracer
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4589,7 +4589,7 @@ mpich_traced_MPI_Alltoall_init(mpich_MPI_Alltoall_init_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoall_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoall_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4695,7 +4695,7 @@ mpich_traced_MPI_Alltoallv(mpich_MPI_Alltoallv_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallv, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4807,7 +4807,7 @@ mpich_traced_MPI_Alltoallv_init(mpich_MPI_Alltoallv_init_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallv_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4914,7 +4914,7 @@ mpich_traced_MPI_Alltoallw(mpich_MPI_Alltoallw_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallw, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5025,7 +5025,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Alltoallw_init(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallw_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallw_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5109,7 +5109,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Barrier(mpich_MPI_Barrier_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Barrier, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Barrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5191,7 +5191,7 @@ mpich_traced_MPI_Barrier_init(mpich_MPI_Barrier_init_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Barrier_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Barrier_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5285,7 +5285,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Bcast(mpich_MPI_Bcast_fn *
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bcast, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5379,7 +5379,7 @@ mpich_traced_MPI_Bcast_init(mpich_MPI_Bcast_init_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Bcast_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bcast_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5476,7 +5476,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Exscan(mpich_MPI_Exscan_fn
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Exscan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5573,7 +5573,7 @@ mpich_traced_MPI_Exscan_init(mpich_MPI_Exscan_init_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Exscan_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Exscan_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5676,7 +5676,7 @@ mpich_traced_MPI_Gather(mpich_MPI_Gather_fn *tracer_real, const void *tracer_cal
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5781,7 +5781,7 @@ mpich_traced_MPI_Gather_init(mpich_MPI_Gather_init_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Gather_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gather_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5892,7 +5892,7 @@ mpich_traced_MPI_Gatherv(mpich_MPI_Gatherv_fn *tracer_real, const void *tracer_c
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6000,7 +6000,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Gatherv_init(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Gatherv_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gatherv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6108,7 +6108,7 @@ mpich_traced_MPI_Iallgather(mpich_MPI_Iallgather_fn *tracer_real, const void *tr
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iallgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6217,7 +6217,7 @@ mpich_traced_MPI_Iallgatherv(mpich_MPI_Iallgatherv_fn *tracer_real, const void *
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iallgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6320,7 +6320,7 @@ mpich_traced_MPI_Iallreduce(mpich_MPI_Iallreduce_fn *tracer_real, const void *tr
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iallreduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6425,7 +6425,7 @@ mpich_traced_MPI_Ialltoall(mpich_MPI_Ialltoall_fn *tracer_real, const void *trac
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ialltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6532,7 +6532,7 @@ mpich_traced_MPI_Ialltoallv(mpich_MPI_Ialltoallv_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ialltoallv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ialltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6643,7 +6643,7 @@ mpich_traced_MPI_Ialltoallw(mpich_MPI_Ialltoallw_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ialltoallw, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ialltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6731,7 +6731,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ibarrier(mpich_MPI_Ibarrie
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ibarrier, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ibarrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6829,7 +6829,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ibcast(mpich_MPI_Ibcast_fn
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ibcast, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6928,7 +6928,7 @@ mpich_traced_MPI_Iexscan(mpich_MPI_Iexscan_fn *tracer_real, const void *tracer_c
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iexscan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7038,7 +7038,7 @@ mpich_traced_MPI_Igather(mpich_MPI_Igather_fn *tracer_real, const void *tracer_c
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Igather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7152,7 +7152,7 @@ mpich_traced_MPI_Igatherv(mpich_MPI_Igatherv_fn *tracer_real, const void *tracer
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Igatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7254,7 +7254,7 @@ mpich_traced_MPI_Ineighbor_allgather(mpich_MPI_Ineighbor_allgather_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ineighbor_allgather, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_allgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7362,7 +7362,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_allgatherv(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ineighbor_allgatherv, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_allgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7467,7 +7467,7 @@ mpich_traced_MPI_Ineighbor_alltoall(mpich_MPI_Ineighbor_alltoall_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ineighbor_alltoall, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_alltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7577,7 +7577,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_alltoallv(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ineighbor_alltoallv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_alltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7689,7 +7689,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_alltoallw(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ineighbor_alltoallw, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_alltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7799,7 +7799,7 @@ mpich_traced_MPI_Ireduce(mpich_MPI_Ireduce_fn *tracer_real, const void *tracer_c
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ireduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7895,7 +7895,7 @@ mpich_traced_MPI_Ireduce_scatter(mpich_MPI_Ireduce_scatter_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ireduce_scatter, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ireduce_scatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7998,7 +7998,7 @@ mpich_traced_MPI_Ireduce_scatter_block(mpich_MPI_Ireduce_scatter_block_fn *trace
                              tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                              mpi_element_size(tracer_args.datatype)
                                                        : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ireduce_scatter_block, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8101,7 +8101,7 @@ mpich_traced_MPI_Iscan(mpich_MPI_Iscan_fn *tracer_real, const void *tracer_calle
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iscan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8211,7 +8211,7 @@ mpich_traced_MPI_Iscatter(mpich_MPI_Iscatter_fn *tracer_real, const void *tracer
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iscatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8325,7 +8325,7 @@ mpich_traced_MPI_Iscatterv(mpich_MPI_Iscatterv_fn *tracer_real, const void *trac
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iscatterv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8424,7 +8424,7 @@ mpich_traced_MPI_Neighbor_allgather(mpich_MPI_Neighbor_allgather_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Neighbor_allgather, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8532,7 +8532,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_allgather_init(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_allgather_init, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgather_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8636,7 +8636,7 @@ mpich_traced_MPI_Neighbor_allgatherv(mpich_MPI_Neighbor_allgatherv_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Neighbor_allgatherv, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8748,7 +8748,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_allgatherv_init(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_allgatherv_init, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgatherv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8850,7 +8850,7 @@ mpich_traced_MPI_Neighbor_alltoall(mpich_MPI_Neighbor_alltoall_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Neighbor_alltoall, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8957,7 +8957,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoall_init(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoall_init, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoall_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9064,7 +9064,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallv(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallv, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9179,7 +9179,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallv_init(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallv_init, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9288,7 +9288,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallw(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallw, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9404,7 +9404,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallw_init(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallw_init, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallw_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9512,7 +9512,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Reduce(mpich_MPI_Reduce_fn
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9612,7 +9612,7 @@ mpich_traced_MPI_Reduce_init(mpich_MPI_Reduce_init_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9702,7 +9702,7 @@ mpich_traced_MPI_Reduce_local(mpich_MPI_Reduce_local_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_local, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_local, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9795,7 +9795,7 @@ mpich_traced_MPI_Reduce_scatter(mpich_MPI_Reduce_scatter_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_scatter, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9891,7 +9891,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Reduce_scatter_block(
   tracer_record.bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                         mpi_element_size(tracer_args.datatype)
                                                   : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_block, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9993,7 +9993,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Reduce_scatter_block_init(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Reduce_scatter_block_init, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_block_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10096,7 +10096,7 @@ mpich_traced_MPI_Reduce_scatter_init(mpich_MPI_Reduce_scatter_init_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_scatter_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10197,7 +10197,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Scan(mpich_MPI_Scan_fn *tr
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10294,7 +10294,7 @@ mpich_traced_MPI_Scan_init(mpich_MPI_Scan_init_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scan_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scan_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10397,7 +10397,7 @@ mpich_traced_MPI_Scatter(mpich_MPI_Scatter_fn *tracer_real, const void *tracer_c
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10502,7 +10502,7 @@ mpich_traced_MPI_Scatter_init(mpich_MPI_Scatter_init_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scatter_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatter_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10613,7 +10613,7 @@ mpich_traced_MPI_Scatterv(mpich_MPI_Scatterv_fn *tracer_real, const void *tracer
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatterv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10721,7 +10721,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Scatterv_init(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scatterv_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatterv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10809,7 +10809,7 @@ mpich_traced_MPI_Comm_compare(mpich_MPI_Comm_compare_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_compare, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10895,7 +10895,7 @@ mpich_traced_MPI_Comm_create(mpich_MPI_Comm_create_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10985,7 +10985,7 @@ mpich_traced_MPI_Comm_create_group(mpich_MPI_Comm_create_group_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_create_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_create_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11070,7 +11070,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_dup(mpich_MPI_Comm_du
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_dup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11155,7 +11155,7 @@ mpich_traced_MPI_Comm_dup_with_info(mpich_MPI_Comm_dup_with_info_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_dup_with_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_dup_with_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11237,7 +11237,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_free(mpich_MPI_Comm_f
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(int64_t)(*tracer_args.comm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11319,7 +11319,7 @@ mpich_traced_MPI_Comm_get_info(mpich_MPI_Comm_get_info_fn *tracer_real, const vo
       tracer_record_call(MPICH_ID_MPI_Comm_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(int64_t)(*tracer_args.info_used) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11406,7 +11406,7 @@ mpich_traced_MPI_Comm_get_name(mpich_MPI_Comm_get_name_fn *tracer_real, const vo
       tracer_args.comm_name ? (uint64_t)(int64_t)(*tracer_args.comm_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_get_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11488,7 +11488,7 @@ mpich_traced_MPI_Comm_group(mpich_MPI_Comm_group_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(int64_t)(*tracer_args.group) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11574,7 +11574,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_idup(mpich_MPI_Comm_i
       tracer_record_call(MPICH_ID_MPI_Comm_idup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_idup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11663,7 +11663,7 @@ mpich_traced_MPI_Comm_idup_with_info(mpich_MPI_Comm_idup_with_info_fn *tracer_re
       tracer_record_call(MPICH_ID_MPI_Comm_idup_with_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_idup_with_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11747,7 +11747,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_rank(mpich_MPI_Comm_r
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_rank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11828,7 +11828,7 @@ mpich_traced_MPI_Comm_remote_group(mpich_MPI_Comm_remote_group_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_remote_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(int64_t)(*tracer_args.group) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_remote_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11910,7 +11910,7 @@ mpich_traced_MPI_Comm_remote_size(mpich_MPI_Comm_remote_size_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_remote_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_remote_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11990,7 +11990,7 @@ mpich_traced_MPI_Comm_set_info(mpich_MPI_Comm_set_info_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_set_info, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12070,7 +12070,7 @@ mpich_traced_MPI_Comm_set_name(mpich_MPI_Comm_set_name_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_set_name, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_set_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12151,7 +12151,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_size(mpich_MPI_Comm_s
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12239,7 +12239,7 @@ mpich_traced_MPI_Comm_split(mpich_MPI_Comm_split_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_split, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_split, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12331,7 +12331,7 @@ mpich_traced_MPI_Comm_split_type(mpich_MPI_Comm_split_type_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_split_type, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_split_type, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12413,7 +12413,7 @@ mpich_traced_MPI_Comm_test_inter(mpich_MPI_Comm_test_inter_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_test_inter, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_test_inter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12506,7 +12506,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Intercomm_create(
       tracer_record_call(MPICH_ID_MPI_Intercomm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(int64_t)(*tracer_args.newintercomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Intercomm_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12612,7 +12612,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Intercomm_create_from_grou
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(int64_t)(*tracer_args.newintercomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Intercomm_create_from_groups, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12708,7 +12708,7 @@ mpich_traced_MPI_Intercomm_merge(mpich_MPI_Intercomm_merge_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Intercomm_merge, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintracomm_val =
       tracer_args.newintracomm ? (uint64_t)(int64_t)(*tracer_args.newintracomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Intercomm_merge, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12790,7 +12790,7 @@ mpich_traced_MPI_Get_address(mpich_MPI_Get_address_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_address, tracer_depth, tracer_args.tracer_status);
   tracer_record.address_val = tracer_args.address ? (uint64_t)(int64_t)(*tracer_args.address) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_address, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12875,7 +12875,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Get_count(mpich_MPI_Get_co
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_count, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_count, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12960,7 +12960,7 @@ mpich_traced_MPI_Get_elements(mpich_MPI_Get_elements_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_elements, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_elements, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13045,7 +13045,7 @@ mpich_traced_MPI_Get_elements_x(mpich_MPI_Get_elements_x_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_elements_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_elements_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13141,7 +13141,7 @@ mpich_traced_MPI_Pack(mpich_MPI_Pack_fn *tracer_real, const void *tracer_caller,
       tracer_record_call(MPICH_ID_MPI_Pack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13238,7 +13238,7 @@ mpich_traced_MPI_Pack_external(mpich_MPI_Pack_external_fn *tracer_real, const vo
       tracer_record_call(MPICH_ID_MPI_Pack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_external, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13327,7 +13327,7 @@ mpich_traced_MPI_Pack_external_size(mpich_MPI_Pack_external_size_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Pack_external_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_external_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13418,7 +13418,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Pack_size(mpich_MPI_Pack_s
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Pack_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13503,7 +13503,7 @@ mpich_traced_MPI_Status_set_elements(mpich_MPI_Status_set_elements_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Status_set_elements, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_set_elements, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13591,7 +13591,7 @@ mpich_traced_MPI_Status_set_elements_x(mpich_MPI_Status_set_elements_x_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Status_set_elements_x, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_set_elements_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13674,7 +13674,7 @@ mpich_traced_MPI_Type_commit(mpich_MPI_Type_commit_fn *tracer_real, const void *
       tracer_record_call(MPICH_ID_MPI_Type_commit, tracer_depth, tracer_args.tracer_status);
   tracer_record.datatype_val =
       tracer_args.datatype ? (uint64_t)(int64_t)(*tracer_args.datatype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_commit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13759,7 +13759,7 @@ mpich_traced_MPI_Type_contiguous(mpich_MPI_Type_contiguous_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_contiguous, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_contiguous, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13865,7 +13865,7 @@ mpich_traced_MPI_Type_create_darray(mpich_MPI_Type_create_darray_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_create_darray, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_darray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13965,7 +13965,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_hindexed(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_hindexed, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_hindexed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14064,7 +14064,7 @@ mpich_traced_MPI_Type_create_hindexed_block(mpich_MPI_Type_create_hindexed_block
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_hindexed_block,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_hindexed_block, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14160,7 +14160,7 @@ mpich_traced_MPI_Type_create_hvector(mpich_MPI_Type_create_hvector_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_create_hvector, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_hvector, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14257,7 +14257,7 @@ mpich_traced_MPI_Type_create_indexed_block(mpich_MPI_Type_create_indexed_block_f
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_indexed_block, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_indexed_block, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14349,7 +14349,7 @@ mpich_traced_MPI_Type_create_resized(mpich_MPI_Type_create_resized_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_create_resized, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_resized, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14445,7 +14445,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_struct(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_create_struct, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_struct, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14549,7 +14549,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_subarray(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_subarray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_subarray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14638,7 +14638,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_dup(mpich_MPI_Type_du
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_dup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14717,7 +14717,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_free(mpich_MPI_Type_f
       tracer_record_call(MPICH_ID_MPI_Type_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.datatype_val =
       tracer_args.datatype ? (uint64_t)(int64_t)(*tracer_args.datatype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14813,7 +14813,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_get_contents(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_get_contents, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_contents, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14915,7 +14915,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_get_envelope(
       tracer_args.num_datatypes ? (uint64_t)(int64_t)(*tracer_args.num_datatypes) : 0;
   tracer_record.combiner_val =
       tracer_args.combiner ? (uint64_t)(int64_t)(*tracer_args.combiner) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_envelope, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15003,7 +15003,7 @@ mpich_traced_MPI_Type_get_extent(mpich_MPI_Type_get_extent_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Type_get_extent, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15089,7 +15089,7 @@ mpich_traced_MPI_Type_get_extent_x(mpich_MPI_Type_get_extent_x_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Type_get_extent_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_extent_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15178,7 +15178,7 @@ mpich_traced_MPI_Type_get_name(mpich_MPI_Type_get_name_fn *tracer_real, const vo
       tracer_args.type_name ? (uint64_t)(int64_t)(*tracer_args.type_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15267,7 +15267,7 @@ mpich_traced_MPI_Type_get_true_extent(mpich_MPI_Type_get_true_extent_fn *tracer_
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_true_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15359,7 +15359,7 @@ mpich_traced_MPI_Type_get_true_extent_x(mpich_MPI_Type_get_true_extent_x_fn *tra
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_true_extent_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15454,7 +15454,7 @@ mpich_traced_MPI_Type_indexed(mpich_MPI_Type_indexed_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_indexed, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_indexed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15544,7 +15544,7 @@ mpich_traced_MPI_Type_match_size(mpich_MPI_Type_match_size_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Type_match_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.datatype_val =
       tracer_args.datatype ? (uint64_t)(int64_t)(*tracer_args.datatype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_match_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15625,7 +15625,7 @@ mpich_traced_MPI_Type_set_name(mpich_MPI_Type_set_name_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_set_name, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_set_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15707,7 +15707,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_size(mpich_MPI_Type_s
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15788,7 +15788,7 @@ mpich_traced_MPI_Type_size_x(mpich_MPI_Type_size_x_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_size_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_size_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15878,7 +15878,7 @@ mpich_traced_MPI_Type_vector(mpich_MPI_Type_vector_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_vector, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_vector, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15975,7 +15975,7 @@ mpich_traced_MPI_Unpack(mpich_MPI_Unpack_fn *tracer_real, const void *tracer_cal
       tracer_record_call(MPICH_ID_MPI_Unpack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Unpack, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16072,7 +16072,7 @@ mpich_traced_MPI_Unpack_external(mpich_MPI_Unpack_external_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Unpack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Unpack_external, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16155,7 +16155,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Address(mpich_MPI_Address_
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Address, tracer_depth, tracer_args.tracer_status);
   tracer_record.address_val = tracer_args.address ? (uint64_t)(int64_t)(*tracer_args.address) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Address, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16235,7 +16235,7 @@ mpich_traced_MPI_Type_extent(mpich_MPI_Type_extent_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_extent, tracer_depth, tracer_args.tracer_status);
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16318,7 +16318,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_lb(mpich_MPI_Type_lb_
       tracer_record_call(MPICH_ID_MPI_Type_lb, tracer_depth, tracer_args.tracer_status);
   tracer_record.displacement_val =
       tracer_args.displacement ? (uint64_t)(int64_t)(*tracer_args.displacement) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_lb, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16400,7 +16400,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_ub(mpich_MPI_Type_ub_
       tracer_record_call(MPICH_ID_MPI_Type_ub, tracer_depth, tracer_args.tracer_status);
   tracer_record.displacement_val =
       tracer_args.displacement ? (uint64_t)(int64_t)(*tracer_args.displacement) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_ub, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16491,7 +16491,7 @@ mpich_traced_MPI_Type_hindexed(mpich_MPI_Type_hindexed_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_hindexed, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_hindexed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16584,7 +16584,7 @@ mpich_traced_MPI_Type_hvector(mpich_MPI_Type_hvector_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_hvector, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_hvector, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16679,7 +16679,7 @@ mpich_traced_MPI_Type_struct(mpich_MPI_Type_struct_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_struct, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_struct, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16763,7 +16763,7 @@ mpich_traced_MPI_Add_error_class(mpich_MPI_Add_error_class_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Add_error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Add_error_class, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16845,7 +16845,7 @@ mpich_traced_MPI_Add_error_code(mpich_MPI_Add_error_code_fn *tracer_real, const 
       tracer_record_call(MPICH_ID_MPI_Add_error_code, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorcode_val =
       tracer_args.errorcode ? (uint64_t)(int64_t)(*tracer_args.errorcode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Add_error_code, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16926,7 +16926,7 @@ mpich_traced_MPI_Add_error_string(mpich_MPI_Add_error_string_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Add_error_string, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Add_error_string, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17008,7 +17008,7 @@ mpich_traced_MPI_Comm_call_errhandler(mpich_MPI_Comm_call_errhandler_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Comm_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17095,7 +17095,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17182,7 +17182,7 @@ mpich_traced_MPI_Comm_get_errhandler(mpich_MPI_Comm_get_errhandler_fn *tracer_re
       tracer_record_call(MPICH_ID_MPI_Comm_get_errhandler, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17266,7 +17266,7 @@ mpich_traced_MPI_Comm_set_errhandler(mpich_MPI_Comm_set_errhandler_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_set_errhandler, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17349,7 +17349,7 @@ mpich_traced_MPI_Errhandler_free(mpich_MPI_Errhandler_free_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Errhandler_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Errhandler_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17431,7 +17431,7 @@ mpich_traced_MPI_Error_class(mpich_MPI_Error_class_fn *tracer_real, const void *
       tracer_record_call(MPICH_ID_MPI_Error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Error_class, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17518,7 +17518,7 @@ mpich_traced_MPI_Error_string(mpich_MPI_Error_string_fn *tracer_real, const void
   tracer_record.string_val = tracer_args.string ? (uint64_t)(int64_t)(*tracer_args.string) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Error_string, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17600,7 +17600,7 @@ mpich_traced_MPI_File_call_errhandler(mpich_MPI_File_call_errhandler_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17687,7 +17687,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17774,7 +17774,7 @@ mpich_traced_MPI_File_get_errhandler(mpich_MPI_File_get_errhandler_fn *tracer_re
       tracer_record_call(MPICH_ID_MPI_File_get_errhandler, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17858,7 +17858,7 @@ mpich_traced_MPI_File_set_errhandler(mpich_MPI_File_set_errhandler_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_set_errhandler, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17944,7 +17944,7 @@ mpich_traced_MPI_Session_call_errhandler(mpich_MPI_Session_call_errhandler_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Session_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18032,7 +18032,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Session_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18121,7 +18121,7 @@ mpich_traced_MPI_Session_get_errhandler(mpich_MPI_Session_get_errhandler_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18207,7 +18207,7 @@ mpich_traced_MPI_Session_set_errhandler(mpich_MPI_Session_set_errhandler_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Session_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18290,7 +18290,7 @@ mpich_traced_MPI_Win_call_errhandler(mpich_MPI_Win_call_errhandler_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_call_errhandler, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18376,7 +18376,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18463,7 +18463,7 @@ mpich_traced_MPI_Win_get_errhandler(mpich_MPI_Win_get_errhandler_fn *tracer_real
       tracer_record_call(MPICH_ID_MPI_Win_get_errhandler, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18547,7 +18547,7 @@ mpich_traced_MPI_Win_set_errhandler(mpich_MPI_Win_set_errhandler_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_set_errhandler, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18632,7 +18632,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Errhandler_create(
       tracer_record_call(MPICH_ID_MPI_Errhandler_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Errhandler_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18717,7 +18717,7 @@ mpich_traced_MPI_Errhandler_get(mpich_MPI_Errhandler_get_fn *tracer_real, const 
       tracer_record_call(MPICH_ID_MPI_Errhandler_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(int64_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Errhandler_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18798,7 +18798,7 @@ mpich_traced_MPI_Errhandler_set(mpich_MPI_Errhandler_set_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Errhandler_set, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Errhandler_set, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18883,7 +18883,7 @@ mpich_traced_MPI_Group_compare(mpich_MPI_Group_compare_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Group_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_compare, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18970,7 +18970,7 @@ mpich_traced_MPI_Group_difference(mpich_MPI_Group_difference_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Group_difference, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_difference, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19058,7 +19058,7 @@ mpich_traced_MPI_Group_excl(mpich_MPI_Group_excl_fn *tracer_real, const void *tr
       tracer_record_call(MPICH_ID_MPI_Group_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_excl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19138,7 +19138,7 @@ mpich_traced_MPI_Group_free(mpich_MPI_Group_free_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Group_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(int64_t)(*tracer_args.group) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19225,7 +19225,7 @@ mpich_traced_MPI_Group_incl(mpich_MPI_Group_incl_fn *tracer_real, const void *tr
       tracer_record_call(MPICH_ID_MPI_Group_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_incl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19312,7 +19312,7 @@ mpich_traced_MPI_Group_intersection(mpich_MPI_Group_intersection_fn *tracer_real
       tracer_record_call(MPICH_ID_MPI_Group_intersection, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_intersection, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19403,7 +19403,7 @@ mpich_traced_MPI_Group_range_excl(mpich_MPI_Group_range_excl_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Group_range_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_range_excl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19492,7 +19492,7 @@ mpich_traced_MPI_Group_range_incl(mpich_MPI_Group_range_incl_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Group_range_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_range_incl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19574,7 +19574,7 @@ mpich_traced_MPI_Group_rank(mpich_MPI_Group_rank_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Group_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_rank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19655,7 +19655,7 @@ mpich_traced_MPI_Group_size(mpich_MPI_Group_size_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Group_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19744,7 +19744,7 @@ mpich_traced_MPI_Group_translate_ranks(mpich_MPI_Group_translate_ranks_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Group_translate_ranks, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_translate_ranks, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19833,7 +19833,7 @@ mpich_traced_MPI_Group_union(mpich_MPI_Group_union_fn *tracer_real, const void *
       tracer_record_call(MPICH_ID_MPI_Group_union, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_union, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19913,7 +19913,7 @@ mpich_traced_MPI_Info_create(mpich_MPI_Info_create_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(int64_t)(*tracer_args.info) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19997,7 +19997,7 @@ mpich_traced_MPI_Info_create_env(mpich_MPI_Info_create_env_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_create_env, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(int64_t)(*tracer_args.info) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_create_env, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20078,7 +20078,7 @@ mpich_traced_MPI_Info_delete(mpich_MPI_Info_delete_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_delete, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_delete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20159,7 +20159,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Info_dup(mpich_MPI_Info_du
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newinfo_val = tracer_args.newinfo ? (uint64_t)(int64_t)(*tracer_args.newinfo) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_dup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20237,7 +20237,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Info_free(mpich_MPI_Info_f
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(int64_t)(*tracer_args.info) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20326,7 +20326,7 @@ mpich_traced_MPI_Info_get(mpich_MPI_Info_get_fn *tracer_real, const void *tracer
       tracer_record_call(MPICH_ID_MPI_Info_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20407,7 +20407,7 @@ mpich_traced_MPI_Info_get_nkeys(mpich_MPI_Info_get_nkeys_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_get_nkeys, tracer_depth, tracer_args.tracer_status);
   tracer_record.nkeys_val = tracer_args.nkeys ? (uint64_t)(int64_t)(*tracer_args.nkeys) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_get_nkeys, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20490,7 +20490,7 @@ mpich_traced_MPI_Info_get_nthkey(mpich_MPI_Info_get_nthkey_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_get_nthkey, tracer_depth, tracer_args.tracer_status);
   tracer_record.key_val = tracer_args.key ? (uint64_t)(int64_t)(*tracer_args.key) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_get_nthkey, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20581,7 +20581,7 @@ mpich_traced_MPI_Info_get_string(mpich_MPI_Info_get_string_fn *tracer_real,
   tracer_record.buflen_val = tracer_args.buflen ? (uint64_t)(int64_t)(*tracer_args.buflen) : 0;
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_get_string, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20671,7 +20671,7 @@ mpich_traced_MPI_Info_get_valuelen(mpich_MPI_Info_get_valuelen_fn *tracer_real,
   tracer_record.valuelen_val =
       tracer_args.valuelen ? (uint64_t)(int64_t)(*tracer_args.valuelen) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_get_valuelen, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20756,7 +20756,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Info_set(mpich_MPI_Info_se
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Info_set, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Info_set, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20835,7 +20835,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Abort(mpich_MPI_Abort_fn *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Abort, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Abort, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20925,7 +20925,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_create_from_group(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Comm_create_from_group, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_create_from_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21004,7 +21004,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Finalize(mpich_MPI_Finaliz
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Finalize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Finalize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21082,7 +21082,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Finalized(mpich_MPI_Finali
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Finalized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Finalized, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21170,7 +21170,7 @@ mpich_traced_MPI_Group_from_session_pset(mpich_MPI_Group_from_session_pset_fn *t
                                                tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(int64_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Group_from_session_pset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21237,7 +21237,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Init(mpich_MPI_Init_fn *tr
       tracer_record_call(MPICH_ID_MPI_Init, tracer_depth, tracer_args.tracer_status);
   tracer_record.argc_val = tracer_args.argc ? (uint64_t)(int64_t)(*tracer_args.argc) : 0;
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21307,7 +21307,7 @@ mpich_traced_MPI_Init_thread(mpich_MPI_Init_thread_fn *tracer_real, const void *
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Init_thread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21387,7 +21387,7 @@ mpich_traced_MPI_Initialized(mpich_MPI_Initialized_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Initialized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Initialized, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21466,7 +21466,7 @@ mpich_traced_MPI_Is_thread_main(mpich_MPI_Is_thread_main_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Is_thread_main, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Is_thread_main, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21546,7 +21546,7 @@ mpich_traced_MPI_Query_thread(mpich_MPI_Query_thread_fn *tracer_real, const void
       tracer_record_call(MPICH_ID_MPI_Query_thread, tracer_depth, tracer_args.tracer_status);
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Query_thread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21625,7 +21625,7 @@ mpich_traced_MPI_Session_finalize(mpich_MPI_Session_finalize_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Session_finalize, tracer_depth, tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(int64_t)(*tracer_args.session) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_finalize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21708,7 +21708,7 @@ mpich_traced_MPI_Session_get_info(mpich_MPI_Session_get_info_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Session_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(int64_t)(*tracer_args.info_used) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21802,7 +21802,7 @@ mpich_traced_MPI_Session_get_nth_pset(mpich_MPI_Session_get_nth_pset_fn *tracer_
       tracer_args.pset_len ? (uint64_t)(int64_t)(*tracer_args.pset_len) : 0;
   tracer_record.pset_name_val =
       tracer_args.pset_name ? (uint64_t)(int64_t)(*tracer_args.pset_name) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_get_nth_pset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21893,7 +21893,7 @@ mpich_traced_MPI_Session_get_num_psets(mpich_MPI_Session_get_num_psets_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.npset_names_val =
       tracer_args.npset_names ? (uint64_t)(int64_t)(*tracer_args.npset_names) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_get_num_psets, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21982,7 +21982,7 @@ mpich_traced_MPI_Session_get_pset_info(mpich_MPI_Session_get_pset_info_fn *trace
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Session_get_pset_info, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(int64_t)(*tracer_args.info) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_get_pset_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22069,7 +22069,7 @@ mpich_traced_MPI_Session_init(mpich_MPI_Session_init_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Session_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(int64_t)(*tracer_args.session) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Session_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22149,7 +22149,7 @@ mpich_traced_MPI_Aint_add(mpich_MPI_Aint_add_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Aint_add, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Aint_add, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22227,7 +22227,7 @@ mpich_traced_MPI_Aint_diff(mpich_MPI_Aint_diff_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Aint_diff, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Aint_diff, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22310,7 +22310,7 @@ mpich_traced_MPI_Get_library_version(mpich_MPI_Get_library_version_fn *tracer_re
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_library_version, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22396,7 +22396,7 @@ mpich_traced_MPI_Get_processor_name(mpich_MPI_Get_processor_name_fn *tracer_real
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_processor_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22482,7 +22482,7 @@ mpich_traced_MPI_Get_version(mpich_MPI_Get_version_fn *tracer_real, const void *
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.subversion_val =
       tracer_args.subversion ? (uint64_t)(int64_t)(*tracer_args.subversion) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_version, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22564,7 +22564,7 @@ mpich_traced_MPI_Op_commutative(mpich_MPI_Op_commutative_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Op_commutative, tracer_depth, tracer_args.tracer_status);
   tracer_record.commute_val = tracer_args.commute ? (uint64_t)(int64_t)(*tracer_args.commute) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Op_commutative, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22648,7 +22648,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Op_create(mpich_MPI_Op_cre
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Op_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(int64_t)(*tracer_args.op) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Op_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22726,7 +22726,7 @@ mpich_traced_MPI_Op_free(mpich_MPI_Op_free_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Op_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(int64_t)(*tracer_args.op) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Op_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22810,7 +22810,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Parrived(mpich_MPI_Parrive
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Parrived, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Parrived, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22890,7 +22890,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Pready(mpich_MPI_Pready_fn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Pready, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pready, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22972,7 +22972,7 @@ mpich_traced_MPI_Pready_list(mpich_MPI_Pready_list_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Pready_list, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pready_list, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23056,7 +23056,7 @@ mpich_traced_MPI_Pready_range(mpich_MPI_Pready_range_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Pready_range, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pready_range, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23155,7 +23155,7 @@ mpich_traced_MPI_Precv_init(mpich_MPI_Precv_init_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Precv_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Precv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23255,7 +23255,7 @@ mpich_traced_MPI_Psend_init(mpich_MPI_Psend_init_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Psend_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Psend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23351,7 +23351,7 @@ mpich_traced_MPI_Bsend(mpich_MPI_Bsend_fn *tracer_real, const void *tracer_calle
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23451,7 +23451,7 @@ mpich_traced_MPI_Bsend_init(mpich_MPI_Bsend_init_fn *tracer_real, const void *tr
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bsend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23533,7 +23533,7 @@ mpich_traced_MPI_Buffer_attach(mpich_MPI_Buffer_attach_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Buffer_attach, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Buffer_attach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23614,7 +23614,7 @@ mpich_traced_MPI_Buffer_detach(mpich_MPI_Buffer_detach_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Buffer_detach, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Buffer_detach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23715,7 +23715,7 @@ mpich_traced_MPI_Ibsend(mpich_MPI_Ibsend_fn *tracer_real, const void *tracer_cal
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ibsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23846,7 +23846,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.message_val = tracer_args.message ? (uint64_t)(int64_t)(*tracer_args.message) : 0;
   tracer_record.polls = tracer_poll_take(&mpich_poll_MPI_Improbe);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Improbe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23938,7 +23938,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Imrecv(mpich_MPI_Imrecv_fn
       tracer_record_call(MPICH_ID_MPI_Imrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(int64_t)(*tracer_args.message) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Imrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24064,7 +24064,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
       tracer_record_call(MPICH_ID_MPI_Iprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.polls = tracer_poll_take(&mpich_poll_MPI_Iprobe);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iprobe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24165,7 +24165,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Irecv(mpich_MPI_Irecv_fn *
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Irecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24266,7 +24266,7 @@ mpich_traced_MPI_Irsend(mpich_MPI_Irsend_fn *tracer_real, const void *tracer_cal
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Irsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24367,7 +24367,7 @@ mpich_traced_MPI_Isend(mpich_MPI_Isend_fn *tracer_real, const void *tracer_calle
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Isend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24476,7 +24476,7 @@ mpich_traced_MPI_Isendrecv(mpich_MPI_Isendrecv_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Isendrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Isendrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24582,7 +24582,7 @@ mpich_traced_MPI_Isendrecv_replace(mpich_MPI_Isendrecv_replace_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Isendrecv_replace, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Isendrecv_replace, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24686,7 +24686,7 @@ mpich_traced_MPI_Issend(mpich_MPI_Issend_fn *tracer_real, const void *tracer_cal
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Issend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24775,7 +24775,7 @@ mpich_traced_MPI_Mprobe(mpich_MPI_Mprobe_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Mprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(int64_t)(*tracer_args.message) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Mprobe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24863,7 +24863,7 @@ mpich_traced_MPI_Mrecv(mpich_MPI_Mrecv_fn *tracer_real, const void *tracer_calle
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Mrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(int64_t)(*tracer_args.message) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Mrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24950,7 +24950,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Probe(mpich_MPI_Probe_fn *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Probe, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Probe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25051,7 +25051,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Recv(mpich_MPI_Recv_fn *tr
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
       tracer_args.tracer_status, tracer_args.comm,
       mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Recv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25152,7 +25152,7 @@ mpich_traced_MPI_Recv_init(mpich_MPI_Recv_init_fn *tracer_real, const void *trac
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Recv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25248,7 +25248,7 @@ mpich_traced_MPI_Rsend(mpich_MPI_Rsend_fn *tracer_real, const void *tracer_calle
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25348,7 +25348,7 @@ mpich_traced_MPI_Rsend_init(mpich_MPI_Rsend_init_fn *tracer_real, const void *tr
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rsend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25444,7 +25444,7 @@ mpich_traced_MPI_Send(mpich_MPI_Send_fn *tracer_real, const void *tracer_caller,
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Send, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25544,7 +25544,7 @@ mpich_traced_MPI_Send_init(mpich_MPI_Send_init_fn *tracer_real, const void *trac
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Send_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25666,7 +25666,7 @@ mpich_traced_MPI_Sendrecv(mpich_MPI_Sendrecv_fn *tracer_real, const void *tracer
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
       tracer_args.tracer_status, tracer_args.comm,
       mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Sendrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25781,7 +25781,7 @@ mpich_traced_MPI_Sendrecv_replace(mpich_MPI_Sendrecv_replace_fn *tracer_real,
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
       tracer_args.tracer_status, tracer_args.comm,
       mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Sendrecv_replace, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25877,7 +25877,7 @@ mpich_traced_MPI_Ssend(mpich_MPI_Ssend_fn *tracer_real, const void *tracer_calle
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ssend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25977,7 +25977,7 @@ mpich_traced_MPI_Ssend_init(mpich_MPI_Ssend_init_fn *tracer_real, const void *tr
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ssend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26058,7 +26058,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Cancel(mpich_MPI_Cancel_fn
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cancel, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cancel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26135,7 +26135,7 @@ mpich_traced_MPI_Grequest_complete(mpich_MPI_Grequest_complete_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Grequest_complete, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Grequest_complete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26226,7 +26226,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Grequest_start(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Grequest_start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Grequest_start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26308,7 +26308,7 @@ mpich_traced_MPI_Request_free(mpich_MPI_Request_free_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Request_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Request_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26393,7 +26393,7 @@ mpich_traced_MPI_Request_get_status(mpich_MPI_Request_get_status_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Request_get_status, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Request_get_status, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26475,7 +26475,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Start(mpich_MPI_Start_fn *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26554,7 +26554,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Startall(mpich_MPI_Startal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Startall, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Startall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26635,7 +26635,7 @@ mpich_traced_MPI_Status_set_cancelled(mpich_MPI_Status_set_cancelled_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Status_set_cancelled, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Status_set_cancelled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26772,7 +26772,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
                      ? mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1)
                      : -1);
   tracer_record.polls = tracer_poll_take(&mpich_poll_MPI_Test);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Test, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26852,7 +26852,7 @@ mpich_traced_MPI_Test_cancelled(mpich_MPI_Test_cancelled_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Test_cancelled, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Test_cancelled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26983,7 +26983,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_ALL, 0, NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_poll_take(&mpich_poll_MPI_Testall);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27119,7 +27119,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
       TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.indx ? (uintptr_t)(*tracer_args.indx) : 0)),
       NULL, 0, tracer_args.status, mpi_status_source_at);
   tracer_record.polls = tracer_poll_take(&mpich_poll_MPI_Testany);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27256,7 +27256,7 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
       tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
       tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_poll_take(&mpich_poll_MPI_Testsome);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Testsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27345,7 +27345,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Wait(mpich_MPI_Wait_fn *tr
   tracer_record.recv_bytes = mpi_status_bytes(tracer_args.tracer_status, tracer_args.status, 0);
   tracer_record.status_source =
       (uint64_t)mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Wait, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27433,7 +27433,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Waitall(mpich_MPI_Waitall_
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_ALL, 0,
       NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27526,7 +27526,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Waitany(mpich_MPI_Waitany_
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDEX,
       (int64_t)((tracer_args.indx ? (uintptr_t)(*tracer_args.indx) : 0)), NULL, 0,
       tracer_args.status, mpi_status_source_at);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27625,7 +27625,7 @@ mpich_traced_MPI_Waitsome(mpich_MPI_Waitsome_fn *tracer_real, const void *tracer
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
       tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
       tracer_args.array_of_statuses, mpi_status_source_at);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Waitsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27734,7 +27734,7 @@ mpich_traced_MPI_Accumulate(mpich_MPI_Accumulate_fn *tracer_real, const void *tr
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Accumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27822,7 +27822,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Alloc_mem(mpich_MPI_Alloc_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alloc_mem, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alloc_mem, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27917,7 +27917,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Compare_and_swap(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Compare_and_swap, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Compare_and_swap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28016,7 +28016,7 @@ mpich_traced_MPI_Fetch_and_op(mpich_MPI_Fetch_and_op_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Fetch_and_op, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Fetch_and_op, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28096,7 +28096,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Free_mem(mpich_MPI_Free_me
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Free_mem, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Free_mem, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28199,7 +28199,7 @@ mpich_traced_MPI_Get(mpich_MPI_Get_fn *tracer_real, const void *tracer_caller, v
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28318,7 +28318,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Get_accumulate(
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_accumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28430,7 +28430,7 @@ mpich_traced_MPI_Put(mpich_MPI_Put_fn *tracer_real, const void *tracer_caller,
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Put, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28544,7 +28544,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Raccumulate(
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Raccumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28658,7 +28658,7 @@ mpich_traced_MPI_Rget(mpich_MPI_Rget_fn *tracer_real, const void *tracer_caller,
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rget, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28775,7 +28775,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Rget_accumulate(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Rget_accumulate, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rget_accumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28893,7 +28893,7 @@ mpich_traced_MPI_Rput(mpich_MPI_Rput_fn *tracer_real, const void *tracer_caller,
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rput, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28990,7 +28990,7 @@ mpich_traced_MPI_Win_allocate(mpich_MPI_Win_allocate_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_allocate, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_allocate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29085,7 +29085,7 @@ mpich_traced_MPI_Win_allocate_shared(mpich_MPI_Win_allocate_shared_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_allocate_shared, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_allocate_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29171,7 +29171,7 @@ mpich_traced_MPI_Win_attach(mpich_MPI_Win_attach_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_attach, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_attach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29249,7 +29249,7 @@ mpich_traced_MPI_Win_complete(mpich_MPI_Win_complete_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_complete, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_complete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29342,7 +29342,7 @@ mpich_traced_MPI_Win_create(mpich_MPI_Win_create_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29430,7 +29430,7 @@ mpich_traced_MPI_Win_create_dynamic(mpich_MPI_Win_create_dynamic_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_create_dynamic, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_create_dynamic, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29513,7 +29513,7 @@ mpich_traced_MPI_Win_detach(mpich_MPI_Win_detach_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_detach, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_detach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29593,7 +29593,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_fence(mpich_MPI_Win_fe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_fence, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_fence, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29673,7 +29673,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_flush(mpich_MPI_Win_fl
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_flush, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_flush, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29751,7 +29751,7 @@ mpich_traced_MPI_Win_flush_all(mpich_MPI_Win_flush_all_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_flush_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_flush_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29831,7 +29831,7 @@ mpich_traced_MPI_Win_flush_local(mpich_MPI_Win_flush_local_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_flush_local, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_flush_local, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29909,7 +29909,7 @@ mpich_traced_MPI_Win_flush_local_all(mpich_MPI_Win_flush_local_all_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_flush_local_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_flush_local_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29991,7 +29991,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_free(mpich_MPI_Win_fre
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30071,7 +30071,7 @@ mpich_traced_MPI_Win_get_group(mpich_MPI_Win_get_group_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(int64_t)(*tracer_args.group) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_get_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30153,7 +30153,7 @@ mpich_traced_MPI_Win_get_info(mpich_MPI_Win_get_info_fn *tracer_real, const void
       tracer_record_call(MPICH_ID_MPI_Win_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(int64_t)(*tracer_args.info_used) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30240,7 +30240,7 @@ mpich_traced_MPI_Win_get_name(mpich_MPI_Win_get_name_fn *tracer_real, const void
       tracer_args.win_name ? (uint64_t)(int64_t)(*tracer_args.win_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_get_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30328,7 +30328,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_lock(mpich_MPI_Win_loc
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_lock, tracer_depth, tracer_args.tracer_status);
   tracer_record.lock_shared = (uint64_t)(uintptr_t)(tracer_args.lock_type == MPI_LOCK_SHARED);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_lock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30408,7 +30408,7 @@ mpich_traced_MPI_Win_lock_all(mpich_MPI_Win_lock_all_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_lock_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_lock_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30491,7 +30491,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_post(mpich_MPI_Win_pos
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_post, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_post, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30570,7 +30570,7 @@ mpich_traced_MPI_Win_set_info(mpich_MPI_Win_set_info_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_set_info, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30650,7 +30650,7 @@ mpich_traced_MPI_Win_set_name(mpich_MPI_Win_set_name_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_set_name, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_set_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30741,7 +30741,7 @@ mpich_traced_MPI_Win_shared_query(mpich_MPI_Win_shared_query_fn *tracer_real,
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
   tracer_record.disp_unit_val =
       tracer_args.disp_unit ? (uint64_t)(int64_t)(*tracer_args.disp_unit) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_shared_query, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30825,7 +30825,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_start(mpich_MPI_Win_st
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_start, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30903,7 +30903,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_sync(mpich_MPI_Win_syn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_sync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_sync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30983,7 +30983,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_test(mpich_MPI_Win_tes
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_test, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31062,7 +31062,7 @@ mpich_traced_MPI_Win_unlock(mpich_MPI_Win_unlock_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_unlock, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_unlock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31140,7 +31140,7 @@ mpich_traced_MPI_Win_unlock_all(mpich_MPI_Win_unlock_all_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_unlock_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_unlock_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31218,7 +31218,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Win_wait(mpich_MPI_Win_wai
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_wait, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_wait, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31295,7 +31295,7 @@ mpich_traced_MPI_Close_port(mpich_MPI_Close_port_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Close_port, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Close_port, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31384,7 +31384,7 @@ mpich_traced_MPI_Comm_accept(mpich_MPI_Comm_accept_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_accept, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_accept, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31475,7 +31475,7 @@ mpich_traced_MPI_Comm_connect(mpich_MPI_Comm_connect_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_connect, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_connect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31556,7 +31556,7 @@ mpich_traced_MPI_Comm_disconnect(mpich_MPI_Comm_disconnect_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_disconnect, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(int64_t)(*tracer_args.comm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_disconnect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31635,7 +31635,7 @@ mpich_traced_MPI_Comm_get_parent(mpich_MPI_Comm_get_parent_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Comm_get_parent, tracer_depth, tracer_args.tracer_status);
   tracer_record.parent_val = tracer_args.parent ? (uint64_t)(int64_t)(*tracer_args.parent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_get_parent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31717,7 +31717,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_join(mpich_MPI_Comm_j
       tracer_record_call(MPICH_ID_MPI_Comm_join, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(int64_t)(*tracer_args.intercomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_join, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31815,7 +31815,7 @@ mpich_traced_MPI_Comm_spawn(mpich_MPI_Comm_spawn_fn *tracer_real, const void *tr
       tracer_record_call(MPICH_ID_MPI_Comm_spawn, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(int64_t)(*tracer_args.intercomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_spawn, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31920,7 +31920,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Comm_spawn_multiple(
       tracer_record_call(MPICH_ID_MPI_Comm_spawn_multiple, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(int64_t)(*tracer_args.intercomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Comm_spawn_multiple, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32012,7 +32012,7 @@ mpich_traced_MPI_Lookup_name(mpich_MPI_Lookup_name_fn *tracer_real, const void *
       tracer_record_call(MPICH_ID_MPI_Lookup_name, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Lookup_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32095,7 +32095,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Open_port(mpich_MPI_Open_p
       tracer_record_call(MPICH_ID_MPI_Open_port, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Open_port, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32178,7 +32178,7 @@ mpich_traced_MPI_Publish_name(mpich_MPI_Publish_name_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Publish_name, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Publish_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32262,7 +32262,7 @@ mpich_traced_MPI_Unpublish_name(mpich_MPI_Unpublish_name_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Unpublish_name, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Unpublish_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32337,7 +32337,7 @@ __attribute__((noinline)) static double mpich_traced_MPI_Wtick(mpich_MPI_Wtick_f
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Wtick, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = tracer_slot_double(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Wtick, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32410,7 +32410,7 @@ __attribute__((noinline)) static double mpich_traced_MPI_Wtime(mpich_MPI_Wtime_f
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Wtime, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = tracer_slot_double(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Wtime, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32494,7 +32494,7 @@ mpich_traced_MPI_Cart_coords(mpich_MPI_Cart_coords_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cart_coords, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_coords, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32590,7 +32590,7 @@ mpich_traced_MPI_Cart_create(mpich_MPI_Cart_create_fn *tracer_real, const void *
       tracer_record_call(MPICH_ID_MPI_Cart_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_cart_val =
       tracer_args.comm_cart ? (uint64_t)(int64_t)(*tracer_args.comm_cart) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32679,7 +32679,7 @@ mpich_traced_MPI_Cart_get(mpich_MPI_Cart_get_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cart_get, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32769,7 +32769,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Cart_map(mpich_MPI_Cart_ma
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cart_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_map, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32853,7 +32853,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Cart_rank(mpich_MPI_Cart_r
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cart_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_rank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32945,7 +32945,7 @@ mpich_traced_MPI_Cart_shift(mpich_MPI_Cart_shift_fn *tracer_real, const void *tr
       tracer_args.rank_source ? (uint64_t)(int64_t)(*tracer_args.rank_source) : 0;
   tracer_record.rank_dest_val =
       tracer_args.rank_dest ? (uint64_t)(int64_t)(*tracer_args.rank_dest) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_shift, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33032,7 +33032,7 @@ mpich_traced_MPI_Cart_sub(mpich_MPI_Cart_sub_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cart_sub, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(int64_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cart_sub, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33113,7 +33113,7 @@ mpich_traced_MPI_Cartdim_get(mpich_MPI_Cartdim_get_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Cartdim_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.ndims_val = tracer_args.ndims ? (uint64_t)(int64_t)(*tracer_args.ndims) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Cartdim_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33195,7 +33195,7 @@ mpich_traced_MPI_Dims_create(mpich_MPI_Dims_create_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Dims_create, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Dims_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33300,7 +33300,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Dist_graph_create(
       tracer_record_call(MPICH_ID_MPI_Dist_graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_dist_graph_val =
       tracer_args.comm_dist_graph ? (uint64_t)(int64_t)(*tracer_args.comm_dist_graph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Dist_graph_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33415,7 +33415,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Dist_graph_create_adjacent
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_dist_graph_val =
       tracer_args.comm_dist_graph ? (uint64_t)(int64_t)(*tracer_args.comm_dist_graph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Dist_graph_create_adjacent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33520,7 +33520,7 @@ mpich_traced_MPI_Dist_graph_neighbors(mpich_MPI_Dist_graph_neighbors_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Dist_graph_neighbors, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Dist_graph_neighbors, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33620,7 +33620,7 @@ mpich_traced_MPI_Dist_graph_neighbors_count(mpich_MPI_Dist_graph_neighbors_count
       tracer_args.outdegree ? (uint64_t)(int64_t)(*tracer_args.outdegree) : 0;
   tracer_record.weighted_val =
       tracer_args.weighted ? (uint64_t)(int64_t)(*tracer_args.weighted) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Dist_graph_neighbors_count, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33718,7 +33718,7 @@ mpich_traced_MPI_Graph_create(mpich_MPI_Graph_create_fn *tracer_real, const void
       tracer_record_call(MPICH_ID_MPI_Graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_graph_val =
       tracer_args.comm_graph ? (uint64_t)(int64_t)(*tracer_args.comm_graph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Graph_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33808,7 +33808,7 @@ mpich_traced_MPI_Graph_get(mpich_MPI_Graph_get_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Graph_get, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Graph_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33899,7 +33899,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Graph_map(mpich_MPI_Graph_
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Graph_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Graph_map, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33986,7 +33986,7 @@ mpich_traced_MPI_Graph_neighbors(mpich_MPI_Graph_neighbors_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Graph_neighbors, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Graph_neighbors, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34074,7 +34074,7 @@ mpich_traced_MPI_Graph_neighbors_count(mpich_MPI_Graph_neighbors_count_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.nneighbors_val =
       tracer_args.nneighbors ? (uint64_t)(int64_t)(*tracer_args.nneighbors) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Graph_neighbors_count, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34161,7 +34161,7 @@ mpich_traced_MPI_Graphdims_get(mpich_MPI_Graphdims_get_fn *tracer_real, const vo
       tracer_record_call(MPICH_ID_MPI_Graphdims_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.nnodes_val = tracer_args.nnodes ? (uint64_t)(int64_t)(*tracer_args.nnodes) : 0;
   tracer_record.nedges_val = tracer_args.nedges ? (uint64_t)(int64_t)(*tracer_args.nedges) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Graphdims_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34243,7 +34243,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Topo_test(mpich_MPI_Topo_t
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Topo_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.status_val = tracer_args.status ? (uint64_t)(int64_t)(*tracer_args.status) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Topo_test, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34323,7 +34323,7 @@ mpich_traced_MPI_T_category_changed(mpich_MPI_T_category_changed_fn *tracer_real
       tracer_record_call(MPICH_ID_MPI_T_category_changed, tracer_depth, tracer_args.tracer_status);
   tracer_record.update_number_val =
       tracer_args.update_number ? (uint64_t)(int64_t)(*tracer_args.update_number) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_changed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34412,7 +34412,7 @@ mpich_traced_MPI_T_category_get_categories(mpich_MPI_T_category_get_categories_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_category_get_categories, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_categories, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34500,7 +34500,7 @@ mpich_traced_MPI_T_category_get_cvars(mpich_MPI_T_category_get_cvars_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_category_get_cvars, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_cvars, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34588,7 +34588,7 @@ mpich_traced_MPI_T_category_get_events(mpich_MPI_T_category_get_events_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_category_get_events, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_events, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34674,7 +34674,7 @@ mpich_traced_MPI_T_category_get_index(mpich_MPI_T_category_get_index_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.cat_index_val =
       tracer_args.cat_index ? (uint64_t)(int64_t)(*tracer_args.cat_index) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34788,7 +34788,7 @@ mpich_traced_MPI_T_category_get_info(mpich_MPI_T_category_get_info_fn *tracer_re
       tracer_args.num_pvars ? (uint64_t)(int64_t)(*tracer_args.num_pvars) : 0;
   tracer_record.num_categories_val =
       tracer_args.num_categories ? (uint64_t)(int64_t)(*tracer_args.num_categories) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34873,7 +34873,7 @@ mpich_traced_MPI_T_category_get_num(mpich_MPI_T_category_get_num_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_category_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_cat_val = tracer_args.num_cat ? (uint64_t)(int64_t)(*tracer_args.num_cat) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34960,7 +34960,7 @@ mpich_traced_MPI_T_category_get_num_events(mpich_MPI_T_category_get_num_events_f
                                                tracer_args.tracer_status);
   tracer_record.num_events_val =
       tracer_args.num_events ? (uint64_t)(int64_t)(*tracer_args.num_events) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_num_events, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35048,7 +35048,7 @@ mpich_traced_MPI_T_category_get_pvars(mpich_MPI_T_category_get_pvars_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_category_get_pvars, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_category_get_pvars, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35133,7 +35133,7 @@ mpich_traced_MPI_T_cvar_get_index(mpich_MPI_T_cvar_get_index_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_T_cvar_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.cvar_index_val =
       tracer_args.cvar_index ? (uint64_t)(int64_t)(*tracer_args.cvar_index) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35250,7 +35250,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_cvar_get_info(
       tracer_args.desc_len ? (uint64_t)(int64_t)(*tracer_args.desc_len) : 0;
   tracer_record.bind_val = tracer_args.bind ? (uint64_t)(int64_t)(*tracer_args.bind) : 0;
   tracer_record.scope_val = tracer_args.scope ? (uint64_t)(int64_t)(*tracer_args.scope) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35335,7 +35335,7 @@ mpich_traced_MPI_T_cvar_get_num(mpich_MPI_T_cvar_get_num_fn *tracer_real, const 
       tracer_record_call(MPICH_ID_MPI_T_cvar_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_cvar_val =
       tracer_args.num_cvar ? (uint64_t)(int64_t)(*tracer_args.num_cvar) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35423,7 +35423,7 @@ mpich_traced_MPI_T_cvar_handle_alloc(mpich_MPI_T_cvar_handle_alloc_fn *tracer_re
       tracer_record_call(MPICH_ID_MPI_T_cvar_handle_alloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_handle_alloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35506,7 +35506,7 @@ mpich_traced_MPI_T_cvar_handle_free(mpich_MPI_T_cvar_handle_free_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_cvar_handle_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_handle_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35588,7 +35588,7 @@ mpich_traced_MPI_T_cvar_read(mpich_MPI_T_cvar_read_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_cvar_read, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35668,7 +35668,7 @@ mpich_traced_MPI_T_cvar_write(mpich_MPI_T_cvar_write_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_cvar_write, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_cvar_write, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35758,7 +35758,7 @@ mpich_traced_MPI_T_enum_get_info(mpich_MPI_T_enum_get_info_fn *tracer_real,
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.name_len_val =
       tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_enum_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35851,7 +35851,7 @@ mpich_traced_MPI_T_enum_get_item(mpich_MPI_T_enum_get_item_fn *tracer_real,
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.name_len_val =
       tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_enum_get_item, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35939,7 +35939,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_callback_get_info(
                                                tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(int64_t)(*tracer_args.info_used) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_callback_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36028,7 +36028,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_callback_set_info(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_event_callback_set_info, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_callback_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36112,7 +36112,7 @@ mpich_traced_MPI_T_event_copy(mpich_MPI_T_event_copy_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_event_copy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_copy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36195,7 +36195,7 @@ mpich_traced_MPI_T_event_get_index(mpich_MPI_T_event_get_index_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_T_event_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_index_val =
       tracer_args.event_index ? (uint64_t)(int64_t)(*tracer_args.event_index) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36320,7 +36320,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_get_info(
   tracer_record.desc_len_val =
       tracer_args.desc_len ? (uint64_t)(int64_t)(*tracer_args.desc_len) : 0;
   tracer_record.bind_val = tracer_args.bind ? (uint64_t)(int64_t)(*tracer_args.bind) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36407,7 +36407,7 @@ mpich_traced_MPI_T_event_get_num(mpich_MPI_T_event_get_num_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_T_event_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_events_val =
       tracer_args.num_events ? (uint64_t)(int64_t)(*tracer_args.num_events) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36490,7 +36490,7 @@ mpich_traced_MPI_T_event_get_source(mpich_MPI_T_event_get_source_fn *tracer_real
       tracer_record_call(MPICH_ID_MPI_T_event_get_source, tracer_depth, tracer_args.tracer_status);
   tracer_record.source_index_val =
       tracer_args.source_index ? (uint64_t)(int64_t)(*tracer_args.source_index) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_get_source, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36576,7 +36576,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_get_timestamp(
                                                tracer_args.tracer_status);
   tracer_record.event_timestamp_val =
       tracer_args.event_timestamp ? (uint64_t)(int64_t)(*tracer_args.event_timestamp) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_get_timestamp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36668,7 +36668,7 @@ mpich_traced_MPI_T_event_handle_alloc(mpich_MPI_T_event_handle_alloc_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.event_registration_val =
       tracer_args.event_registration ? (uint64_t)(uintptr_t)(*tracer_args.event_registration) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_handle_alloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36757,7 +36757,7 @@ mpich_traced_MPI_T_event_handle_free(mpich_MPI_T_event_handle_free_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_event_handle_free, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_handle_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36845,7 +36845,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_handle_get_info(
                                                tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(int64_t)(*tracer_args.info_used) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_handle_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -36930,7 +36930,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_handle_set_info(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_event_handle_set_info, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_handle_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37017,7 +37017,7 @@ mpich_traced_MPI_T_event_read(mpich_MPI_T_event_read_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_event_read, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37109,7 +37109,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_event_register_callback(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_event_register_callback, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_register_callback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37200,7 +37200,7 @@ mpich_traced_MPI_T_event_set_dropped_handler(mpich_MPI_T_event_set_dropped_handl
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_event_set_dropped_handler,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_event_set_dropped_handler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37279,7 +37279,7 @@ mpich_traced_MPI_T_finalize(mpich_MPI_T_finalize_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_finalize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_finalize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37361,7 +37361,7 @@ mpich_traced_MPI_T_init_thread(mpich_MPI_T_init_thread_fn *tracer_real, const vo
       tracer_record_call(MPICH_ID_MPI_T_init_thread, tracer_depth, tracer_args.tracer_status);
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_init_thread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37448,7 +37448,7 @@ mpich_traced_MPI_T_pvar_get_index(mpich_MPI_T_pvar_get_index_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_T_pvar_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.pvar_index_val =
       tracer_args.pvar_index ? (uint64_t)(int64_t)(*tracer_args.pvar_index) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37579,7 +37579,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_pvar_get_info(
   tracer_record.continuous_val =
       tracer_args.continuous ? (uint64_t)(int64_t)(*tracer_args.continuous) : 0;
   tracer_record.atomic_val = tracer_args.atomic ? (uint64_t)(int64_t)(*tracer_args.atomic) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37664,7 +37664,7 @@ mpich_traced_MPI_T_pvar_get_num(mpich_MPI_T_pvar_get_num_fn *tracer_real, const 
       tracer_record_call(MPICH_ID_MPI_T_pvar_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_pvar_val =
       tracer_args.num_pvar ? (uint64_t)(int64_t)(*tracer_args.num_pvar) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37756,7 +37756,7 @@ mpich_traced_MPI_T_pvar_handle_alloc(mpich_MPI_T_pvar_handle_alloc_fn *tracer_re
       tracer_record_call(MPICH_ID_MPI_T_pvar_handle_alloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_handle_alloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37842,7 +37842,7 @@ mpich_traced_MPI_T_pvar_handle_free(mpich_MPI_T_pvar_handle_free_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_handle_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_handle_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -37927,7 +37927,7 @@ mpich_traced_MPI_T_pvar_read(mpich_MPI_T_pvar_read_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_read, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38011,7 +38011,7 @@ mpich_traced_MPI_T_pvar_readreset(mpich_MPI_T_pvar_readreset_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_readreset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_readreset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38092,7 +38092,7 @@ mpich_traced_MPI_T_pvar_reset(mpich_MPI_T_pvar_reset_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_reset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_reset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38172,7 +38172,7 @@ mpich_traced_MPI_T_pvar_session_create(mpich_MPI_T_pvar_session_create_fn *trace
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_T_pvar_session_create, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_session_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38253,7 +38253,7 @@ mpich_traced_MPI_T_pvar_session_free(mpich_MPI_T_pvar_session_free_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_session_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_session_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38335,7 +38335,7 @@ mpich_traced_MPI_T_pvar_start(mpich_MPI_T_pvar_start_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_start, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38415,7 +38415,7 @@ mpich_traced_MPI_T_pvar_stop(mpich_MPI_T_pvar_stop_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_stop, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_stop, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38498,7 +38498,7 @@ mpich_traced_MPI_T_pvar_write(mpich_MPI_T_pvar_write_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_T_pvar_write, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_pvar_write, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38611,7 +38611,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_T_source_get_info(
   tracer_record.max_ticks_val =
       tracer_args.max_ticks ? (uint64_t)(int64_t)(*tracer_args.max_ticks) : 0;
   tracer_record.info_val = tracer_args.info ? (uint64_t)(int64_t)(*tracer_args.info) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_source_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38697,7 +38697,7 @@ mpich_traced_MPI_T_source_get_num(mpich_MPI_T_source_get_num_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_T_source_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_sources_val =
       tracer_args.num_sources ? (uint64_t)(int64_t)(*tracer_args.num_sources) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_source_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38782,7 +38782,7 @@ mpich_traced_MPI_T_source_get_timestamp(mpich_MPI_T_source_get_timestamp_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.timestamp_val =
       tracer_args.timestamp ? (uint64_t)(int64_t)(*tracer_args.timestamp) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_T_source_get_timestamp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38879,7 +38879,7 @@ mpich_traced_MPI_Allgather_c(mpich_MPI_Allgather_c_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allgather_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgather_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -38982,7 +38982,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Allgather_init_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allgather_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgather_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39084,7 +39084,7 @@ mpich_traced_MPI_Allgatherv_c(mpich_MPI_Allgatherv_c_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allgatherv_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgatherv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39191,7 +39191,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Allgatherv_init_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allgatherv_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allgatherv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39289,7 +39289,7 @@ mpich_traced_MPI_Allreduce_c(mpich_MPI_Allreduce_c_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allreduce_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allreduce_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39388,7 +39388,7 @@ mpich_traced_MPI_Allreduce_init_c(mpich_MPI_Allreduce_init_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Allreduce_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Allreduce_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39484,7 +39484,7 @@ mpich_traced_MPI_Alltoall_c(mpich_MPI_Alltoall_c_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoall_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoall_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39587,7 +39587,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Alltoall_init_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoall_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoall_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39692,7 +39692,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Alltoallv_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallv_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39803,7 +39803,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Alltoallv_init_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallv_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -39912,7 +39912,7 @@ mpich_traced_MPI_Alltoallw_c(mpich_MPI_Alltoallw_c_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallw_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallw_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40023,7 +40023,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Alltoallw_init_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Alltoallw_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Alltoallw_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40117,7 +40117,7 @@ mpich_traced_MPI_Bcast_c(mpich_MPI_Bcast_c_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Bcast_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bcast_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40211,7 +40211,7 @@ mpich_traced_MPI_Bcast_init_c(mpich_MPI_Bcast_init_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Bcast_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bcast_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40304,7 +40304,7 @@ mpich_traced_MPI_Exscan_c(mpich_MPI_Exscan_c_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Exscan_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Exscan_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40402,7 +40402,7 @@ mpich_traced_MPI_Exscan_init_c(mpich_MPI_Exscan_init_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Exscan_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Exscan_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40501,7 +40501,7 @@ mpich_traced_MPI_Gather_c(mpich_MPI_Gather_c_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Gather_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gather_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40606,7 +40606,7 @@ mpich_traced_MPI_Gather_init_c(mpich_MPI_Gather_init_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Gather_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gather_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40712,7 +40712,7 @@ mpich_traced_MPI_Gatherv_c(mpich_MPI_Gatherv_c_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Gatherv_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gatherv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40823,7 +40823,7 @@ mpich_traced_MPI_Gatherv_init_c(mpich_MPI_Gatherv_init_c_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Gatherv_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Gatherv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -40927,7 +40927,7 @@ mpich_traced_MPI_Iallgather_c(mpich_MPI_Iallgather_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iallgather_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iallgather_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41032,7 +41032,7 @@ mpich_traced_MPI_Iallgatherv_c(mpich_MPI_Iallgatherv_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iallgatherv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iallgatherv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41132,7 +41132,7 @@ mpich_traced_MPI_Iallreduce_c(mpich_MPI_Iallreduce_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iallreduce_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iallreduce_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41232,7 +41232,7 @@ mpich_traced_MPI_Ialltoall_c(mpich_MPI_Ialltoall_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ialltoall_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ialltoall_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41340,7 +41340,7 @@ mpich_traced_MPI_Ialltoallv_c(mpich_MPI_Ialltoallv_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ialltoallv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ialltoallv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41451,7 +41451,7 @@ mpich_traced_MPI_Ialltoallw_c(mpich_MPI_Ialltoallw_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ialltoallw_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ialltoallw_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41549,7 +41549,7 @@ mpich_traced_MPI_Ibcast_c(mpich_MPI_Ibcast_c_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ibcast_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ibcast_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41644,7 +41644,7 @@ mpich_traced_MPI_Iexscan_c(mpich_MPI_Iexscan_c_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iexscan_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iexscan_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41748,7 +41748,7 @@ mpich_traced_MPI_Igather_c(mpich_MPI_Igather_c_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Igather_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Igather_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41856,7 +41856,7 @@ mpich_traced_MPI_Igatherv_c(mpich_MPI_Igatherv_c_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Igatherv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Igatherv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -41959,7 +41959,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_allgather_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ineighbor_allgather_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_allgather_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42069,7 +42069,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_allgatherv_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ineighbor_allgatherv_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_allgatherv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42174,7 +42174,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_alltoall_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ineighbor_alltoall_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_alltoall_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42285,7 +42285,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_alltoallv_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ineighbor_alltoallv_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_alltoallv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42398,7 +42398,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ineighbor_alltoallw_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ineighbor_alltoallw_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ineighbor_alltoallw_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42503,7 +42503,7 @@ mpich_traced_MPI_Ireduce_c(mpich_MPI_Ireduce_c_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ireduce_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ireduce_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42600,7 +42600,7 @@ mpich_traced_MPI_Ireduce_scatter_c(mpich_MPI_Ireduce_scatter_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ireduce_scatter_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ireduce_scatter_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42700,7 +42700,7 @@ mpich_traced_MPI_Ireduce_scatter_block_c(mpich_MPI_Ireduce_scatter_block_c_fn *t
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Ireduce_scatter_block_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ireduce_scatter_block_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42799,7 +42799,7 @@ mpich_traced_MPI_Iscan_c(mpich_MPI_Iscan_c_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iscan_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iscan_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -42902,7 +42902,7 @@ mpich_traced_MPI_Iscatter_c(mpich_MPI_Iscatter_c_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iscatter_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iscatter_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43009,7 +43009,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iscatterv_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iscatterv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Iscatterv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43109,7 +43109,7 @@ mpich_traced_MPI_Neighbor_allgather_c(mpich_MPI_Neighbor_allgather_c_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_allgather_c, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgather_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43219,7 +43219,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_allgather_init_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_allgather_init_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgather_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43323,7 +43323,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_allgatherv_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_allgatherv_c, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgatherv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43435,7 +43435,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_allgatherv_init_c
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_allgatherv_init_c,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_allgatherv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43537,7 +43537,7 @@ mpich_traced_MPI_Neighbor_alltoall_c(mpich_MPI_Neighbor_alltoall_c_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Neighbor_alltoall_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoall_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43648,7 +43648,7 @@ mpich_traced_MPI_Neighbor_alltoall_init_c(mpich_MPI_Neighbor_alltoall_init_c_fn 
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoall_init_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoall_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43756,7 +43756,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallv_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallv_c, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43872,7 +43872,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallv_init_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallv_init_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -43983,7 +43983,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallw_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallw_c, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallw_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44100,7 +44100,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Neighbor_alltoallw_init_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Neighbor_alltoallw_init_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Neighbor_alltoallw_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44202,7 +44202,7 @@ mpich_traced_MPI_Reduce_c(mpich_MPI_Reduce_c_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44302,7 +44302,7 @@ mpich_traced_MPI_Reduce_init_c(mpich_MPI_Reduce_init_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44392,7 +44392,7 @@ mpich_traced_MPI_Reduce_local_c(mpich_MPI_Reduce_local_c_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_local_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_local_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44484,7 +44484,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Reduce_scatter_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Reduce_scatter_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44580,7 +44580,7 @@ mpich_traced_MPI_Reduce_scatter_block_c(mpich_MPI_Reduce_scatter_block_c_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Reduce_scatter_block_c, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_block_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44682,7 +44682,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Reduce_scatter_block_init_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Reduce_scatter_block_init_c,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_block_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44785,7 +44785,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Reduce_scatter_init_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Reduce_scatter_init_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Reduce_scatter_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44883,7 +44883,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Scan_c(mpich_MPI_Scan_c_fn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scan_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scan_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -44981,7 +44981,7 @@ mpich_traced_MPI_Scan_init_c(mpich_MPI_Scan_init_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scan_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scan_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45080,7 +45080,7 @@ mpich_traced_MPI_Scatter_c(mpich_MPI_Scatter_c_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scatter_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatter_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45186,7 +45186,7 @@ mpich_traced_MPI_Scatter_init_c(mpich_MPI_Scatter_init_c_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scatter_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatter_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45292,7 +45292,7 @@ mpich_traced_MPI_Scatterv_c(mpich_MPI_Scatterv_c_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scatterv_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatterv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45402,7 +45402,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Scatterv_init_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Scatterv_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Scatterv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45492,7 +45492,7 @@ mpich_traced_MPI_Get_count_c(mpich_MPI_Get_count_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_count_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_count_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45577,7 +45577,7 @@ mpich_traced_MPI_Get_elements_c(mpich_MPI_Get_elements_c_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_elements_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_elements_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45673,7 +45673,7 @@ mpich_traced_MPI_Pack_c(mpich_MPI_Pack_c_fn *tracer_real, const void *tracer_cal
       tracer_record_call(MPICH_ID_MPI_Pack_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45770,7 +45770,7 @@ mpich_traced_MPI_Pack_external_c(mpich_MPI_Pack_external_c_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Pack_external_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_external_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45861,7 +45861,7 @@ mpich_traced_MPI_Pack_external_size_c(mpich_MPI_Pack_external_size_c_fn *tracer_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Pack_external_size_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_external_size_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -45952,7 +45952,7 @@ mpich_traced_MPI_Pack_size_c(mpich_MPI_Pack_size_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Pack_size_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Pack_size_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46038,7 +46038,7 @@ mpich_traced_MPI_Type_contiguous_c(mpich_MPI_Type_contiguous_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_contiguous_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_contiguous_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46145,7 +46145,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_darray_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_darray_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_darray_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46246,7 +46246,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_hindexed_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_hindexed_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_hindexed_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46345,7 +46345,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_hindexed_block
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_hindexed_block_c,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_hindexed_block_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46441,7 +46441,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_hvector_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_hvector_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_hvector_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46537,7 +46537,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_indexed_block_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_indexed_block_c,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_indexed_block_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46631,7 +46631,7 @@ mpich_traced_MPI_Type_create_resized_c(mpich_MPI_Type_create_resized_c_fn *trace
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_resized_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_resized_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46728,7 +46728,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_struct_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_struct_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_struct_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46833,7 +46833,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_create_subarray_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Type_create_subarray_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_create_subarray_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -46945,7 +46945,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_get_contents_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_get_contents_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_contents_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47058,7 +47058,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Type_get_envelope_c(
       tracer_args.num_datatypes ? (uint64_t)(int64_t)(*tracer_args.num_datatypes) : 0;
   tracer_record.combiner_val =
       tracer_args.combiner ? (uint64_t)(int64_t)(*tracer_args.combiner) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_envelope_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47150,7 +47150,7 @@ mpich_traced_MPI_Type_get_extent_c(mpich_MPI_Type_get_extent_c_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Type_get_extent_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_extent_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47241,7 +47241,7 @@ mpich_traced_MPI_Type_get_true_extent_c(mpich_MPI_Type_get_true_extent_c_fn *tra
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_get_true_extent_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47336,7 +47336,7 @@ mpich_traced_MPI_Type_indexed_c(mpich_MPI_Type_indexed_c_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_indexed_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_indexed_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47421,7 +47421,7 @@ mpich_traced_MPI_Type_size_c(mpich_MPI_Type_size_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_size_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_size_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47511,7 +47511,7 @@ mpich_traced_MPI_Type_vector_c(mpich_MPI_Type_vector_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Type_vector_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(int64_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Type_vector_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47608,7 +47608,7 @@ mpich_traced_MPI_Unpack_c(mpich_MPI_Unpack_c_fn *tracer_real, const void *tracer
       tracer_record_call(MPICH_ID_MPI_Unpack_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Unpack_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47705,7 +47705,7 @@ mpich_traced_MPI_Unpack_external_c(mpich_MPI_Unpack_external_c_fn *tracer_real,
       tracer_record_call(MPICH_ID_MPI_Unpack_external_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Unpack_external_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47792,7 +47792,7 @@ mpich_traced_MPI_Op_create_c(mpich_MPI_Op_create_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Op_create_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(int64_t)(*tracer_args.op) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Op_create_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47884,7 +47884,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Bsend_c(mpich_MPI_Bsend_c_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Bsend_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bsend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -47979,7 +47979,7 @@ mpich_traced_MPI_Bsend_init_c(mpich_MPI_Bsend_init_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Bsend_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Bsend_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48061,7 +48061,7 @@ mpich_traced_MPI_Buffer_attach_c(mpich_MPI_Buffer_attach_c_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Buffer_attach_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Buffer_attach_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48142,7 +48142,7 @@ mpich_traced_MPI_Buffer_detach_c(mpich_MPI_Buffer_detach_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Buffer_detach_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Buffer_detach_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48237,7 +48237,7 @@ mpich_traced_MPI_Ibsend_c(mpich_MPI_Ibsend_c_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ibsend_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ibsend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48328,7 +48328,7 @@ mpich_traced_MPI_Imrecv_c(mpich_MPI_Imrecv_c_fn *tracer_real, const void *tracer
       tracer_record_call(MPICH_ID_MPI_Imrecv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(int64_t)(*tracer_args.message) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Imrecv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48423,7 +48423,7 @@ mpich_traced_MPI_Irecv_c(mpich_MPI_Irecv_c_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Irecv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Irecv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48518,7 +48518,7 @@ mpich_traced_MPI_Irsend_c(mpich_MPI_Irsend_c_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Irsend_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Irsend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48613,7 +48613,7 @@ mpich_traced_MPI_Isend_c(mpich_MPI_Isend_c_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Isend_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Isend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48723,7 +48723,7 @@ mpich_traced_MPI_Isendrecv_c(mpich_MPI_Isendrecv_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Isendrecv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Isendrecv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48829,7 +48829,7 @@ mpich_traced_MPI_Isendrecv_replace_c(mpich_MPI_Isendrecv_replace_c_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Isendrecv_replace_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Isendrecv_replace_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -48929,7 +48929,7 @@ mpich_traced_MPI_Issend_c(mpich_MPI_Issend_c_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Issend_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Issend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49019,7 +49019,7 @@ mpich_traced_MPI_Mrecv_c(mpich_MPI_Mrecv_c_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Mrecv_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(int64_t)(*tracer_args.message) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Mrecv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49114,7 +49114,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Recv_c(mpich_MPI_Recv_c_fn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Recv_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Recv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49209,7 +49209,7 @@ mpich_traced_MPI_Recv_init_c(mpich_MPI_Recv_init_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Recv_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Recv_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49302,7 +49302,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Rsend_c(mpich_MPI_Rsend_c_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Rsend_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rsend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49397,7 +49397,7 @@ mpich_traced_MPI_Rsend_init_c(mpich_MPI_Rsend_init_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Rsend_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rsend_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49490,7 +49490,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Send_c(mpich_MPI_Send_c_fn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Send_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Send_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49585,7 +49585,7 @@ mpich_traced_MPI_Send_init_c(mpich_MPI_Send_init_c_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Send_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Send_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49695,7 +49695,7 @@ mpich_traced_MPI_Sendrecv_c(mpich_MPI_Sendrecv_c_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Sendrecv_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Sendrecv_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49799,7 +49799,7 @@ mpich_traced_MPI_Sendrecv_replace_c(mpich_MPI_Sendrecv_replace_c_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Sendrecv_replace_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Sendrecv_replace_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49895,7 +49895,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Ssend_c(mpich_MPI_Ssend_c_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ssend_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ssend_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -49990,7 +49990,7 @@ mpich_traced_MPI_Ssend_init_c(mpich_MPI_Ssend_init_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Ssend_init_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Ssend_init_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50092,7 +50092,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Accumulate_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Accumulate_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Accumulate_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50196,7 +50196,7 @@ mpich_traced_MPI_Get_c(mpich_MPI_Get_c_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50310,7 +50310,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Get_accumulate_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_accumulate_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Get_accumulate_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50418,7 +50418,7 @@ mpich_traced_MPI_Put_c(mpich_MPI_Put_c_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Put_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Put_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50527,7 +50527,7 @@ mpich_traced_MPI_Raccumulate_c(mpich_MPI_Raccumulate_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Raccumulate_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Raccumulate_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50634,7 +50634,7 @@ mpich_traced_MPI_Rget_c(mpich_MPI_Rget_c_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Rget_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rget_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50751,7 +50751,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Rget_accumulate_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Rget_accumulate_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rget_accumulate_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50862,7 +50862,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Rput_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Rput_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rput_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -50957,7 +50957,7 @@ mpich_traced_MPI_Win_allocate_c(mpich_MPI_Win_allocate_c_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_allocate_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_allocate_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51051,7 +51051,7 @@ mpich_traced_MPI_Win_allocate_shared_c(mpich_MPI_Win_allocate_shared_c_fn *trace
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_Win_allocate_shared_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_allocate_shared_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51146,7 +51146,7 @@ mpich_traced_MPI_Win_create_c(mpich_MPI_Win_create_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Win_create_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(int64_t)(*tracer_args.win) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_create_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51239,7 +51239,7 @@ mpich_traced_MPI_Win_shared_query_c(mpich_MPI_Win_shared_query_c_fn *tracer_real
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
   tracer_record.disp_unit_val =
       tracer_args.disp_unit ? (uint64_t)(int64_t)(*tracer_args.disp_unit) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Win_shared_query_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51333,7 +51333,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_open(mpich_MPI_File_o
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_open, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_open, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51413,7 +51413,7 @@ mpich_traced_MPI_File_close(mpich_MPI_File_close_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_close, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_close, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51493,7 +51493,7 @@ mpich_traced_MPI_File_delete(mpich_MPI_File_delete_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_delete, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_delete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51573,7 +51573,7 @@ mpich_traced_MPI_File_set_size(mpich_MPI_File_set_size_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_set_size, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_set_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51653,7 +51653,7 @@ mpich_traced_MPI_File_preallocate(mpich_MPI_File_preallocate_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_preallocate, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_preallocate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51734,7 +51734,7 @@ mpich_traced_MPI_File_get_size(mpich_MPI_File_get_size_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_get_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51815,7 +51815,7 @@ mpich_traced_MPI_File_get_group(mpich_MPI_File_get_group_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(int64_t)(*tracer_args.group) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51896,7 +51896,7 @@ mpich_traced_MPI_File_get_amode(mpich_MPI_File_get_amode_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_get_amode, tracer_depth, tracer_args.tracer_status);
   tracer_record.amode_val = tracer_args.amode ? (uint64_t)(int64_t)(*tracer_args.amode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_amode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -51976,7 +51976,7 @@ mpich_traced_MPI_File_set_info(mpich_MPI_File_set_info_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_set_info, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52058,7 +52058,7 @@ mpich_traced_MPI_File_get_info(mpich_MPI_File_get_info_fn *tracer_real, const vo
       tracer_record_call(MPICH_ID_MPI_File_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(int64_t)(*tracer_args.info_used) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52149,7 +52149,7 @@ mpich_traced_MPI_File_set_view(mpich_MPI_File_set_view_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_set_view, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_set_view, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52244,7 +52244,7 @@ mpich_traced_MPI_File_get_view(mpich_MPI_File_get_view_fn *tracer_real, const vo
   tracer_record.filetype_val =
       tracer_args.filetype ? (uint64_t)(int64_t)(*tracer_args.filetype) : 0;
   tracer_record.datarep_val = tracer_args.datarep ? (uint64_t)(int64_t)(*tracer_args.datarep) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_view, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52337,7 +52337,7 @@ mpich_traced_MPI_File_read_at(mpich_MPI_File_read_at_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_at, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52430,7 +52430,7 @@ mpich_traced_MPI_File_read_at_all(mpich_MPI_File_read_at_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_at_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52523,7 +52523,7 @@ mpich_traced_MPI_File_write_at(mpich_MPI_File_write_at_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_at, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52615,7 +52615,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_write_at_all(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_at_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52710,7 +52710,7 @@ mpich_traced_MPI_File_iread_at(mpich_MPI_File_iread_at_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52804,7 +52804,7 @@ mpich_traced_MPI_File_iwrite_at(mpich_MPI_File_iwrite_at_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52895,7 +52895,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_read(mpich_MPI_File_r
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -52984,7 +52984,7 @@ mpich_traced_MPI_File_read_all(mpich_MPI_File_read_all_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53074,7 +53074,7 @@ mpich_traced_MPI_File_write(mpich_MPI_File_write_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53164,7 +53164,7 @@ mpich_traced_MPI_File_write_all(mpich_MPI_File_write_all_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53255,7 +53255,7 @@ mpich_traced_MPI_File_iread(mpich_MPI_File_iread_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53345,7 +53345,7 @@ mpich_traced_MPI_File_iwrite(mpich_MPI_File_iwrite_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53430,7 +53430,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_seek(mpich_MPI_File_s
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_seek, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_seek, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53511,7 +53511,7 @@ mpich_traced_MPI_File_get_position(mpich_MPI_File_get_position_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_get_position, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_position, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53597,7 +53597,7 @@ mpich_traced_MPI_File_get_byte_offset(mpich_MPI_File_get_byte_offset_fn *tracer_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_get_byte_offset, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.disp_val = tracer_args.disp ? (uint64_t)(int64_t)(*tracer_args.disp) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_byte_offset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53688,7 +53688,7 @@ mpich_traced_MPI_File_read_shared(mpich_MPI_File_read_shared_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_shared, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53778,7 +53778,7 @@ mpich_traced_MPI_File_write_shared(mpich_MPI_File_write_shared_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_shared, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53870,7 +53870,7 @@ mpich_traced_MPI_File_iread_shared(mpich_MPI_File_iread_shared_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_shared, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -53962,7 +53962,7 @@ mpich_traced_MPI_File_iwrite_shared(mpich_MPI_File_iwrite_shared_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_shared, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54054,7 +54054,7 @@ mpich_traced_MPI_File_read_ordered(mpich_MPI_File_read_ordered_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_ordered, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_ordered, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54145,7 +54145,7 @@ mpich_traced_MPI_File_write_ordered(mpich_MPI_File_write_ordered_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_ordered, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_ordered, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54232,7 +54232,7 @@ mpich_traced_MPI_File_seek_shared(mpich_MPI_File_seek_shared_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_seek_shared, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_seek_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54317,7 +54317,7 @@ mpich_traced_MPI_File_get_position_shared(mpich_MPI_File_get_position_shared_fn 
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_get_position_shared, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_position_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54410,7 +54410,7 @@ mpich_traced_MPI_File_read_at_all_begin(mpich_MPI_File_read_at_all_begin_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54498,7 +54498,7 @@ mpich_traced_MPI_File_read_at_all_end(mpich_MPI_File_read_at_all_end_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54591,7 +54591,7 @@ mpich_traced_MPI_File_write_at_all_begin(mpich_MPI_File_write_at_all_begin_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54679,7 +54679,7 @@ mpich_traced_MPI_File_write_at_all_end(mpich_MPI_File_write_at_all_end_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54768,7 +54768,7 @@ mpich_traced_MPI_File_read_all_begin(mpich_MPI_File_read_all_begin_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_all_begin, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54854,7 +54854,7 @@ mpich_traced_MPI_File_read_all_end(mpich_MPI_File_read_all_end_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_all_end, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -54943,7 +54943,7 @@ mpich_traced_MPI_File_write_all_begin(mpich_MPI_File_write_all_begin_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55029,7 +55029,7 @@ mpich_traced_MPI_File_write_all_end(mpich_MPI_File_write_all_end_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_all_end, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55120,7 +55120,7 @@ mpich_traced_MPI_File_read_ordered_begin(mpich_MPI_File_read_ordered_begin_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_ordered_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_ordered_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55207,7 +55207,7 @@ mpich_traced_MPI_File_read_ordered_end(mpich_MPI_File_read_ordered_end_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_ordered_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55298,7 +55298,7 @@ mpich_traced_MPI_File_write_ordered_begin(mpich_MPI_File_write_ordered_begin_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_ordered_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_ordered_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55386,7 +55386,7 @@ mpich_traced_MPI_File_write_ordered_end(mpich_MPI_File_write_ordered_end_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_ordered_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55474,7 +55474,7 @@ mpich_traced_MPI_File_get_type_extent(mpich_MPI_File_get_type_extent_fn *tracer_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_get_type_extent, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_type_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55569,7 +55569,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Register_datarep(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Register_datarep, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Register_datarep, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55654,7 +55654,7 @@ mpich_traced_MPI_File_set_atomicity(mpich_MPI_File_set_atomicity_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_set_atomicity, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_set_atomicity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55737,7 +55737,7 @@ mpich_traced_MPI_File_get_atomicity(mpich_MPI_File_get_atomicity_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_get_atomicity, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_atomicity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55817,7 +55817,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_sync(mpich_MPI_File_s
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_sync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_sync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -55908,7 +55908,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_iread_at_all(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_at_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56002,7 +56002,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_iwrite_at_all(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_at_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56095,7 +56095,7 @@ mpich_traced_MPI_File_iread_all(mpich_MPI_File_iread_all_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56186,7 +56186,7 @@ mpich_traced_MPI_File_iwrite_all(mpich_MPI_File_iwrite_all_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56276,7 +56276,7 @@ mpich_traced_MPI_File_read_c(mpich_MPI_File_read_c_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56366,7 +56366,7 @@ mpich_traced_MPI_File_read_all_c(mpich_MPI_File_read_all_c_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_all_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56455,7 +56455,7 @@ mpich_traced_MPI_File_read_all_begin_c(mpich_MPI_File_read_all_begin_c_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_all_begin_c, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_all_begin_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56549,7 +56549,7 @@ mpich_traced_MPI_File_read_at_c(mpich_MPI_File_read_at_c_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_at_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56641,7 +56641,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_read_at_all_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_at_all_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56735,7 +56735,7 @@ mpich_traced_MPI_File_read_at_all_begin_c(mpich_MPI_File_read_at_all_begin_c_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_at_all_begin_c, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_at_all_begin_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56827,7 +56827,7 @@ mpich_traced_MPI_File_read_ordered_c(mpich_MPI_File_read_ordered_c_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_ordered_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_ordered_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -56919,7 +56919,7 @@ mpich_traced_MPI_File_read_ordered_begin_c(mpich_MPI_File_read_ordered_begin_c_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_read_ordered_begin_c, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_ordered_begin_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57010,7 +57010,7 @@ mpich_traced_MPI_File_read_shared_c(mpich_MPI_File_read_shared_c_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_read_shared_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_read_shared_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57102,7 +57102,7 @@ mpich_traced_MPI_File_write_c(mpich_MPI_File_write_c_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57192,7 +57192,7 @@ mpich_traced_MPI_File_write_all_c(mpich_MPI_File_write_all_c_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_all_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57282,7 +57282,7 @@ mpich_traced_MPI_File_write_all_begin_c(mpich_MPI_File_write_all_begin_c_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_all_begin_c, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_all_begin_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57378,7 +57378,7 @@ mpich_traced_MPI_File_write_at_c(mpich_MPI_File_write_at_c_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_at_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57472,7 +57472,7 @@ mpich_traced_MPI_File_write_at_all_c(mpich_MPI_File_write_at_all_c_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_at_all_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57565,7 +57565,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_write_at_all_begin_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_at_all_begin_c, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_at_all_begin_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57658,7 +57658,7 @@ mpich_traced_MPI_File_write_ordered_c(mpich_MPI_File_write_ordered_c_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_ordered_c, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_ordered_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57750,7 +57750,7 @@ mpich_traced_MPI_File_write_ordered_begin_c(mpich_MPI_File_write_ordered_begin_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_write_ordered_begin_c,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_ordered_begin_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57842,7 +57842,7 @@ mpich_traced_MPI_File_write_shared_c(mpich_MPI_File_write_shared_c_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_write_shared_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_write_shared_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -57935,7 +57935,7 @@ mpich_traced_MPI_File_iread_c(mpich_MPI_File_iread_c_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58026,7 +58026,7 @@ mpich_traced_MPI_File_iread_all_c(mpich_MPI_File_iread_all_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_all_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58119,7 +58119,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_iread_at_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_at_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_at_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58212,7 +58212,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_iread_at_all_c(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_at_all_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_at_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58305,7 +58305,7 @@ mpich_traced_MPI_File_iread_shared_c(mpich_MPI_File_iread_shared_c_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iread_shared_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iread_shared_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58398,7 +58398,7 @@ mpich_traced_MPI_File_iwrite_c(mpich_MPI_File_iwrite_c_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58489,7 +58489,7 @@ mpich_traced_MPI_File_iwrite_all_c(mpich_MPI_File_iwrite_all_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_all_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58585,7 +58585,7 @@ mpich_traced_MPI_File_iwrite_at_c(mpich_MPI_File_iwrite_at_c_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_File_iwrite_at_c, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_at_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58681,7 +58681,7 @@ mpich_traced_MPI_File_iwrite_at_all_c(mpich_MPI_File_iwrite_at_all_c_fn *tracer_
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_iwrite_at_all_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_at_all_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58774,7 +58774,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_File_iwrite_shared_c(
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_iwrite_shared_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_iwrite_shared_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58864,7 +58864,7 @@ mpich_traced_MPI_File_get_type_extent_c(mpich_MPI_File_get_type_extent_c_fn *tra
   tracer_record.head.call = tracer_record_call(MPICH_ID_MPI_File_get_type_extent_c, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_File_get_type_extent_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -58959,7 +58959,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Register_datarep_c(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Register_datarep_c, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Register_datarep_c, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

@@ -285,7 +285,7 @@ nccl_traced_ncclMemAlloc(nccl_ncclMemAlloc_fn *tracer_real, const void *tracer_c
       tracer_record_call(NCCL_ID_ncclMemAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclMemAlloc);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclMemAlloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -378,7 +378,7 @@ nccl_traced_ncclMemFree(nccl_ncclMemFree_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclMemFree, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclMemFree);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclMemFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -474,7 +474,7 @@ nccl_traced_ncclGetVersion(nccl_ncclGetVersion_fn *tracer_real, const void *trac
       tracer_record_call(NCCL_ID_ncclGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclGetVersion);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclGetVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -570,7 +570,7 @@ nccl_traced_ncclGetUniqueId(nccl_ncclGetUniqueId_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGetUniqueId, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclGetUniqueId);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclGetUniqueId, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -654,7 +654,7 @@ nccl_traced_ncclCommInitRankConfig(nccl_ncclCommInitRankConfig_fn *tracer_real,
       tracer_record_call(NCCL_ID_ncclCommInitRankConfig, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommInitRankConfig);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommInitRankConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -737,7 +737,7 @@ nccl_traced_ncclCommInitRank(nccl_ncclCommInitRank_fn *tracer_real, const void *
       tracer_record_call(NCCL_ID_ncclCommInitRank, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommInitRank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommInitRank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -839,7 +839,7 @@ nccl_traced_ncclCommInitAll(nccl_ncclCommInitAll_fn *tracer_real, const void *tr
       tracer_record_call(NCCL_ID_ncclCommInitAll, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommInitAll);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommInitAll, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -935,7 +935,7 @@ nccl_traced_ncclCommFinalize(nccl_ncclCommFinalize_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommFinalize, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommFinalize);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommFinalize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1006,7 +1006,7 @@ nccl_traced_ncclCommDestroy(nccl_ncclCommDestroy_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommDestroy, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommDestroy);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1076,7 +1076,7 @@ nccl_traced_ncclCommAbort(nccl_ncclCommAbort_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommAbort, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommAbort);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommAbort, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1173,7 +1173,7 @@ nccl_traced_ncclCommRevoke(nccl_ncclCommRevoke_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommRevoke, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommRevoke);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommRevoke, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1257,7 +1257,7 @@ nccl_traced_ncclCommSplit(nccl_ncclCommSplit_fn *tracer_real, const void *tracer
       tracer_record_call(NCCL_ID_ncclCommSplit, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommSplit);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommSplit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1371,7 +1371,7 @@ nccl_traced_ncclCommShrink(nccl_ncclCommShrink_fn *tracer_real, const void *trac
       tracer_args.excludeRanksList ? (uint64_t)(int64_t)(*tracer_args.excludeRanksList) : 0;
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommShrink);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommShrink, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1463,7 +1463,7 @@ __attribute__((noinline)) static ncclResult_t nccl_traced_ncclCommInitRankScalab
       tracer_record_call(NCCL_ID_ncclCommInitRankScalable, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommInitRankScalable);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommInitRankScalable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1544,7 +1544,7 @@ nccl_traced_ncclGetErrorString(nccl_ncclGetErrorString_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGetErrorString, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_5 = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclGetErrorString, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1621,7 +1621,7 @@ nccl_traced_ncclGetLastError(nccl_ncclGetLastError_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGetLastError, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclGetLastError, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1694,7 +1694,7 @@ nccl_traced_ncclResetDebugInit(nccl_ncclResetDebugInit_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclResetDebugInit, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclResetDebugInit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1795,7 +1795,7 @@ nccl_traced_ncclCommGetAsyncError(nccl_ncclCommGetAsyncError_fn *tracer_real,
       tracer_record_call(NCCL_ID_ncclCommGetAsyncError, tracer_depth, tracer_args.tracer_status);
   tracer_record.asyncError_val = tracer_args.asyncError ? (uint64_t)(*tracer_args.asyncError) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommGetAsyncError);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommGetAsyncError, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1894,7 +1894,7 @@ nccl_traced_ncclCommCount(nccl_ncclCommCount_fn *tracer_real, const void *tracer
       tracer_record_call(NCCL_ID_ncclCommCount, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommCount);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommCount, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1992,7 +1992,7 @@ nccl_traced_ncclCommCuDevice(nccl_ncclCommCuDevice_fn *tracer_real, const void *
       tracer_record_call(NCCL_ID_ncclCommCuDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommCuDevice);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommCuDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2091,7 +2091,7 @@ nccl_traced_ncclCommUserRank(nccl_ncclCommUserRank_fn *tracer_real, const void *
       tracer_record_call(NCCL_ID_ncclCommUserRank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommUserRank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommUserRank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2195,7 +2195,7 @@ nccl_traced_ncclCommRegister(nccl_ncclCommRegister_fn *tracer_real, const void *
       tracer_record_call(NCCL_ID_ncclCommRegister, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommRegister);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommRegister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2294,7 +2294,7 @@ nccl_traced_ncclCommDeregister(nccl_ncclCommDeregister_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommDeregister, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommDeregister);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommDeregister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2402,7 +2402,7 @@ nccl_traced_ncclCommWindowRegister(nccl_ncclCommWindowRegister_fn *tracer_real,
       tracer_record_call(NCCL_ID_ncclCommWindowRegister, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommWindowRegister);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommWindowRegister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2504,7 +2504,7 @@ nccl_traced_ncclCommWindowDeregister(nccl_ncclCommWindowDeregister_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclCommWindowDeregister, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclCommWindowDeregister);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclCommWindowDeregister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2613,7 +2613,7 @@ __attribute__((noinline)) static ncclResult_t nccl_traced_ncclRedOpCreatePreMulS
       tracer_record_call(NCCL_ID_ncclRedOpCreatePreMulSum, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(*tracer_args.op) : 0;
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclRedOpCreatePreMulSum);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclRedOpCreatePreMulSum, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2715,7 +2715,7 @@ nccl_traced_ncclRedOpDestroy(nccl_ncclRedOpDestroy_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclRedOpDestroy, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclRedOpDestroy);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclRedOpDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2833,7 +2833,7 @@ nccl_traced_ncclReduce(nccl_ncclReduce_fn *tracer_real, const void *tracer_calle
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclReduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2947,7 +2947,7 @@ nccl_traced_ncclBcast(nccl_ncclBcast_fn *tracer_real, const void *tracer_caller,
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclBcast, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3064,7 +3064,7 @@ nccl_traced_ncclBroadcast(nccl_ncclBroadcast_fn *tracer_real, const void *tracer
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclBroadcast, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3183,7 +3183,7 @@ nccl_traced_ncclAllReduce(nccl_ncclAllReduce_fn *tracer_real, const void *tracer
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclAllReduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3303,7 +3303,7 @@ nccl_traced_ncclReduceScatter(nccl_ncclReduceScatter_fn *tracer_real, const void
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclReduceScatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3420,7 +3420,7 @@ nccl_traced_ncclAllGather(nccl_ncclAllGather_fn *tracer_real, const void *tracer
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclAllGather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3535,7 +3535,7 @@ nccl_traced_ncclAlltoAll(nccl_ncclAlltoAll_fn *tracer_real, const void *tracer_c
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclAlltoAll, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3652,7 +3652,7 @@ nccl_traced_ncclGather(nccl_ncclGather_fn *tracer_real, const void *tracer_calle
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclGather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3769,7 +3769,7 @@ nccl_traced_ncclScatter(nccl_ncclScatter_fn *tracer_real, const void *tracer_cal
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclScatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3882,7 +3882,7 @@ nccl_traced_ncclSend(nccl_ncclSend_fn *tracer_real, const void *tracer_caller, c
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclSend, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -3995,7 +3995,7 @@ nccl_traced_ncclRecv(nccl_ncclRecv_fn *tracer_real, const void *tracer_caller, v
   tracer_record.comm_rank = (uint64_t)nccl_comm_rank(tracer_args.comm);
   tracer_record.comm_size = (uint64_t)nccl_comm_size(tracer_args.comm);
   tracer_record.comm_id = (uint64_t)nccl_comm_id(tracer_args.comm);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclRecv, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -4089,7 +4089,7 @@ nccl_traced_ncclGroupStart(nccl_ncclGroupStart_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGroupStart, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclGroupStart);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclGroupStart, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4181,7 +4181,7 @@ nccl_traced_ncclGroupEnd(nccl_ncclGroupEnd_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGroupEnd, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclGroupEnd);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclGroupEnd, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4277,7 +4277,7 @@ nccl_traced_ncclGroupSimulateEnd(nccl_ncclGroupSimulateEnd_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(NCCL_ID_ncclGroupSimulateEnd, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_polls_take(&nccl_polls_ncclGroupSimulateEnd);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("nccl", NCCL_ID_ncclGroupSimulateEnd, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

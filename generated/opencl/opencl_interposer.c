@@ -625,7 +625,7 @@ opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetPlatformIDs, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_platforms_val =
       tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetPlatformIDs, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -719,7 +719,7 @@ opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *tracer_real, const 
       tracer_record_call(OPENCL_ID_clGetPlatformInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetPlatformInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -813,7 +813,7 @@ opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetDeviceIDs, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_devices_val =
       tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetDeviceIDs, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -908,7 +908,7 @@ opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_real, const void
       tracer_record_call(OPENCL_ID_clGetDeviceInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetDeviceInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1003,7 +1003,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevices(
       tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
   tracer_record.num_devices_ret_val =
       tracer_args.num_devices_ret ? (uint64_t)(*tracer_args.num_devices_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateSubDevices, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1084,7 +1084,7 @@ opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainDevice, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1162,7 +1162,7 @@ opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseDevice, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1249,7 +1249,7 @@ opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDeviceCommandQue
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetDefaultDeviceCommandQueue,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetDefaultDeviceCommandQueue, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1341,7 +1341,7 @@ opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTimer_fn *tracer_
       tracer_args.device_timestamp ? (uint64_t)(*tracer_args.device_timestamp) : 0;
   tracer_record.host_timestamp_val =
       tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetDeviceAndHostTimer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1427,7 +1427,7 @@ opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetHostTimer, tracer_depth, tracer_args.tracer_status);
   tracer_record.host_timestamp_val =
       tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetHostTimer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1507,7 +1507,7 @@ opencl_traced_clCreateContext(opencl_clCreateContext_fn *tracer_real, const void
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateContext, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1587,7 +1587,7 @@ __attribute__((noinline)) static cl_context opencl_traced_clCreateContextFromTyp
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateContextFromType, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1671,7 +1671,7 @@ opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainContext, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainContext, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1749,7 +1749,7 @@ opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseContext, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseContext, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1842,7 +1842,7 @@ opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetContextInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetContextInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1931,7 +1931,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetContextDestructorCall
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetContextDestructorCallback,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetContextDestructorCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2012,7 +2012,7 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateCommandQueueWithProperties,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -2095,7 +2095,7 @@ opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainCommandQueue, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainCommandQueue, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2175,7 +2175,7 @@ opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseCommandQueue, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseCommandQueue, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2272,7 +2272,7 @@ opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_fn *tracer_real
       tracer_record_call(OPENCL_ID_clGetCommandQueueInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetCommandQueueInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2353,7 +2353,7 @@ opencl_traced_clCreateBuffer(opencl_clCreateBuffer_fn *tracer_real, const void *
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2431,7 +2431,7 @@ opencl_traced_clCreateSubBuffer(opencl_clCreateSubBuffer_fn *tracer_real, const 
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateSubBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2512,7 +2512,7 @@ opencl_traced_clCreateImage(opencl_clCreateImage_fn *tracer_real, const void *tr
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2592,7 +2592,7 @@ opencl_traced_clCreatePipe(opencl_clCreatePipe_fn *tracer_real, const void *trac
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreatePipe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2675,7 +2675,7 @@ opencl_traced_clCreateBufferWithProperties(opencl_clCreateBufferWithProperties_f
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateBufferWithProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2763,7 +2763,7 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImageWithPropertie
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateImageWithProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2848,7 +2848,7 @@ opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainMemObject, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainMemObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2926,7 +2926,7 @@ opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseMemObject, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseMemObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3022,7 +3022,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSupportedImageFormats
                                                tracer_args.tracer_status);
   tracer_record.num_image_formats_val =
       tracer_args.num_image_formats ? (uint64_t)(*tracer_args.num_image_formats) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetSupportedImageFormats, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3121,7 +3121,7 @@ opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tracer_real,
       tracer_record_call(OPENCL_ID_clGetMemObjectInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetMemObjectInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3216,7 +3216,7 @@ opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetImageInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetImageInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3310,7 +3310,7 @@ opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real, const void *tr
       tracer_record_call(OPENCL_ID_clGetPipeInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetPipeInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3399,7 +3399,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetMemObjectDestructorCa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetMemObjectDestructorCallback,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetMemObjectDestructorCallback,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -3489,7 +3489,7 @@ __attribute__((noinline)) static void *opencl_traced_clSVMAlloc(opencl_clSVMAllo
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSVMAlloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3568,7 +3568,7 @@ __attribute__((noinline)) static void opencl_traced_clSVMFree(opencl_clSVMFree_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMFree, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSVMFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3638,7 +3638,7 @@ __attribute__((noinline)) static cl_sampler opencl_traced_clCreateSamplerWithPro
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateSamplerWithProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3721,7 +3721,7 @@ opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainSampler, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainSampler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3799,7 +3799,7 @@ opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseSampler, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseSampler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3892,7 +3892,7 @@ opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetSamplerInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetSamplerInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3971,7 +3971,7 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithSou
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithSource, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4057,7 +4057,7 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBin
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithBinary, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4143,7 +4143,7 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBui
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithBuiltInKernels,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -4221,7 +4221,7 @@ opencl_traced_clCreateProgramWithIL(opencl_clCreateProgramWithIL_fn *tracer_real
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithIL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4303,7 +4303,7 @@ opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainProgram, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainProgram, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4381,7 +4381,7 @@ opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseProgram, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseProgram, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4473,7 +4473,7 @@ opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clBuildProgram, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clBuildProgram, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4580,7 +4580,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCompileProgram(
   tracer_record.header_include_names_val =
       tracer_args.header_include_names ? (uint64_t)(uintptr_t)(*tracer_args.header_include_names)
                                        : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCompileProgram, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4672,7 +4672,7 @@ __attribute__((noinline)) static cl_program opencl_traced_clLinkProgram(
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clLinkProgram, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4764,7 +4764,7 @@ opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramReleaseCallback_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetProgramReleaseCallback, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetProgramReleaseCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4857,7 +4857,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetProgramSpecialization
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetProgramSpecializationConstant,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetProgramSpecializationConstant,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -4940,7 +4940,7 @@ opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformCompiler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clUnloadPlatformCompiler, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clUnloadPlatformCompiler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5035,7 +5035,7 @@ opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetProgramInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetProgramInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5133,7 +5133,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetProgramBuildInfo(
       tracer_record_call(OPENCL_ID_clGetProgramBuildInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetProgramBuildInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5209,7 +5209,7 @@ opencl_traced_clCreateKernel(opencl_clCreateKernel_fn *tracer_real, const void *
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5298,7 +5298,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateKernelsInProgram(
                                                tracer_args.tracer_status);
   tracer_record.num_kernels_ret_val =
       tracer_args.num_kernels_ret ? (uint64_t)(*tracer_args.num_kernels_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateKernelsInProgram, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5368,7 +5368,7 @@ opencl_traced_clCloneKernel(opencl_clCloneKernel_fn *tracer_real, const void *tr
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCloneKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5447,7 +5447,7 @@ opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainKernel, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5525,7 +5525,7 @@ opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseKernel, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5611,7 +5611,7 @@ opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetKernelArg, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetKernelArg, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5697,7 +5697,7 @@ opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPointer_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointer, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetKernelArgSVMPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5785,7 +5785,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfo(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetKernelExecInfo, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetKernelExecInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5879,7 +5879,7 @@ opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_real, const void
       tracer_record_call(OPENCL_ID_clGetKernelInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetKernelInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5977,7 +5977,7 @@ opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tracer_real,
       tracer_record_call(OPENCL_ID_clGetKernelArgInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetKernelArgInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6078,7 +6078,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelWorkGroupInfo(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetKernelWorkGroupInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6186,7 +6186,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfo(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetKernelSubGroupInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6255,7 +6255,7 @@ opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clWaitForEvents, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clWaitForEvents, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6348,7 +6348,7 @@ opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetEventInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetEventInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6416,7 +6416,7 @@ opencl_traced_clCreateUserEvent(opencl_clCreateUserEvent_fn *tracer_real, const 
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateUserEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6495,7 +6495,7 @@ opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainEvent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6573,7 +6573,7 @@ opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseEvent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6654,7 +6654,7 @@ opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetUserEventStatus, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetUserEventStatus, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6744,7 +6744,7 @@ opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetEventCallback, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetEventCallback, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6839,7 +6839,7 @@ opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingInfo_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetEventProfilingInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6923,7 +6923,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clFlush(opencl_clFlush_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clFlush, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clFlush, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6981,7 +6981,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clFinish(opencl_clFinish_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clFinish, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clFinish, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7077,7 +7077,7 @@ opencl_traced_clEnqueueReadBuffer(opencl_clEnqueueReadBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueReadBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueReadBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7195,7 +7195,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadBufferRect(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReadBufferRect, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueReadBufferRect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7304,7 +7304,7 @@ opencl_traced_clEnqueueWriteBuffer(opencl_clEnqueueWriteBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueWriteBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueWriteBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7425,7 +7425,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteBufferRect(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueWriteBufferRect, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueWriteBufferRect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7535,7 +7535,7 @@ opencl_traced_clEnqueueFillBuffer(opencl_clEnqueueFillBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueFillBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueFillBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7638,7 +7638,7 @@ opencl_traced_clEnqueueCopyBuffer(opencl_clEnqueueCopyBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueCopyBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7753,7 +7753,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferRect(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyBufferRect, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBufferRect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7865,7 +7865,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadImage(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueReadImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueReadImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7972,7 +7972,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteImage(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueWriteImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueWriteImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8081,7 +8081,7 @@ opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueFillImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueFillImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8183,7 +8183,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImage(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueCopyImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8293,7 +8293,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImageToBuffer
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8405,7 +8405,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferToImage
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyBufferToImage, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBufferToImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8518,7 +8518,7 @@ __attribute__((noinline)) static void *opencl_traced_clEnqueueMapBuffer(
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMapBuffer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8625,7 +8625,7 @@ opencl_traced_clEnqueueMapImage(opencl_clEnqueueMapImage_fn *tracer_real, const 
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMapImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8722,7 +8722,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueUnmapMemObject(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueUnmapMemObject, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueUnmapMemObject, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8829,7 +8829,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjects
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjects, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemObjects, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8933,7 +8933,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNDRangeKernel(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueNDRangeKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueNDRangeKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9047,7 +9047,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNativeKernel(
   tracer_record.args_mem_loc_val =
       tracer_args.args_mem_loc ? (uint64_t)(uintptr_t)(*tracer_args.args_mem_loc) : 0;
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueNativeKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9146,7 +9146,7 @@ opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWithWaitList_fn 
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9222,7 +9222,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueBarrierWithWaitLi
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueBarrierWithWaitList, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueBarrierWithWaitList, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9327,7 +9327,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFree(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMFree, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9429,7 +9429,7 @@ opencl_traced_clEnqueueSVMMemcpy(opencl_clEnqueueSVMMemcpy_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpy, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemcpy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9529,7 +9529,7 @@ opencl_traced_clEnqueueSVMMemFill(opencl_clEnqueueSVMMemFill_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemFill, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemFill, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9635,7 +9635,7 @@ opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMap, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9732,7 +9732,7 @@ opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMUnmap, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMUnmap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9837,7 +9837,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMMigrateMem(
   tracer_record.svm_pointers_val =
       tracer_args.svm_pointers ? (uint64_t)(uintptr_t)(*tracer_args.svm_pointers) : 0;
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMigrateMem, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9932,7 +9932,7 @@ __attribute__((noinline)) static void *opencl_traced_clGetExtensionFunctionAddre
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddressForPlatform,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetExtensionFunctionAddressForPlatform,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -10029,7 +10029,7 @@ opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueueProperty_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.old_properties_val =
       tracer_args.old_properties ? (uint64_t)(*tracer_args.old_properties) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetCommandQueueProperty, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10117,7 +10117,7 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImage2D(
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateImage2D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10211,7 +10211,7 @@ opencl_traced_clCreateImage3D(opencl_clCreateImage3D_fn *tracer_real, const void
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateImage3D, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10298,7 +10298,7 @@ opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMarker, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMarker, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10383,7 +10383,7 @@ opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueWaitForEvents, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueWaitForEvents, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10465,7 +10465,7 @@ opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueBarrier, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueBarrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10540,7 +10540,7 @@ opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clUnloadCompiler, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clUnloadCompiler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10621,7 +10621,7 @@ opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFunctionAddress
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddress,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetExtensionFunctionAddress, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10696,7 +10696,7 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateCommandQueue, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10775,7 +10775,7 @@ opencl_traced_clCreateSampler(opencl_clCreateSampler_fn *tracer_real, const void
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateSampler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10865,7 +10865,7 @@ opencl_traced_clEnqueueTask(opencl_clEnqueueTask_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueTask, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueTask, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10941,7 +10941,7 @@ __attribute__((noinline)) static cl_command_buffer_khr opencl_traced_clCreateCom
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateCommandBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11027,7 +11027,7 @@ opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandBufferKHR_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clFinalizeCommandBufferKHR, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clFinalizeCommandBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11110,7 +11110,7 @@ opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBufferKHR_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clRetainCommandBufferKHR, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainCommandBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11194,7 +11194,7 @@ opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBufferKHR_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clReleaseCommandBufferKHR, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseCommandBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11294,7 +11294,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCommandBufferKHR(
                                                tracer_args.tracer_status);
   tracer_record.queues_val = tracer_args.queues ? (uint64_t)(uintptr_t)(*tracer_args.queues) : 0;
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueCommandBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11403,7 +11403,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandBarrierWithWaitLi
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandBarrierWithWaitListKHR,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -11525,7 +11525,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11663,7 +11663,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferRectKHR
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferRectKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11791,7 +11791,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferToImage
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferToImageKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11916,7 +11916,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandCopyImageKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12043,7 +12043,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageToBuffer
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandCopyImageToBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12166,7 +12166,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillBufferKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandFillBufferKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12288,7 +12288,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillImageKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandFillImageKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12420,7 +12420,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandNDRangeKernelKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCommandNDRangeKernelKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12528,7 +12528,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetCommandBufferInfoKHR(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetCommandBufferInfoKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12617,7 +12617,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clUpdateMutableCommandsKHR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clUpdateMutableCommandsKHR, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clUpdateMutableCommandsKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12715,7 +12715,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetMutableCommandInfoKHR
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetMutableCommandInfoKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12807,7 +12807,7 @@ opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectDestructorAPPLE
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetMemObjectDestructorAPPLE,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetMemObjectDestructorAPPLE, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12898,7 +12898,7 @@ opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSystemLogAPPLE
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToSystemLogAPPLE,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clLogMessagesToSystemLogAPPLE, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12988,7 +12988,7 @@ opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdoutAPPLE_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13078,7 +13078,7 @@ opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStderrAPPLE_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13170,7 +13170,7 @@ opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR_fn *tracer_re
       tracer_args.platforms ? (uint64_t)(uintptr_t)(*tracer_args.platforms) : 0;
   tracer_record.num_platforms_val =
       tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clIcdGetPlatformIDsKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13247,7 +13247,7 @@ opencl_traced_clCreateProgramWithILKHR(opencl_clCreateProgramWithILKHR_fn *trace
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithILKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13329,7 +13329,7 @@ opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clTerminateContextKHR, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clTerminateContextKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13408,7 +13408,7 @@ opencl_traced_clCreateCommandQueueWithPropertiesKHR(
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateCommandQueueWithPropertiesKHR,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -13493,7 +13493,7 @@ opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseDeviceEXT, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseDeviceEXT, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13571,7 +13571,7 @@ opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainDeviceEXT, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainDeviceEXT, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13664,7 +13664,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevicesEXT(
       tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
   tracer_record.num_devices_val =
       tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateSubDevicesEXT, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13769,7 +13769,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjectE
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13879,7 +13879,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetDeviceImageInfoQCOM(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetDeviceImageInfoQCOM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13985,7 +13985,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireGrallocObj
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14090,7 +14090,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseGrallocObj
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14203,7 +14203,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueGenerateMipmapIMG
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14316,7 +14316,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfoKHR
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetKernelSubGroupInfoKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14428,7 +14428,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSuggestedLocalW
   tracer_record.suggested_local_work_size_val =
       tracer_args.suggested_local_work_size ? (uint64_t)(*tracer_args.suggested_local_work_size)
                                             : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14538,7 +14538,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireExternalMe
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14648,7 +14648,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseExternalMe
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14756,7 +14756,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSemaphoreHandleForTyp
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_size_ret_val =
       tracer_args.handle_size_ret ? (uint64_t)(*tracer_args.handle_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetSemaphoreHandleForTypeKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14835,7 +14835,7 @@ __attribute__((noinline)) static cl_semaphore_khr opencl_traced_clCreateSemaphor
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateSemaphoreWithPropertiesKHR,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -14940,7 +14940,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15049,7 +15049,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSignalSemaphoresK
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15152,7 +15152,7 @@ opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_fn *tracer_real
       tracer_record_call(OPENCL_ID_clGetSemaphoreInfoKHR, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetSemaphoreInfoKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15237,7 +15237,7 @@ opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseSemaphoreKHR, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseSemaphoreKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15317,7 +15317,7 @@ opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainSemaphoreKHR, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainSemaphoreKHR, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15396,7 +15396,7 @@ opencl_traced_clImportMemoryARM(opencl_clImportMemoryARM_fn *tracer_real, const 
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clImportMemoryARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15484,7 +15484,7 @@ opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMAllocARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSVMAllocARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15564,7 +15564,7 @@ opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMFreeARM, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSVMFreeARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15664,7 +15664,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFreeARM(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMFreeARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMFreeARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15772,7 +15772,7 @@ opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15880,7 +15880,7 @@ opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemFillARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemFillARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15988,7 +15988,7 @@ opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMapARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMapARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16085,7 +16085,7 @@ opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMUnmapARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMUnmapARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16176,7 +16176,7 @@ opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVMPointerARM_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16264,7 +16264,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfoARM(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetKernelExecInfoARM, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetKernelExecInfoARM, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16344,7 +16344,7 @@ __attribute__((noinline)) static cl_accelerator_intel opencl_traced_clCreateAcce
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateAcceleratorINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16446,7 +16446,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetAcceleratorInfoINTEL(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetAcceleratorInfoINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16533,7 +16533,7 @@ opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorINTEL_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clRetainAcceleratorINTEL, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clRetainAcceleratorINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16617,7 +16617,7 @@ opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAcceleratorINTEL_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clReleaseAcceleratorINTEL, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clReleaseAcceleratorINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16696,7 +16696,7 @@ opencl_traced_clHostMemAllocINTEL(opencl_clHostMemAllocINTEL_fn *tracer_real,
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clHostMemAllocINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16776,7 +16776,7 @@ opencl_traced_clDeviceMemAllocINTEL(opencl_clDeviceMemAllocINTEL_fn *tracer_real
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clDeviceMemAllocINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16859,7 +16859,7 @@ opencl_traced_clSharedMemAllocINTEL(opencl_clSharedMemAllocINTEL_fn *tracer_real
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSharedMemAllocINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16944,7 +16944,7 @@ opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clMemFreeINTEL, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clMemFreeINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17024,7 +17024,7 @@ opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clMemBlockingFreeINTEL, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clMemBlockingFreeINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17123,7 +17123,7 @@ opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL_fn *tracer_re
       tracer_record_call(OPENCL_ID_clGetMemAllocInfoINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetMemAllocInfoINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17216,7 +17216,7 @@ opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgMemPointerINTEL
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgMemPointerINTEL,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clSetKernelArgMemPointerINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17320,7 +17320,7 @@ opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMemFillINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMemFillINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17428,7 +17428,7 @@ opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMemcpyINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMemcpyINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17530,7 +17530,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemAdviseINTEL(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17634,7 +17634,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemINTEL(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17737,7 +17737,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemsetINTEL(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMemsetINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clEnqueueMemsetINTEL, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17823,7 +17823,7 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateBufferWithProperti
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clCreateBufferWithPropertiesINTEL,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -17936,7 +17936,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetImageRequirementsInfo
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("opencl", OPENCL_ID_clGetImageRequirementsInfoEXT, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

@@ -1030,7 +1030,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Abort, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Abort, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1135,7 +1135,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Accumulate(
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Accumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1220,7 +1220,7 @@ openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Add_error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_class, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1303,7 +1303,7 @@ openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Add_error_code, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorcode_val =
       tracer_args.errorcode ? (uint64_t)(int64_t)(*tracer_args.errorcode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_code, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1384,7 +1384,7 @@ openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Add_error_string, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_string, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1483,7 +1483,7 @@ openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real, const void *
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1588,7 +1588,7 @@ openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real, const void
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1690,7 +1690,7 @@ openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real, const void
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1800,7 +1800,7 @@ openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_real, const vo
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1887,7 +1887,7 @@ openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alloc_mem, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Alloc_mem, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1982,7 +1982,7 @@ openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real, const void *
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Allreduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2082,7 +2082,7 @@ openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real, const void
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallreduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2180,7 +2180,7 @@ openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real, const void *tr
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2285,7 +2285,7 @@ openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real, const void *
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2388,7 +2388,7 @@ openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alltoallv, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2498,7 +2498,7 @@ openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ialltoallv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2605,7 +2605,7 @@ openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alltoallw, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2715,7 +2715,7 @@ openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ialltoallw, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2799,7 +2799,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Barrier, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Barrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2880,7 +2880,7 @@ openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ibarrier, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibarrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2972,7 +2972,7 @@ openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const void *tracer_c
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Bcast, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3068,7 +3068,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3166,7 +3166,7 @@ openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibcast, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3267,7 +3267,7 @@ openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real, const void
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3349,7 +3349,7 @@ openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Buffer_attach, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_attach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3430,7 +3430,7 @@ openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Buffer_detach, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_detach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3509,7 +3509,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cance
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cancel, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cancel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3593,7 +3593,7 @@ openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_coords, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_coords, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3689,7 +3689,7 @@ openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Cart_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_cart_val =
       tracer_args.comm_cart ? (uint64_t)(uintptr_t)(*tracer_args.comm_cart) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3778,7 +3778,7 @@ openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_get, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3868,7 +3868,7 @@ openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_map, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3952,7 +3952,7 @@ openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_rank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4044,7 +4044,7 @@ openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real, const void
       tracer_args.rank_source ? (uint64_t)(int64_t)(*tracer_args.rank_source) : 0;
   tracer_record.rank_dest_val =
       tracer_args.rank_dest ? (uint64_t)(int64_t)(*tracer_args.rank_dest) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_shift, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4132,7 +4132,7 @@ openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real, const void *tr
       tracer_record_call(OPENMPI_ID_MPI_Cart_sub, tracer_depth, tracer_args.tracer_status);
   tracer_record.new_comm_val =
       tracer_args.new_comm ? (uint64_t)(uintptr_t)(*tracer_args.new_comm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_sub, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4214,7 +4214,7 @@ openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cartdim_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.ndims_val = tracer_args.ndims ? (uint64_t)(int64_t)(*tracer_args.ndims) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Cartdim_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4292,7 +4292,7 @@ openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Close_port, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Close_port, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4381,7 +4381,7 @@ openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_accept, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_accept, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4465,7 +4465,7 @@ openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhandler_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4551,7 +4551,7 @@ openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_compare, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4641,7 +4641,7 @@ openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_connect, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_connect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4727,7 +4727,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4819,7 +4819,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_keyval(
                                                tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4914,7 +4914,7 @@ openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5002,7 +5002,7 @@ openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5083,7 +5083,7 @@ openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_delete_attr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_delete_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5165,7 +5165,7 @@ openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_disconnect, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_disconnect, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5249,7 +5249,7 @@ openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5334,7 +5334,7 @@ openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real, const void *
       tracer_record_call(OPENMPI_ID_MPI_Comm_idup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_idup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5421,7 +5421,7 @@ openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_dup_with_info, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup_with_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5504,7 +5504,7 @@ openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Comm_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5585,7 +5585,7 @@ openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5672,7 +5672,7 @@ openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5775,7 +5775,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5892,7 +5892,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create_adjace
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_dist_graph_val =
       tracer_args.comm_dist_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_dist_graph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create_adjacent,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -5998,7 +5998,7 @@ openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighbors_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6099,7 +6099,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_neighbors_cou
       tracer_args.outneighbors ? (uint64_t)(int64_t)(*tracer_args.outneighbors) : 0;
   tracer_record.weighted_val =
       tracer_args.weighted ? (uint64_t)(int64_t)(*tracer_args.weighted) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors_count,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -6186,7 +6186,7 @@ openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandler_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.erhandler_val =
       tracer_args.erhandler ? (uint64_t)(uintptr_t)(*tracer_args.erhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6271,7 +6271,7 @@ openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6360,7 +6360,7 @@ openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer_real,
       tracer_args.comm_name ? (uint64_t)(int64_t)(*tracer_args.comm_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6440,7 +6440,7 @@ openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_parent, tracer_depth, tracer_args.tracer_status);
   tracer_record.parent_val = tracer_args.parent ? (uint64_t)(uintptr_t)(*tracer_args.parent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_parent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6522,7 +6522,7 @@ openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6604,7 +6604,7 @@ openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real, const void *
       tracer_record_call(OPENMPI_ID_MPI_Comm_join, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_join, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6685,7 +6685,7 @@ openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_rank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6766,7 +6766,7 @@ openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_remote_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6850,7 +6850,7 @@ openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_remote_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6936,7 +6936,7 @@ openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_attr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7018,7 +7018,7 @@ openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7101,7 +7101,7 @@ openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_info, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7181,7 +7181,7 @@ openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_name, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7263,7 +7263,7 @@ openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7362,7 +7362,7 @@ openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real, const void
       tracer_record_call(OPENMPI_ID_MPI_Comm_spawn, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7467,7 +7467,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_spawn_multiple(
                                                tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn_multiple, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7562,7 +7562,7 @@ openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7654,7 +7654,7 @@ openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split_type, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split_type, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7737,7 +7737,7 @@ openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_test_inter, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_test_inter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7833,7 +7833,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Compare_and_swap(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Compare_and_swap, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Compare_and_swap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7922,7 +7922,7 @@ openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Dims_create, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Dims_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8003,7 +8003,7 @@ openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Errhandler_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Errhandler_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8086,7 +8086,7 @@ openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_class, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8173,7 +8173,7 @@ openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_real, const 
   tracer_record.string_val = tracer_args.string ? (uint64_t)(int64_t)(*tracer_args.string) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_string, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8269,7 +8269,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exsca
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Exscan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8364,7 +8364,7 @@ openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Fetch_and_op, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Fetch_and_op, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8464,7 +8464,7 @@ openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real, const void *trac
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iexscan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8548,7 +8548,7 @@ openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhandler_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8635,7 +8635,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8719,7 +8719,7 @@ openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8805,7 +8805,7 @@ openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandler_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8897,7 +8897,7 @@ openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_open, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_open, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8977,7 +8977,7 @@ openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_close, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_close, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9057,7 +9057,7 @@ openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_delete, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_delete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9137,7 +9137,7 @@ openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_size, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9217,7 +9217,7 @@ openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_preallocate, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_preallocate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9300,7 +9300,7 @@ openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9381,7 +9381,7 @@ openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9462,7 +9462,7 @@ openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_amode, tracer_depth, tracer_args.tracer_status);
   tracer_record.amode_val = tracer_args.amode ? (uint64_t)(int64_t)(*tracer_args.amode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_amode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9542,7 +9542,7 @@ openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_info, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9624,7 +9624,7 @@ openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_File_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9716,7 +9716,7 @@ openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_view, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_view, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9811,7 +9811,7 @@ openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer_real,
   tracer_record.filetype_val =
       tracer_args.filetype ? (uint64_t)(uintptr_t)(*tracer_args.filetype) : 0;
   tracer_record.datarep_val = tracer_args.datarep ? (uint64_t)(int64_t)(*tracer_args.datarep) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_view, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9904,7 +9904,7 @@ openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_at, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9996,7 +9996,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_read_at_all(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_at_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10090,7 +10090,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_at, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10182,7 +10182,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_at_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10277,7 +10277,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10370,7 +10370,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10463,7 +10463,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at_all(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_at_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10558,7 +10558,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at_all(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at_all, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10650,7 +10650,7 @@ openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10739,7 +10739,7 @@ openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10829,7 +10829,7 @@ openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10919,7 +10919,7 @@ openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11010,7 +11010,7 @@ openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11100,7 +11100,7 @@ openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11191,7 +11191,7 @@ openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11282,7 +11282,7 @@ openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11367,7 +11367,7 @@ openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_seek, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11448,7 +11448,7 @@ openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_position, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11536,7 +11536,7 @@ openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_offset_fn *tra
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_byte_offset, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.disp_val = tracer_args.disp ? (uint64_t)(int64_t)(*tracer_args.disp) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_byte_offset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11627,7 +11627,7 @@ openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_shared, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11719,7 +11719,7 @@ openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_shared, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11812,7 +11812,7 @@ openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_shared, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11905,7 +11905,7 @@ openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_iwrite_shared, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11997,7 +11997,7 @@ openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_ordered, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12089,7 +12089,7 @@ openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12176,7 +12176,7 @@ openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_seek_shared, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12264,7 +12264,7 @@ openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_position_shared
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_position_shared,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12357,7 +12357,7 @@ openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_all_begin_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12446,7 +12446,7 @@ openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_end_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12538,7 +12538,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all_begin(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12627,7 +12627,7 @@ openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_all_end_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12716,7 +12716,7 @@ openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begin_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12802,7 +12802,7 @@ openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_all_end, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12893,7 +12893,7 @@ openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_begin_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12979,7 +12979,7 @@ openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13070,7 +13070,7 @@ openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_ordered_begin_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13158,7 +13158,7 @@ openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordered_end_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13250,7 +13250,7 @@ openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_ordered_begin
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_begin,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_begin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13338,7 +13338,7 @@ openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_ordered_end_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_end, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13427,7 +13427,7 @@ openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_extent_fn *tra
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_type_extent, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_type_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13510,7 +13510,7 @@ openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_set_atomicity, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_atomicity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13593,7 +13593,7 @@ openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_atomicity, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_atomicity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13673,7 +13673,7 @@ openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_sync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_File_sync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13748,7 +13748,7 @@ openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Finalize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13827,7 +13827,7 @@ openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Finalized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalized, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13905,7 +13905,7 @@ openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Free_mem, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Free_mem, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14006,7 +14006,7 @@ openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const void *tracer
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Gather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14116,7 +14116,7 @@ openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real, const void *trac
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Igather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14226,7 +14226,7 @@ openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real, const void *trac
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Gatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14341,7 +14341,7 @@ openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real, const void *tr
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Igatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14427,7 +14427,7 @@ openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_address, tracer_depth, tracer_args.tracer_status);
   tracer_record.address_val = tracer_args.address ? (uint64_t)(int64_t)(*tracer_args.address) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_address, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14512,7 +14512,7 @@ openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_count, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_count, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14597,7 +14597,7 @@ openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_elements, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14683,7 +14683,7 @@ openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_elements_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14789,7 +14789,7 @@ openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *tracer_calle
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14908,7 +14908,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Get_accumulate(
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_accumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14999,7 +14999,7 @@ openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_version_fn *trace
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_library_version, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15085,7 +15085,7 @@ openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_fn *tracer_
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_processor_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15171,7 +15171,7 @@ openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_real, const vo
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.subversion_val =
       tracer_args.subversion ? (uint64_t)(int64_t)(*tracer_args.subversion) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_version, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15267,7 +15267,7 @@ openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_real, const 
       tracer_record_call(OPENMPI_ID_MPI_Graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_graph_val =
       tracer_args.comm_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_graph) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15357,7 +15357,7 @@ openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_get, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15447,7 +15447,7 @@ openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_map, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15536,7 +15536,7 @@ openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_count_fn *t
                                                tracer_args.tracer_status);
   tracer_record.nneighbors_val =
       tracer_args.nneighbors ? (uint64_t)(int64_t)(*tracer_args.nneighbors) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors_count, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15625,7 +15625,7 @@ openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15712,7 +15712,7 @@ openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Graphdims_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.nnodes_val = tracer_args.nnodes ? (uint64_t)(int64_t)(*tracer_args.nnodes) : 0;
   tracer_record.nedges_val = tracer_args.nedges ? (uint64_t)(int64_t)(*tracer_args.nedges) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Graphdims_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15791,7 +15791,7 @@ openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Grequest_complete, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_complete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15883,7 +15883,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Grequest_start(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Grequest_start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15971,7 +15971,7 @@ openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_compare, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16058,7 +16058,7 @@ openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Group_difference, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_difference, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16148,7 +16148,7 @@ openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real, const void
       tracer_record_call(OPENMPI_ID_MPI_Group_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_excl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16228,7 +16228,7 @@ openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16315,7 +16315,7 @@ openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real, const void
       tracer_record_call(OPENMPI_ID_MPI_Group_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_incl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16402,7 +16402,7 @@ openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_intersection, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16493,7 +16493,7 @@ openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Group_range_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_excl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16584,7 +16584,7 @@ openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Group_range_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_incl, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16668,7 +16668,7 @@ openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_rank, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16749,7 +16749,7 @@ openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16839,7 +16839,7 @@ openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_ranks_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Group_translate_ranks, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_translate_ranks, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16928,7 +16928,7 @@ openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Group_union, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_union, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17029,7 +17029,7 @@ openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17161,7 +17161,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
   tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Improbe);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Improbe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17254,7 +17254,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrec
       tracer_record_call(OPENMPI_ID_MPI_Imrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Imrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17334,7 +17334,7 @@ openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17414,7 +17414,7 @@ openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_delete, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_delete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17495,7 +17495,7 @@ openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newinfo_val = tracer_args.newinfo ? (uint64_t)(uintptr_t)(*tracer_args.newinfo) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_dup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17574,7 +17574,7 @@ openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17663,7 +17663,7 @@ openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real, const void *tr
       tracer_record_call(OPENMPI_ID_MPI_Info_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17745,7 +17745,7 @@ openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_get_nkeys, tracer_depth, tracer_args.tracer_status);
   tracer_record.nkeys_val = tracer_args.nkeys ? (uint64_t)(int64_t)(*tracer_args.nkeys) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nkeys, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17828,7 +17828,7 @@ openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_get_nthkey, tracer_depth, tracer_args.tracer_status);
   tracer_record.key_val = tracer_args.key ? (uint64_t)(int64_t)(*tracer_args.key) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nthkey, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17918,7 +17918,7 @@ openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn *tracer_re
   tracer_record.valuelen_val =
       tracer_args.valuelen ? (uint64_t)(int64_t)(*tracer_args.valuelen) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_valuelen, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18003,7 +18003,7 @@ openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_set, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_set, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18067,7 +18067,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn
       tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, tracer_args.tracer_status);
   tracer_record.argc_val = tracer_args.argc ? (uint64_t)(int64_t)(*tracer_args.argc) : 0;
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18145,7 +18145,7 @@ openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Initialized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Initialized, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18216,7 +18216,7 @@ openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_real, const vo
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Init_thread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18310,7 +18310,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Intercomm_create(
       tracer_record_call(OPENMPI_ID_MPI_Intercomm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18403,7 +18403,7 @@ openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Intercomm_merge, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_merge, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18531,7 +18531,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
       tracer_record_call(OPENMPI_ID_MPI_Iprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Iprobe);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iprobe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18632,7 +18632,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Irecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18733,7 +18733,7 @@ openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Irsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18834,7 +18834,7 @@ openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const void *tracer_c
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Isend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18935,7 +18935,7 @@ openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Issend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19015,7 +19015,7 @@ openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Is_thread_main, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Is_thread_main, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19100,7 +19100,7 @@ openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Lookup_name, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Lookup_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19189,7 +19189,7 @@ openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Mprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Mprobe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19277,7 +19277,7 @@ openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Mrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Mrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19371,7 +19371,7 @@ openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgather, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19473,7 +19473,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgather(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgather, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgather, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19575,7 +19575,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_allgatherv(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19685,7 +19685,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgatherv(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19786,7 +19786,7 @@ openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoall, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19889,7 +19889,7 @@ openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19995,7 +19995,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallv(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20106,7 +20106,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallv(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20215,7 +20215,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallw(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20327,7 +20327,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallw(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20416,7 +20416,7 @@ openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_commutative, tracer_depth, tracer_args.tracer_status);
   tracer_record.commute_val = tracer_args.commute ? (uint64_t)(int64_t)(*tracer_args.commute) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_commutative, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20500,7 +20500,7 @@ openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20583,7 +20583,7 @@ openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real, const void *
       tracer_record_call(OPENMPI_ID_MPI_Open_port, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Open_port, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20662,7 +20662,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_f
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20758,7 +20758,7 @@ openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Pack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20847,7 +20847,7 @@ openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Pack_external_size, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20946,7 +20946,7 @@ openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void *tracer_cal
       tracer_record_call(OPENMPI_ID_MPI_Pack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21033,7 +21033,7 @@ openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Pack_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21120,7 +21120,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Probe, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Probe, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21203,7 +21203,7 @@ openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Publish_name, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Publish_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21309,7 +21309,7 @@ openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *tracer_calle
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Put, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21393,7 +21393,7 @@ openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_real, const 
       tracer_record_call(OPENMPI_ID_MPI_Query_thread, tracer_depth, tracer_args.tracer_status);
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Query_thread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21503,7 +21503,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Raccumulate(
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Raccumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21608,7 +21608,7 @@ openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real, const void *
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21711,7 +21711,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
       tracer_args.tracer_status, tracer_args.comm,
       mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21811,7 +21811,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduc
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21914,7 +21914,7 @@ openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real, const void *trac
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22004,7 +22004,7 @@ openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Reduce_local, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_local, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22096,7 +22096,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce_scatter(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22193,7 +22193,7 @@ openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22293,7 +22293,7 @@ openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_block_fn *tra
   tracer_record.bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                         mpi_element_size(tracer_args.datatype)
                                                   : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter_block, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22399,7 +22399,7 @@ openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_block_fn *t
                              tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                              mpi_element_size(tracer_args.datatype)
                                                        : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter_block, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22496,7 +22496,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Register_datarep(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Register_datarep, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Register_datarep, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22582,7 +22582,7 @@ openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Request_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22667,7 +22667,7 @@ openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Request_get_status, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_get_status, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22779,7 +22779,7 @@ openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void *tracer_cal
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22896,7 +22896,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rget_accumulate(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Rget_accumulate, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget_accumulate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23015,7 +23015,7 @@ openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void *tracer_cal
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Rput, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23115,7 +23115,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23216,7 +23216,7 @@ openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real, const void
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23313,7 +23313,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Scan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23412,7 +23412,7 @@ openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const void *tracer_c
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscan, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23514,7 +23514,7 @@ openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real, const void *trac
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23625,7 +23625,7 @@ openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real, const void *tr
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23735,7 +23735,7 @@ openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real, const void *tr
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatterv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23850,7 +23850,7 @@ openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real, const void *
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatterv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23955,7 +23955,7 @@ openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real, const void *
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Send_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24053,7 +24053,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Send, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24173,7 +24173,7 @@ openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real, const void *tr
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
       tracer_args.tracer_status, tracer_args.comm,
       mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24289,7 +24289,7 @@ openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *tracer_real
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(
       tracer_args.tracer_status, tracer_args.comm,
       mpi_status_source(tracer_args.tracer_status, tracer_args.status, tracer_args.source));
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv_replace, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24394,7 +24394,7 @@ openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real, const void
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend_init, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24492,7 +24492,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24571,7 +24571,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Start(openmpi_MPI_Start_
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24650,7 +24650,7 @@ openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Startall, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Startall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24733,7 +24733,7 @@ openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancelled_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_cancelled, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_cancelled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24820,7 +24820,7 @@ openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_elements_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_elements, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24909,7 +24909,7 @@ openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_elements_x_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_elements_x, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25043,7 +25043,7 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
           (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0),
       TRACER_COMPLETED_ALL, 0, NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Testall);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25180,7 +25180,7 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
       TRACER_COMPLETED_INDEX, (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)),
       NULL, 0, tracer_args.status, mpi_status_source_at);
   tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Testany);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25317,7 +25317,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
                      ? mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1)
                      : -1);
   tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Test);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Test, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25397,7 +25397,7 @@ openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Test_cancelled, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Test_cancelled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25533,7 +25533,7 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
       tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
       tracer_args.array_of_statuses, mpi_status_source_at);
   tracer_record.polls = tracer_poll_take(&openmpi_poll_MPI_Testsome);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25617,7 +25617,7 @@ openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Topo_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.status_val = tracer_args.status ? (uint64_t)(int64_t)(*tracer_args.status) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Topo_test, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25696,7 +25696,7 @@ openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_commit, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_commit, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25781,7 +25781,7 @@ openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_contiguous, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_contiguous, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25886,7 +25886,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_darray(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_darray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_darray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25980,7 +25980,7 @@ openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f90_complex_f
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_complex, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_complex, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26067,7 +26067,7 @@ openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f90_integer_f
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_integer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_integer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26156,7 +26156,7 @@ openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_real_fn *tra
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_real, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_real, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26253,7 +26253,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed_blo
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed_block,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed_block,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -26352,7 +26352,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26447,7 +26447,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hvector(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hvector, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hvector, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26540,7 +26540,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_keyval(
                                                tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26640,7 +26640,7 @@ openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_indexed_blo
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_indexed_block,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_indexed_block,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -26737,7 +26737,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_struct(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_struct, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_struct, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26841,7 +26841,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_subarray(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_subarray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_subarray, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26934,7 +26934,7 @@ openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resized_fn *trace
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_resized, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_resized, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27018,7 +27018,7 @@ openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_delete_attr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_delete_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27102,7 +27102,7 @@ openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_dup, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27181,7 +27181,7 @@ openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27261,7 +27261,7 @@ openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Type_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27350,7 +27350,7 @@ openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27447,7 +27447,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_contents(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_get_contents, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_contents, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27550,7 +27550,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_envelope(
       tracer_args.num_datatypes ? (uint64_t)(int64_t)(*tracer_args.num_datatypes) : 0;
   tracer_record.combiner_val =
       tracer_args.combiner ? (uint64_t)(int64_t)(*tracer_args.combiner) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_envelope, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27639,7 +27639,7 @@ openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Type_get_extent, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27726,7 +27726,7 @@ openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn *tracer_re
       tracer_record_call(OPENMPI_ID_MPI_Type_get_extent_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27817,7 +27817,7 @@ openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer_real,
       tracer_args.type_name ? (uint64_t)(int64_t)(*tracer_args.type_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27907,7 +27907,7 @@ openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_extent_fn *tra
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27999,7 +27999,7 @@ openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_extent_x_fn 
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28094,7 +28094,7 @@ openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_indexed, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_indexed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28183,7 +28183,7 @@ openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_match_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_match_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28269,7 +28269,7 @@ openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_set_attr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28351,7 +28351,7 @@ openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_set_name, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28433,7 +28433,7 @@ openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28514,7 +28514,7 @@ openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_size_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size_x, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28604,7 +28604,7 @@ openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_vector, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_vector, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28701,7 +28701,7 @@ openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const void *tracer
       tracer_record_call(OPENMPI_ID_MPI_Unpack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28786,7 +28786,7 @@ openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Unpublish_name, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpublish_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28883,7 +28883,7 @@ openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Unpack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack_external, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28976,7 +28976,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitall(openmpi_MPI_Wait
   tracer_record.bytes = tracer_requests_after(
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_ALL, 0,
       NULL, 0, tracer_args.array_of_statuses, mpi_status_source_at);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitall, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29071,7 +29071,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitany(openmpi_MPI_Wait
       tracer_args.tracer_start, tracer_args.tracer_status == MPI_SUCCESS, TRACER_COMPLETED_INDEX,
       (int64_t)((tracer_args.index ? (uintptr_t)(*tracer_args.index) : 0)), NULL, 0,
       tracer_args.status, mpi_status_source_at);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitany, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29159,7 +29159,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Wait(openmpi_MPI_Wait_fn
   tracer_record.recv_bytes = mpi_status_bytes(tracer_args.tracer_status, tracer_args.status, 0);
   tracer_record.status_source =
       (uint64_t)mpi_status_source(tracer_args.tracer_status, tracer_args.status, -1);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Wait, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29257,7 +29257,7 @@ openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real, const void *tr
       (int64_t)((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0)),
       tracer_args.array_of_indices, sizeof *tracer_args.array_of_indices,
       tracer_args.array_of_statuses, mpi_status_source_at);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitsome, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29353,7 +29353,7 @@ openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_allocate, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29448,7 +29448,7 @@ openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_shared_fn *trace
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_allocate_shared, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate_shared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29534,7 +29534,7 @@ openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_attach, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_attach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29614,7 +29614,7 @@ openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_call_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29695,7 +29695,7 @@ openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_complete, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_complete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29788,7 +29788,7 @@ openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29876,7 +29876,7 @@ openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_create_dynamic, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_dynamic, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29963,7 +29963,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30055,7 +30055,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_keyval(
       tracer_record_call(OPENMPI_ID_MPI_Win_create_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30141,7 +30141,7 @@ openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_delete_attr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_delete_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30223,7 +30223,7 @@ openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_detach, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_detach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30303,7 +30303,7 @@ openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_fence, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_fence, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30383,7 +30383,7 @@ openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30461,7 +30461,7 @@ openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30541,7 +30541,7 @@ openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush_local, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30620,7 +30620,7 @@ openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_all_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_flush_local_all, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30702,7 +30702,7 @@ openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30782,7 +30782,7 @@ openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Win_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free_keyval, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30869,7 +30869,7 @@ openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30953,7 +30953,7 @@ openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31037,7 +31037,7 @@ openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_group, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31119,7 +31119,7 @@ openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_real, const 
       tracer_record_call(OPENMPI_ID_MPI_Win_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31206,7 +31206,7 @@ openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_real, const 
       tracer_args.win_name ? (uint64_t)(int64_t)(*tracer_args.win_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31293,7 +31293,7 @@ openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_lock, tracer_depth, tracer_args.tracer_status);
   tracer_record.lock_shared = (uint64_t)(uintptr_t)(tracer_args.lock_type == MPI_LOCK_SHARED);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31374,7 +31374,7 @@ openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_lock_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31456,7 +31456,7 @@ openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_post, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_post, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31539,7 +31539,7 @@ openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_attr, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_attr, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31621,7 +31621,7 @@ openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_errhandler, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31704,7 +31704,7 @@ openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_info, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31784,7 +31784,7 @@ openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_name, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_name, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31875,7 +31875,7 @@ openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *tracer_real
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
   tracer_record.disp_unit_val =
       tracer_args.disp_unit ? (uint64_t)(int64_t)(*tracer_args.disp_unit) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_shared_query, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -31960,7 +31960,7 @@ openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_start, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32038,7 +32038,7 @@ openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_sync, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_sync, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32119,7 +32119,7 @@ openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_test, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32199,7 +32199,7 @@ openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_unlock, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32277,7 +32277,7 @@ openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_unlock_all, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock_all, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32355,7 +32355,7 @@ openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_wait, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_wait, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32429,7 +32429,7 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wti
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Wtick, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = tracer_slot_double(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Wtick, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32502,7 +32502,7 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wti
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Wtime, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = tracer_slot_double(tracer_args.tracer_result);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Wtime, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32583,7 +32583,7 @@ openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_T_init_thread, tracer_depth, tracer_args.tracer_status);
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_init_thread, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32659,7 +32659,7 @@ openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_finalize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_finalize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32739,7 +32739,7 @@ openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_cvar_val =
       tracer_args.num_cvar ? (uint64_t)(int64_t)(*tracer_args.num_cvar) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32855,7 +32855,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_cvar_get_info(
       tracer_args.desc_len ? (uint64_t)(int64_t)(*tracer_args.desc_len) : 0;
   tracer_record.bind_val = tracer_args.bind ? (uint64_t)(int64_t)(*tracer_args.bind) : 0;
   tracer_record.scope_val = tracer_args.scope ? (uint64_t)(int64_t)(*tracer_args.scope) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -32943,7 +32943,7 @@ openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.cvar_index_val =
       tracer_args.cvar_index ? (uint64_t)(int64_t)(*tracer_args.cvar_index) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33034,7 +33034,7 @@ openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_alloc_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_handle_alloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33117,7 +33117,7 @@ openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_cvar_handle_free, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_handle_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33199,7 +33199,7 @@ openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_read, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33279,7 +33279,7 @@ openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_write, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_write, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33358,7 +33358,7 @@ openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_num, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.num_cat_val = tracer_args.num_cat ? (uint64_t)(int64_t)(*tracer_args.num_cat) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33471,7 +33471,7 @@ openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_info_fn *trace
       tracer_args.num_pvars ? (uint64_t)(int64_t)(*tracer_args.num_pvars) : 0;
   tracer_record.num_categories_val =
       tracer_args.num_categories ? (uint64_t)(int64_t)(*tracer_args.num_categories) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33562,7 +33562,7 @@ openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_index_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.category_index_val =
       tracer_args.category_index ? (uint64_t)(int64_t)(*tracer_args.category_index) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33651,7 +33651,7 @@ openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cvars_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_cvars, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_cvars, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33740,7 +33740,7 @@ openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pvars_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_pvars, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_pvars, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33830,7 +33830,7 @@ openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_get_categori
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_categories,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_categories,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -33912,7 +33912,7 @@ openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_changed, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.stamp_val = tracer_args.stamp ? (uint64_t)(int64_t)(*tracer_args.stamp) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_changed, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -33994,7 +33994,7 @@ openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_pvar_val =
       tracer_args.num_pvar ? (uint64_t)(int64_t)(*tracer_args.num_pvar) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_num, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34124,7 +34124,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_pvar_get_info(
   tracer_record.continuous_val =
       tracer_args.continuous ? (uint64_t)(int64_t)(*tracer_args.continuous) : 0;
   tracer_record.atomic_val = tracer_args.atomic ? (uint64_t)(int64_t)(*tracer_args.atomic) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34216,7 +34216,7 @@ openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.pvar_index_val =
       tracer_args.pvar_index ? (uint64_t)(int64_t)(*tracer_args.pvar_index) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_index, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34300,7 +34300,7 @@ openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_create_fn *t
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_create, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_session_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34382,7 +34382,7 @@ openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_free_fn *trace
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_free, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_session_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34476,7 +34476,7 @@ openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_alloc_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_handle_alloc, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34562,7 +34562,7 @@ openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_pvar_handle_free, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_handle_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34645,7 +34645,7 @@ openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_start, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_start, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34725,7 +34725,7 @@ openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_stop, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_stop, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34807,7 +34807,7 @@ openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_read, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_read, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34891,7 +34891,7 @@ openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_write, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_write, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -34972,7 +34972,7 @@ openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_reset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_reset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35055,7 +35055,7 @@ openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_readreset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_readreset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35148,7 +35148,7 @@ openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tracer_real,
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.name_len_val =
       tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_enum_get_info, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35243,7 +35243,7 @@ openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tracer_real,
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.name_len_val =
       tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_T_enum_get_item, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35325,7 +35325,7 @@ openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_delete, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_delete, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35411,7 +35411,7 @@ openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_get, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35495,7 +35495,7 @@ openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_put, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_put, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35583,7 +35583,7 @@ openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Keyval_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_create, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -35664,7 +35664,7 @@ openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Keyval_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_free, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

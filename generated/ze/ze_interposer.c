@@ -1032,7 +1032,7 @@ ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *tracer_caller, ze_init_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeInit, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeInit, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -1112,7 +1112,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGe
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDriverGet, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -1192,7 +1192,7 @@ ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGetApiVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.version_val = tracer_args.version ? (uint64_t)(*tracer_args.version) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDriverGetApiVersion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1274,7 +1274,7 @@ ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDriverGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1358,7 +1358,7 @@ ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGetIpcProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDriverGetIpcProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1449,7 +1449,7 @@ ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtensionProperties_fn *t
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDriverGetExtensionProperties, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDriverGetExtensionProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1525,7 +1525,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGetExtensionFunct
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.ppFunctionAddress_val =
       tracer_args.ppFunctionAddress ? (uint64_t)(uintptr_t)(*tracer_args.ppFunctionAddress) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDriverGetExtensionFunctionAddress, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1612,7 +1612,7 @@ ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const void *tracer_caller,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGet, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -1698,7 +1698,7 @@ ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetSubDevices, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetSubDevices, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1781,7 +1781,7 @@ ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1865,7 +1865,7 @@ ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeProperties_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetComputeProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetComputeProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -1951,7 +1951,7 @@ ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModuleProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetModuleProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetModuleProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2044,7 +2044,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCommandQueueGr
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetCommandQueueGroupProperties,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetCommandQueueGroupProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2134,7 +2134,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryProperti
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetMemoryProperties, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetMemoryProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2220,7 +2220,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryAccessPr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetMemoryAccessProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetMemoryAccessProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2310,7 +2310,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCachePropertie
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetCacheProperties, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetCacheProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2396,7 +2396,7 @@ ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImageProperties_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetImageProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetImageProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2484,7 +2484,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetExternalMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetExternalMemoryProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetExternalMemoryProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2574,7 +2574,7 @@ ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetP2PProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetP2PProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2662,7 +2662,7 @@ ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceCanAccessPeer, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(*tracer_args.value) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceCanAccessPeer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2742,7 +2742,7 @@ ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetStatus, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetStatus, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2831,7 +2831,7 @@ ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTimestamps_fn *tracer_
       tracer_args.hostTimestamp ? (uint64_t)(*tracer_args.hostTimestamp) : 0;
   tracer_record.deviceTimestamp_val =
       tracer_args.deviceTimestamp ? (uint64_t)(*tracer_args.deviceTimestamp) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetGlobalTimestamps, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -2921,7 +2921,7 @@ ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zeContextCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phContext_val =
       tracer_args.phContext ? (uint64_t)(uintptr_t)(*tracer_args.phContext) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3014,7 +3014,7 @@ ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_real, const void *tr
       tracer_record_call(ZE_ID_zeContextCreateEx, tracer_depth, tracer_args.tracer_status);
   tracer_record.phContext_val =
       tracer_args.phContext ? (uint64_t)(uintptr_t)(*tracer_args.phContext) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextCreateEx, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3076,7 +3076,7 @@ ze_traced_zeContextDestroy(ze_zeContextDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3154,7 +3154,7 @@ ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextGetStatus, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextGetStatus, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3243,7 +3243,7 @@ ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zeCommandQueueCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phCommandQueue_val =
       tracer_args.phCommandQueue ? (uint64_t)(uintptr_t)(*tracer_args.phCommandQueue) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandQueueCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3324,7 +3324,7 @@ ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandQueueDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandQueueDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3395,7 +3395,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandQueueExecuteComm
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandQueueExecuteCommandLists,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandQueueExecuteCommandLists, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3465,7 +3465,7 @@ ze_traced_zeCommandQueueSynchronize(ze_zeCommandQueueSynchronize_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandQueueSynchronize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandQueueSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3541,7 +3541,7 @@ ze_traced_zeCommandListCreate(ze_zeCommandListCreate_fn *tracer_real, const void
       tracer_record_call(ZE_ID_zeCommandListCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phCommandList_val =
       tracer_args.phCommandList ? (uint64_t)(uintptr_t)(*tracer_args.phCommandList) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3617,7 +3617,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListCreateImmedi
                                                tracer_args.tracer_status);
   tracer_record.phCommandList_val =
       tracer_args.phCommandList ? (uint64_t)(uintptr_t)(*tracer_args.phCommandList) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListCreateImmediate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3681,7 +3681,7 @@ ze_traced_zeCommandListDestroy(ze_zeCommandListDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3759,7 +3759,7 @@ ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListClose, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListClose, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3818,7 +3818,7 @@ ze_traced_zeCommandListReset(ze_zeCommandListReset_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListReset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -3911,7 +3911,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWriteG
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendWriteGlobalTimestamp,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dstptr_val = tracer_args.dstptr ? (uint64_t)(*tracer_args.dstptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendWriteGlobalTimestamp,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -4007,7 +4007,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendBarrie
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListAppendBarrier, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendBarrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4112,7 +4112,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryRangesBarrier,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryRangesBarrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4203,7 +4203,7 @@ ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextSystemBarrier, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextSystemBarrier, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4295,7 +4295,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryCopy, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryCopy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4398,7 +4398,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryFill, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryFill, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4514,7 +4514,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryCopyRegion,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryCopyRegion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4621,7 +4621,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryCopyFromContext,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryCopyFromContext,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -4727,7 +4727,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopy, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4836,7 +4836,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyRegion,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyRegion, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -4942,7 +4942,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemory,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyToMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5051,7 +5051,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemory,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyFromMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5146,7 +5146,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryPrefetch,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryPrefetch, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5239,7 +5239,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemAdv
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemAdvise, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendMemAdvise, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5322,7 +5322,7 @@ ze_traced_zeEventPoolCreate(ze_zeEventPoolCreate_fn *tracer_real, const void *tr
       tracer_record_call(ZE_ID_zeEventPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEventPool_val =
       tracer_args.phEventPool ? (uint64_t)(uintptr_t)(*tracer_args.phEventPool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventPoolCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5403,7 +5403,7 @@ ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventPoolDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventPoolDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5488,7 +5488,7 @@ ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEvent_val = tracer_args.phEvent ? (uint64_t)(uintptr_t)(*tracer_args.phEvent) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5567,7 +5567,7 @@ ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5647,7 +5647,7 @@ ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventPoolGetIpcHandle, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventPoolGetIpcHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5736,7 +5736,7 @@ ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandle_fn *tracer_real,
       tracer_record_call(ZE_ID_zeEventPoolOpenIpcHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEventPool_val =
       tracer_args.phEventPool ? (uint64_t)(uintptr_t)(*tracer_args.phEventPool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventPoolOpenIpcHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5818,7 +5818,7 @@ ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHandle_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventPoolCloseIpcHandle, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventPoolCloseIpcHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5902,7 +5902,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendSignal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendSignalEvent, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendSignalEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -5991,7 +5991,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWaitOn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendWaitOnEvents, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendWaitOnEvents, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6073,7 +6073,7 @@ ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventHostSignal, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventHostSignal, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6135,7 +6135,7 @@ ze_traced_zeEventHostSynchronize(ze_zeEventHostSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventHostSynchronize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventHostSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6219,7 +6219,7 @@ ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventQueryStatus, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_poll_take(&ze_poll_zeEventQueryStatus);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventQueryStatus, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6301,7 +6301,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendEventR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendEventReset, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendEventReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6383,7 +6383,7 @@ ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventHostReset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventHostReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6465,7 +6465,7 @@ ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTimestamp_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeEventQueryKernelTimestamp, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventQueryKernelTimestamp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6573,7 +6573,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendQueryK
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendQueryKernelTimestamps,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendQueryKernelTimestamps,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -6669,7 +6669,7 @@ ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phFence_val = tracer_args.phFence ? (uint64_t)(uintptr_t)(*tracer_args.phFence) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFenceCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6748,7 +6748,7 @@ ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFenceDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6809,7 +6809,7 @@ ze_traced_zeFenceHostSynchronize(ze_zeFenceHostSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceHostSynchronize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFenceHostSynchronize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6922,7 +6922,7 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceQueryStatus, tracer_depth, tracer_args.tracer_status);
   tracer_record.polls = tracer_poll_take(&ze_poll_zeFenceQueryStatus);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFenceQueryStatus, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -6999,7 +6999,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFenceReset(ze_zeFenceRe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceReset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFenceReset, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -7082,7 +7082,7 @@ ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeImageGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeImageGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7171,7 +7171,7 @@ ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeImageCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phImage_val = tracer_args.phImage ? (uint64_t)(uintptr_t)(*tracer_args.phImage) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeImageCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7250,7 +7250,7 @@ ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeImageDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeImageDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7327,7 +7327,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemAllocShared(
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocShared, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemAllocShared, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7408,7 +7408,7 @@ ze_traced_zeMemAllocDevice(ze_zeMemAllocDevice_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemAllocDevice, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7485,7 +7485,7 @@ ze_traced_zeMemAllocHost(ze_zeMemAllocHost_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemAllocHost, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7548,7 +7548,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemFree(ze_zeMemFree_fn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemFree, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemFree, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -7635,7 +7635,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemGetAllocProperties(
       tracer_record_call(ZE_ID_zeMemGetAllocProperties, tracer_depth, tracer_args.tracer_status);
   tracer_record.phDevice_val =
       tracer_args.phDevice ? (uint64_t)(uintptr_t)(*tracer_args.phDevice) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemGetAllocProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7726,7 +7726,7 @@ ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zeMemGetAddressRange, tracer_depth, tracer_args.tracer_status);
   tracer_record.pBase_val = tracer_args.pBase ? (uint64_t)(uintptr_t)(*tracer_args.pBase) : 0;
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemGetAddressRange, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7812,7 +7812,7 @@ ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemGetIpcHandle, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemGetIpcHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7902,7 +7902,7 @@ ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemOpenIpcHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemOpenIpcHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -7985,7 +7985,7 @@ ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemCloseIpcHandle, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemCloseIpcHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8079,7 +8079,7 @@ ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real, const void *tracer_c
       tracer_args.phModule ? (uint64_t)(uintptr_t)(*tracer_args.phModule) : 0;
   tracer_record.phBuildLog_val =
       tracer_args.phBuildLog ? (uint64_t)(uintptr_t)(*tracer_args.phBuildLog) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8159,7 +8159,7 @@ ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8244,7 +8244,7 @@ ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *tracer_real, const void
       tracer_record_call(ZE_ID_zeModuleDynamicLink, tracer_depth, tracer_args.tracer_status);
   tracer_record.phLinkLog_val =
       tracer_args.phLinkLog ? (uint64_t)(uintptr_t)(*tracer_args.phLinkLog) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleDynamicLink, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8325,7 +8325,7 @@ ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleBuildLogDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleBuildLogDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8413,7 +8413,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleBuildLogGetString
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pBuildLog_val =
       tracer_args.pBuildLog ? (uint64_t)(int64_t)(*tracer_args.pBuildLog) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleBuildLogGetString, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8504,7 +8504,7 @@ ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_fn *tracer_real,
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pModuleNativeBinary_val =
       tracer_args.pModuleNativeBinary ? (uint64_t)(*tracer_args.pModuleNativeBinary) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleGetNativeBinary, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8595,7 +8595,7 @@ ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointer_fn *tracer_real,
       tracer_record_call(ZE_ID_zeModuleGetGlobalPointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleGetGlobalPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8683,7 +8683,7 @@ ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleGetKernelNames, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleGetKernelNames, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8766,7 +8766,7 @@ ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8837,7 +8837,7 @@ ze_traced_zeKernelCreate(ze_zeKernelCreate_fn *tracer_real, const void *tracer_c
       tracer_record_call(ZE_ID_zeKernelCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phKernel_val =
       tracer_args.phKernel ? (uint64_t)(uintptr_t)(*tracer_args.phKernel) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -8916,7 +8916,7 @@ ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9002,7 +9002,7 @@ ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPointer_fn *tracer_re
       tracer_record_call(ZE_ID_zeModuleGetFunctionPointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.pfnFunction_val =
       tracer_args.pfnFunction ? (uint64_t)(uintptr_t)(*tracer_args.pfnFunction) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleGetFunctionPointer, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9092,7 +9092,7 @@ ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetGroupSize, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSetGroupSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9194,7 +9194,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestGroupSize(
   tracer_record.groupSizeX_val = tracer_args.groupSizeX ? (uint64_t)(*tracer_args.groupSizeX) : 0;
   tracer_record.groupSizeY_val = tracer_args.groupSizeY ? (uint64_t)(*tracer_args.groupSizeY) : 0;
   tracer_record.groupSizeZ_val = tracer_args.groupSizeZ ? (uint64_t)(*tracer_args.groupSizeZ) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSuggestGroupSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9286,7 +9286,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestMaxCoopera
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.totalGroupCount_val =
       tracer_args.totalGroupCount ? (uint64_t)(*tracer_args.totalGroupCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSuggestMaxCooperativeGroupCount,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -9378,7 +9378,7 @@ ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValue_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetArgumentValue, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSetArgumentValue, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9463,7 +9463,7 @@ ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAccess_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetIndirectAccess, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSetIndirectAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9550,7 +9550,7 @@ ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAccess_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelGetIndirectAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelGetIndirectAccess, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9641,7 +9641,7 @@ ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAttributes_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pString_val = tracer_args.pString ? (uint64_t)(uintptr_t)(*tracer_args.pString) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelGetSourceAttributes, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9726,7 +9726,7 @@ ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSetCacheConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9807,7 +9807,7 @@ ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9894,7 +9894,7 @@ ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zeKernelGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pName_val = tracer_args.pName ? (uint64_t)(int64_t)(*tracer_args.pName) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelGetName, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -9983,7 +9983,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendLaunchKernel, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchKernel, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10084,7 +10084,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendLaunchCooperativeKernel,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchCooperativeKernel,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -10186,7 +10186,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendLaunchKernelIndirect,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchKernelIndirect,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -10305,7 +10305,7 @@ ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect, tracer_depth,
                          tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -10404,7 +10404,7 @@ ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryResident_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeContextMakeMemoryResident, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextMakeMemoryResident, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10494,7 +10494,7 @@ ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextEvictMemory, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextEvictMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10581,7 +10581,7 @@ ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageResident_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextMakeImageResident, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextMakeImageResident, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10669,7 +10669,7 @@ ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextEvictImage, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeContextEvictImage, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10759,7 +10759,7 @@ ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zeSamplerCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phSampler_val =
       tracer_args.phSampler ? (uint64_t)(uintptr_t)(*tracer_args.phSampler) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeSamplerCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10838,7 +10838,7 @@ ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeSamplerDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeSamplerDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -10925,7 +10925,7 @@ ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemReserve, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemReserve, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11009,7 +11009,7 @@ ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemFree, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemFree, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11097,7 +11097,7 @@ ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageSize_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemQueryPageSize, tracer_depth, tracer_args.tracer_status);
   tracer_record.pagesize_val = tracer_args.pagesize ? (uint64_t)(*tracer_args.pagesize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemQueryPageSize, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11190,7 +11190,7 @@ ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *tracer_real, const void
       tracer_record_call(ZE_ID_zePhysicalMemCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phPhysicalMemory_val =
       tracer_args.phPhysicalMemory ? (uint64_t)(uintptr_t)(*tracer_args.phPhysicalMemory) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zePhysicalMemCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11274,7 +11274,7 @@ ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zePhysicalMemDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zePhysicalMemDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11368,7 +11368,7 @@ ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemMap, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemMap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11452,7 +11452,7 @@ ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemUnmap, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemUnmap, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11541,7 +11541,7 @@ ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAccessAttribute_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeVirtualMemSetAccessAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemSetAccessAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11638,7 +11638,7 @@ ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAccessAttribute_fn *t
                                                tracer_args.tracer_status);
   tracer_record.access_val = tracer_args.access ? (uint64_t)(*tracer_args.access) : 0;
   tracer_record.outSize_val = tracer_args.outSize ? (uint64_t)(*tracer_args.outSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeVirtualMemGetAccessAttribute, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11730,7 +11730,7 @@ ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffsetExp_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetGlobalOffsetExp, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSetGlobalOffsetExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11818,7 +11818,7 @@ ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceReserveCacheExt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceReserveCacheExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11906,7 +11906,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceSetCacheAdviceExt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceSetCacheAdviceExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -11999,7 +11999,7 @@ ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestampsExp_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventQueryTimestampsExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeEventQueryTimestampsExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12086,7 +12086,7 @@ ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPropertiesExp_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeImageGetMemoryPropertiesExp, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeImageGetMemoryPropertiesExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12182,7 +12182,7 @@ ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zeImageViewCreateExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.phImageView_val =
       tracer_args.phImageView ? (uint64_t)(uintptr_t)(*tracer_args.phImageView) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeImageViewCreateExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12267,7 +12267,7 @@ ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHintExp_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSchedulingHintExp, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeKernelSchedulingHintExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12353,7 +12353,7 @@ ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetPropertiesExt_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDevicePciGetPropertiesExt, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDevicePciGetPropertiesExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12461,7 +12461,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemoryExt,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyToMemoryExt,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -12577,7 +12577,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -12672,7 +12672,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeImageGetAllocProperties
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeImageGetAllocPropertiesExt, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeImageGetAllocPropertiesExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12765,7 +12765,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleInspectLinkageExt
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleInspectLinkageExt, tracer_depth, tracer_args.tracer_status);
   tracer_record.phLog_val = tracer_args.phLog ? (uint64_t)(uintptr_t)(*tracer_args.phLog) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeModuleInspectLinkageExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -12853,7 +12853,7 @@ ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemFreeExt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeMemFreeExt, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -12939,7 +12939,7 @@ ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFabricVertexGetExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricVertexGetExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13027,7 +13027,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetSubVerti
   tracer_record.head.call = tracer_record_call(ZE_ID_zeFabricVertexGetSubVerticesExp, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricVertexGetSubVerticesExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13113,7 +13113,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetProperti
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeFabricVertexGetPropertiesExp, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricVertexGetPropertiesExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13201,7 +13201,7 @@ ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDeviceExp_fn *tracer_re
       tracer_record_call(ZE_ID_zeFabricVertexGetDeviceExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.phDevice_val =
       tracer_args.phDevice ? (uint64_t)(uintptr_t)(*tracer_args.phDevice) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricVertexGetDeviceExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13289,7 +13289,7 @@ ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVertexExp_fn *tracer_re
       tracer_record_call(ZE_ID_zeDeviceGetFabricVertexExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.phVertex_val =
       tracer_args.phVertex ? (uint64_t)(uintptr_t)(*tracer_args.phVertex) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeDeviceGetFabricVertexExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13380,7 +13380,7 @@ ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFabricEdgeGetExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricEdgeGetExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13473,7 +13473,7 @@ ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVerticesExp_fn *tracer_re
       tracer_args.phVertexA ? (uint64_t)(uintptr_t)(*tracer_args.phVertexA) : 0;
   tracer_record.phVertexB_val =
       tracer_args.phVertexB ? (uint64_t)(uintptr_t)(*tracer_args.phVertexB) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricEdgeGetVerticesExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13560,7 +13560,7 @@ ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetPropertiesExp_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeFabricEdgeGetPropertiesExp, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeFabricEdgeGetPropertiesExp, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13652,7 +13652,7 @@ ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *tracer_real, const 
       tracer_record_call(ZE_ID_zetModuleGetDebugInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pDebugInfo_val = tracer_args.pDebugInfo ? (uint64_t)(*tracer_args.pDebugInfo) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetModuleGetDebugInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13737,7 +13737,7 @@ ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetDeviceGetDebugProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDeviceGetDebugProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13826,7 +13826,7 @@ ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugAttach, tracer_depth, tracer_args.tracer_status);
   tracer_record.phDebug_val = tracer_args.phDebug ? (uint64_t)(uintptr_t)(*tracer_args.phDebug) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugAttach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13905,7 +13905,7 @@ ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugDetach, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugDetach, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -13988,7 +13988,7 @@ ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugReadEvent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugReadEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14072,7 +14072,7 @@ ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEvent_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugAcknowledgeEvent, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugAcknowledgeEvent, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14154,7 +14154,7 @@ ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugInterrupt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugInterrupt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14233,7 +14233,7 @@ ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugResume, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugResume, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14319,7 +14319,7 @@ ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugReadMemory, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugReadMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14410,7 +14410,7 @@ ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugWriteMemory, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugWriteMemory, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14501,7 +14501,7 @@ ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegisterSetProperties_f
   tracer_record.head.call = tracer_record_call(ZE_ID_zetDebugGetRegisterSetProperties, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugGetRegisterSetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14597,7 +14597,7 @@ ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugReadRegisters, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugReadRegisters, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14691,7 +14691,7 @@ ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugWriteRegisters, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetDebugWriteRegisters, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14779,7 +14779,7 @@ ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricGroupGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricGroupGet, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14862,7 +14862,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupGetProperti
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetMetricGroupGetProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricGroupGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -14963,7 +14963,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupCalculateMe
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pMetricValueCount_val =
       tracer_args.pMetricValueCount ? (uint64_t)(*tracer_args.pMetricValueCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricGroupCalculateMetricValues, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15055,7 +15055,7 @@ ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real, const void *tracer_calle
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricGet, tracer_args.tracer_status, tracer_record.head.start,
                       tracer_record.head.end);
@@ -15137,7 +15137,7 @@ ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15228,7 +15228,7 @@ ze_traced_zetContextActivateMetricGroups(ze_zetContextActivateMetricGroups_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetContextActivateMetricGroups, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetContextActivateMetricGroups, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15328,7 +15328,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerOpen(
       tracer_record_call(ZE_ID_zetMetricStreamerOpen, tracer_depth, tracer_args.tracer_status);
   tracer_record.phMetricStreamer_val =
       tracer_args.phMetricStreamer ? (uint64_t)(uintptr_t)(*tracer_args.phMetricStreamer) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricStreamerOpen, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15423,7 +15423,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricStreamerMarker,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricStreamerMarker,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -15509,7 +15509,7 @@ ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricStreamerClose, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricStreamerClose, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15599,7 +15599,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerReadData
       tracer_record_call(ZE_ID_zetMetricStreamerReadData, tracer_depth, tracer_args.tracer_status);
   tracer_record.pRawDataSize_val =
       tracer_args.pRawDataSize ? (uint64_t)(*tracer_args.pRawDataSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricStreamerReadData, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15698,7 +15698,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricQueryPoolCreate(
       tracer_record_call(ZE_ID_zetMetricQueryPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phMetricQueryPool_val =
       tracer_args.phMetricQueryPool ? (uint64_t)(uintptr_t)(*tracer_args.phMetricQueryPool) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricQueryPoolCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15783,7 +15783,7 @@ ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDestroy_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricQueryPoolDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricQueryPoolDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15872,7 +15872,7 @@ ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zetMetricQueryCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phMetricQuery_val =
       tracer_args.phMetricQuery ? (uint64_t)(uintptr_t)(*tracer_args.phMetricQuery) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricQueryCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -15952,7 +15952,7 @@ ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricQueryDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricQueryDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16030,7 +16030,7 @@ ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricQueryReset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricQueryReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16112,7 +16112,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryBegin,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricQueryBegin, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16208,7 +16208,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryEnd,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricQueryEnd, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16297,7 +16297,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricMemoryBarrier,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricMemoryBarrier,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -16387,7 +16387,7 @@ ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *tracer_real, const 
       tracer_record_call(ZE_ID_zetMetricQueryGetData, tracer_depth, tracer_args.tracer_status);
   tracer_record.pRawDataSize_val =
       tracer_args.pRawDataSize ? (uint64_t)(*tracer_args.pRawDataSize) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricQueryGetData, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16470,7 +16470,7 @@ ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetKernelGetProfileInfo, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetKernelGetProfileInfo, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16558,7 +16558,7 @@ ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer_real, const void *
       tracer_record_call(ZE_ID_zetTracerExpCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phTracer_val =
       tracer_args.phTracer ? (uint64_t)(uintptr_t)(*tracer_args.phTracer) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetTracerExpCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16638,7 +16638,7 @@ ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetTracerExpDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16720,7 +16720,7 @@ ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologues_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpSetPrologues, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetTracerExpSetPrologues, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16805,7 +16805,7 @@ ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogues_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpSetEpilogues, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetTracerExpSetEpilogues, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16889,7 +16889,7 @@ ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpSetEnabled, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetTracerExpSetEnabled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -16999,7 +16999,7 @@ ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(
   tracer_record.pSetCount_val = tracer_args.pSetCount ? (uint64_t)(*tracer_args.pSetCount) : 0;
   tracer_record.pTotalMetricValueCount_val =
       tracer_args.pTotalMetricValueCount ? (uint64_t)(*tracer_args.pTotalMetricValueCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetMetricGroupCalculateMultipleMetricValuesExp,
                       tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
@@ -17092,7 +17092,7 @@ ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17174,7 +17174,7 @@ ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceGetState, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17254,7 +17254,7 @@ ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceReset, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceReset, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17339,7 +17339,7 @@ ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGetState_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceProcessesGetState, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceProcessesGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17425,7 +17425,7 @@ ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetProperties_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDevicePciGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17509,7 +17509,7 @@ ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetState, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDevicePciGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17594,7 +17594,7 @@ ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetBars, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDevicePciGetBars, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17676,7 +17676,7 @@ ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetStats, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDevicePciGetStats, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17763,7 +17763,7 @@ ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumDiagnosticTestSuites
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumDiagnosticTestSuites,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumDiagnosticTestSuites, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17849,7 +17849,7 @@ ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDiagnosticsGetProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDiagnosticsGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -17938,7 +17938,7 @@ ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDiagnosticsGetTests, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDiagnosticsGetTests, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18028,7 +18028,7 @@ ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDiagnosticsRunTests, tracer_depth, tracer_args.tracer_status);
   tracer_record.pResult_val = tracer_args.pResult ? (uint64_t)(*tracer_args.pResult) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDiagnosticsRunTests, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18111,7 +18111,7 @@ ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEccAvailable, tracer_depth, tracer_args.tracer_status);
   tracer_record.pAvailable_val = tracer_args.pAvailable ? (uint64_t)(*tracer_args.pAvailable) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEccAvailable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18196,7 +18196,7 @@ ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurable_fn *tracer_real,
       tracer_record_call(ZE_ID_zesDeviceEccConfigurable, tracer_depth, tracer_args.tracer_status);
   tracer_record.pConfigurable_val =
       tracer_args.pConfigurable ? (uint64_t)(*tracer_args.pConfigurable) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEccConfigurable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18278,7 +18278,7 @@ ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceGetEccState, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceGetEccState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18362,7 +18362,7 @@ ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceSetEccState, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceSetEccState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18450,7 +18450,7 @@ ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGroups_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumEngineGroups, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumEngineGroups, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18535,7 +18535,7 @@ ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesEngineGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesEngineGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18617,7 +18617,7 @@ ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesEngineGetActivity, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesEngineGetActivity, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18698,7 +18698,7 @@ ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEventRegister, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEventRegister, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18794,7 +18794,7 @@ ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tracer_real, const vo
   tracer_record.pNumDeviceEvents_val =
       tracer_args.pNumDeviceEvents ? (uint64_t)(*tracer_args.pNumDeviceEvents) : 0;
   tracer_record.pEvents_val = tracer_args.pEvents ? (uint64_t)(*tracer_args.pEvents) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDriverEventListen, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18892,7 +18892,7 @@ ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn *tracer_real,
   tracer_record.pNumDeviceEvents_val =
       tracer_args.pNumDeviceEvents ? (uint64_t)(*tracer_args.pNumDeviceEvents) : 0;
   tracer_record.pEvents_val = tracer_args.pEvents ? (uint64_t)(*tracer_args.pEvents) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDriverEventListenEx, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -18981,7 +18981,7 @@ ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPorts_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumFabricPorts, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumFabricPorts, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19066,7 +19066,7 @@ ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetProperties_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFabricPortGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19152,7 +19152,7 @@ ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkType_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetLinkType, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFabricPortGetLinkType, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19236,7 +19236,7 @@ ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFabricPortGetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19318,7 +19318,7 @@ ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortSetConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFabricPortSetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19399,7 +19399,7 @@ ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetState, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFabricPortGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19481,7 +19481,7 @@ ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThroughput_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetThroughput, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFabricPortGetThroughput, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19570,7 +19570,7 @@ ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumFans, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumFans, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19652,7 +19652,7 @@ ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFanGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19732,7 +19732,7 @@ ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanGetConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFanGetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19809,7 +19809,7 @@ ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanSetDefaultMode, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFanSetDefaultMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19890,7 +19890,7 @@ ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanSetFixedSpeedMode, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFanSetFixedSpeedMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -19971,7 +19971,7 @@ ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanSetSpeedTableMode, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFanSetSpeedTableMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20056,7 +20056,7 @@ ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanGetState, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSpeed_val = tracer_args.pSpeed ? (uint64_t)(int64_t)(*tracer_args.pSpeed) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFanGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20140,7 +20140,7 @@ ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumFirmwares, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumFirmwares, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20224,7 +20224,7 @@ ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFirmwareGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFirmwareGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20310,7 +20310,7 @@ ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFirmwareFlash, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFirmwareFlash, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20398,7 +20398,7 @@ ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequencyDomains_fn *tra
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumFrequencyDomains, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumFrequencyDomains, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20484,7 +20484,7 @@ ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetProperties_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20575,7 +20575,7 @@ ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAvailableClocks_fn *t
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyGetAvailableClocks, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyGetAvailableClocks, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20659,7 +20659,7 @@ ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyGetRange, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyGetRange, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20740,7 +20740,7 @@ ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencySetRange, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencySetRange, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20821,7 +20821,7 @@ ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyGetState, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20904,7 +20904,7 @@ ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrottleTime_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyGetThrottleTime, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyGetThrottleTime, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -20991,7 +20991,7 @@ ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetCapabilities_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyOcGetCapabilities, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcGetCapabilities, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21080,7 +21080,7 @@ ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcGetFrequencyTarget_f
                                                tracer_args.tracer_status);
   tracer_record.pCurrentOcFrequency_val =
       tracer_args.pCurrentOcFrequency ? tracer_slot_double(*tracer_args.pCurrentOcFrequency) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcGetFrequencyTarget, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21167,7 +21167,7 @@ ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcSetFrequencyTarget_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyOcSetFrequencyTarget, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcSetFrequencyTarget, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21262,7 +21262,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesFrequencyOcGetVoltageT
   tracer_record.pCurrentVoltageOffset_val =
       tracer_args.pCurrentVoltageOffset ? tracer_slot_double(*tracer_args.pCurrentVoltageOffset)
                                         : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcGetVoltageTarget, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21354,7 +21354,7 @@ ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSetVoltageTarget_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyOcSetVoltageTarget, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcSetVoltageTarget, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21440,7 +21440,7 @@ ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcSetMode, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcSetMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21523,7 +21523,7 @@ ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *tracer_real, const 
       tracer_record_call(ZE_ID_zesFrequencyOcGetMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCurrentOcMode_val =
       tracer_args.pCurrentOcMode ? (uint64_t)(*tracer_args.pCurrentOcMode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcGetMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21607,7 +21607,7 @@ ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_fn *tracer_real,
       tracer_record_call(ZE_ID_zesFrequencyOcGetIccMax, tracer_depth, tracer_args.tracer_status);
   tracer_record.pOcIccMax_val =
       tracer_args.pOcIccMax ? tracer_slot_double(*tracer_args.pOcIccMax) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcGetIccMax, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21689,7 +21689,7 @@ ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcSetIccMax, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcSetIccMax, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21772,7 +21772,7 @@ ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcGetTjMax, tracer_depth, tracer_args.tracer_status);
   tracer_record.pOcTjMax_val = tracer_args.pOcTjMax ? tracer_slot_double(*tracer_args.pOcTjMax) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcGetTjMax, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21854,7 +21854,7 @@ ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcSetTjMax, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesFrequencyOcSetTjMax, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -21940,7 +21940,7 @@ ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumLeds, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumLeds, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22022,7 +22022,7 @@ ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesLedGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22102,7 +22102,7 @@ ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedGetState, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesLedGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22181,7 +22181,7 @@ ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedSetState, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesLedSetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22260,7 +22260,7 @@ ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedSetColor, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesLedSetColor, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22345,7 +22345,7 @@ ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryModules_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumMemoryModules, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumMemoryModules, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22430,7 +22430,7 @@ ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesMemoryGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesMemoryGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22511,7 +22511,7 @@ ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesMemoryGetState, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesMemoryGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22591,7 +22591,7 @@ ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesMemoryGetBandwidth, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesMemoryGetBandwidth, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22678,7 +22678,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesDeviceEnumPerformanceF
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumPerformanceFactorDomains,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumPerformanceFactorDomains, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22765,7 +22765,7 @@ ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformanceFactorGetProperties
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesPerformanceFactorGetProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPerformanceFactorGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22853,7 +22853,7 @@ ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFactorGetConfig_fn *tra
   tracer_record.head.call = tracer_record_call(ZE_ID_zesPerformanceFactorGetConfig, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pFactor_val = tracer_args.pFactor ? tracer_slot_double(*tracer_args.pFactor) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPerformanceFactorGetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -22939,7 +22939,7 @@ ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFactorSetConfig_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesPerformanceFactorSetConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPerformanceFactorSetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23028,7 +23028,7 @@ ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDomains_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumPowerDomains, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumPowerDomains, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23115,7 +23115,7 @@ ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowerDomain_fn *tracer_
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceGetCardPowerDomain, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.phPower_val = tracer_args.phPower ? (uint64_t)(uintptr_t)(*tracer_args.phPower) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceGetCardPowerDomain, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23198,7 +23198,7 @@ ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23281,7 +23281,7 @@ ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounter_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetEnergyCounter, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerGetEnergyCounter, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23369,7 +23369,7 @@ ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetLimits, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerGetLimits, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23458,7 +23458,7 @@ ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerSetLimits, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerSetLimits, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23544,7 +23544,7 @@ ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThreshold_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetEnergyThreshold, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerGetEnergyThreshold, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23630,7 +23630,7 @@ ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThreshold_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerSetEnergyThreshold, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerSetEnergyThreshold, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23718,7 +23718,7 @@ ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumPsus, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumPsus, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23800,7 +23800,7 @@ ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPsuGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPsuGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23880,7 +23880,7 @@ ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPsuGetState, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPsuGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -23965,7 +23965,7 @@ ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorSets_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumRasErrorSets, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumRasErrorSets, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24049,7 +24049,7 @@ ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesRasGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24129,7 +24129,7 @@ ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasGetConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesRasGetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24208,7 +24208,7 @@ ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasSetConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesRasSetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24289,7 +24289,7 @@ ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasGetState, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesRasGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24373,7 +24373,7 @@ ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumSchedulers, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumSchedulers, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24457,7 +24457,7 @@ ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetProperties_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesSchedulerGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24544,7 +24544,7 @@ ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurrentMode_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesSchedulerGetCurrentMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pMode_val = tracer_args.pMode ? (uint64_t)(*tracer_args.pMode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerGetCurrentMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24632,7 +24632,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimeoutMod
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesSchedulerGetTimeoutModeProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerGetTimeoutModeProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24724,7 +24724,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimesliceM
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesSchedulerGetTimesliceModeProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerGetTimesliceModeProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24817,7 +24817,7 @@ ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeoutMode_fn *tracer_re
       tracer_record_call(ZE_ID_zesSchedulerSetTimeoutMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerSetTimeoutMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24910,7 +24910,7 @@ ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTimesliceMode_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerSetTimesliceMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -24999,7 +24999,7 @@ ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExclusiveMode_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerSetExclusiveMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25086,7 +25086,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerSetComputeUni
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesSchedulerSetComputeUnitDebugMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25176,7 +25176,7 @@ ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandbyDomains_fn *tracer_
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumStandbyDomains, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumStandbyDomains, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25261,7 +25261,7 @@ ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesStandbyGetProperties, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesStandbyGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25344,7 +25344,7 @@ ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesStandbyGetMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pMode_val = tracer_args.pMode ? (uint64_t)(*tracer_args.pMode) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesStandbyGetMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25424,7 +25424,7 @@ ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesStandbySetMode, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesStandbySetMode, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25511,7 +25511,7 @@ ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTemperatureSensors_fn 
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumTemperatureSensors, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesDeviceEnumTemperatureSensors, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25597,7 +25597,7 @@ ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesTemperatureGetProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesTemperatureGetProperties, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25682,7 +25682,7 @@ ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesTemperatureGetConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesTemperatureGetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25764,7 +25764,7 @@ ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesTemperatureSetConfig, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesTemperatureSetConfig, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25849,7 +25849,7 @@ ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn *tracer_real,
       tracer_record_call(ZE_ID_zesTemperatureGetState, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTemperature_val =
       tracer_args.pTemperature ? tracer_slot_double(*tracer_args.pTemperature) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesTemperatureGetState, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -25935,7 +25935,7 @@ ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetLimitsExt, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerGetLimitsExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26021,7 +26021,7 @@ ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerSetLimitsExt, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesPowerSetLimitsExt, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26086,7 +26086,7 @@ ze_traced_zeGetGlobalProcAddrTable(ze_zeGetGlobalProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetGlobalProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetGlobalProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26151,7 +26151,7 @@ ze_traced_zeGetDriverProcAddrTable(ze_zeGetDriverProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetDriverProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetDriverProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26216,7 +26216,7 @@ ze_traced_zeGetDeviceProcAddrTable(ze_zeGetDeviceProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetDeviceProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetDeviceProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26281,7 +26281,7 @@ ze_traced_zeGetDeviceExpProcAddrTable(ze_zeGetDeviceExpProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetDeviceExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetDeviceExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26348,7 +26348,7 @@ ze_traced_zeGetContextProcAddrTable(ze_zeGetContextProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetContextProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetContextProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26415,7 +26415,7 @@ ze_traced_zeGetCommandQueueProcAddrTable(ze_zeGetCommandQueueProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetCommandQueueProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetCommandQueueProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26483,7 +26483,7 @@ ze_traced_zeGetCommandListProcAddrTable(ze_zeGetCommandListProcAddrTable_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetCommandListProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetCommandListProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26549,7 +26549,7 @@ ze_traced_zeGetImageProcAddrTable(ze_zeGetImageProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetImageProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetImageProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26613,7 +26613,7 @@ ze_traced_zeGetImageExpProcAddrTable(ze_zeGetImageExpProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetImageExpProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetImageExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26679,7 +26679,7 @@ ze_traced_zeGetFenceProcAddrTable(ze_zeGetFenceProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetFenceProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetFenceProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26743,7 +26743,7 @@ ze_traced_zeGetEventPoolProcAddrTable(ze_zeGetEventPoolProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetEventPoolProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetEventPoolProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26809,7 +26809,7 @@ ze_traced_zeGetEventProcAddrTable(ze_zeGetEventProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetEventProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetEventProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26873,7 +26873,7 @@ ze_traced_zeGetEventExpProcAddrTable(ze_zeGetEventExpProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetEventExpProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetEventExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -26940,7 +26940,7 @@ ze_traced_zeGetModuleProcAddrTable(ze_zeGetModuleProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetModuleProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetModuleProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27006,7 +27006,7 @@ ze_traced_zeGetModuleBuildLogProcAddrTable(ze_zeGetModuleBuildLogProcAddrTable_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetModuleBuildLogProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetModuleBuildLogProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27073,7 +27073,7 @@ ze_traced_zeGetKernelProcAddrTable(ze_zeGetKernelProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetKernelProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetKernelProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27138,7 +27138,7 @@ ze_traced_zeGetKernelExpProcAddrTable(ze_zeGetKernelExpProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetKernelExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetKernelExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27205,7 +27205,7 @@ ze_traced_zeGetSamplerProcAddrTable(ze_zeGetSamplerProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetSamplerProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetSamplerProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27272,7 +27272,7 @@ ze_traced_zeGetPhysicalMemProcAddrTable(ze_zeGetPhysicalMemProcAddrTable_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetPhysicalMemProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetPhysicalMemProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27337,7 +27337,7 @@ ze_traced_zeGetMemProcAddrTable(ze_zeGetMemProcAddrTable_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetMemProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetMemProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27401,7 +27401,7 @@ ze_traced_zeGetVirtualMemProcAddrTable(ze_zeGetVirtualMemProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetVirtualMemProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetVirtualMemProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27469,7 +27469,7 @@ ze_traced_zeGetFabricVertexExpProcAddrTable(ze_zeGetFabricVertexExpProcAddrTable
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetFabricVertexExpProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetFabricVertexExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27537,7 +27537,7 @@ ze_traced_zeGetFabricEdgeExpProcAddrTable(ze_zeGetFabricEdgeExpProcAddrTable_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetFabricEdgeExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zeGetFabricEdgeExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27604,7 +27604,7 @@ ze_traced_zetGetDeviceProcAddrTable(ze_zetGetDeviceProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetDeviceProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetDeviceProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27670,7 +27670,7 @@ ze_traced_zetGetContextProcAddrTable(ze_zetGetContextProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetContextProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetContextProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27738,7 +27738,7 @@ ze_traced_zetGetCommandListProcAddrTable(ze_zetGetCommandListProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetCommandListProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetCommandListProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27805,7 +27805,7 @@ ze_traced_zetGetModuleProcAddrTable(ze_zetGetModuleProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetModuleProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetModuleProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27871,7 +27871,7 @@ ze_traced_zetGetKernelProcAddrTable(ze_zetGetKernelProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetKernelProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetKernelProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -27938,7 +27938,7 @@ ze_traced_zetGetMetricGroupProcAddrTable(ze_zetGetMetricGroupProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricGroupProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetMetricGroupProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28006,7 +28006,7 @@ ze_traced_zetGetMetricGroupExpProcAddrTable(ze_zetGetMetricGroupExpProcAddrTable
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricGroupExpProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetMetricGroupExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28073,7 +28073,7 @@ ze_traced_zetGetMetricProcAddrTable(ze_zetGetMetricProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetMetricProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetMetricProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28140,7 +28140,7 @@ ze_traced_zetGetMetricStreamerProcAddrTable(ze_zetGetMetricStreamerProcAddrTable
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricStreamerProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetMetricStreamerProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28208,7 +28208,7 @@ ze_traced_zetGetMetricQueryPoolProcAddrTable(ze_zetGetMetricQueryPoolProcAddrTab
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricQueryPoolProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetMetricQueryPoolProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28276,7 +28276,7 @@ ze_traced_zetGetMetricQueryProcAddrTable(ze_zetGetMetricQueryProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricQueryProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetMetricQueryProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28343,7 +28343,7 @@ ze_traced_zetGetTracerExpProcAddrTable(ze_zetGetTracerExpProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetTracerExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetTracerExpProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28410,7 +28410,7 @@ ze_traced_zetGetDebugProcAddrTable(ze_zetGetDebugProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetDebugProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zetGetDebugProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28475,7 +28475,7 @@ ze_traced_zesGetDriverProcAddrTable(ze_zesGetDriverProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetDriverProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetDriverProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28541,7 +28541,7 @@ ze_traced_zesGetDeviceProcAddrTable(ze_zesGetDeviceProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetDeviceProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetDeviceProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28607,7 +28607,7 @@ ze_traced_zesGetSchedulerProcAddrTable(ze_zesGetSchedulerProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetSchedulerProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetSchedulerProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28674,7 +28674,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesGetPerformanceFactorPr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetPerformanceFactorProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetPerformanceFactorProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28741,7 +28741,7 @@ ze_traced_zesGetPowerProcAddrTable(ze_zesGetPowerProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetPowerProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetPowerProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28806,7 +28806,7 @@ ze_traced_zesGetFrequencyProcAddrTable(ze_zesGetFrequencyProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetFrequencyProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetFrequencyProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28873,7 +28873,7 @@ ze_traced_zesGetEngineProcAddrTable(ze_zesGetEngineProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetEngineProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetEngineProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -28939,7 +28939,7 @@ ze_traced_zesGetStandbyProcAddrTable(ze_zesGetStandbyProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetStandbyProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetStandbyProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29006,7 +29006,7 @@ ze_traced_zesGetFirmwareProcAddrTable(ze_zesGetFirmwareProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetFirmwareProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetFirmwareProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29073,7 +29073,7 @@ ze_traced_zesGetMemoryProcAddrTable(ze_zesGetMemoryProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetMemoryProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetMemoryProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29140,7 +29140,7 @@ ze_traced_zesGetFabricPortProcAddrTable(ze_zesGetFabricPortProcAddrTable_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetFabricPortProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetFabricPortProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29208,7 +29208,7 @@ ze_traced_zesGetTemperatureProcAddrTable(ze_zesGetTemperatureProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetTemperatureProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetTemperatureProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29274,7 +29274,7 @@ ze_traced_zesGetPsuProcAddrTable(ze_zesGetPsuProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetPsuProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetPsuProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29337,7 +29337,7 @@ ze_traced_zesGetFanProcAddrTable(ze_zesGetFanProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetFanProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetFanProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29400,7 +29400,7 @@ ze_traced_zesGetLedProcAddrTable(ze_zesGetLedProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetLedProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetLedProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29463,7 +29463,7 @@ ze_traced_zesGetRasProcAddrTable(ze_zesGetRasProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetRasProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetRasProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29528,7 +29528,7 @@ ze_traced_zesGetDiagnosticsProcAddrTable(ze_zesGetDiagnosticsProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetDiagnosticsProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zesGetDiagnosticsProcAddrTable, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29613,7 +29613,7 @@ ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelLoaderGetVersions, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_elems_val = tracer_args.num_elems ? (uint64_t)(*tracer_args.num_elems) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelLoaderGetVersions, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29701,7 +29701,7 @@ ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandle_fn *tracer_real,
       tracer_record_call(ZE_ID_zelLoaderTranslateHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.handleOut_val =
       tracer_args.handleOut ? (uint64_t)(uintptr_t)(*tracer_args.handleOut) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelLoaderTranslateHandle, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29786,7 +29786,7 @@ ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zelTracerCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phTracer_val =
       tracer_args.phTracer ? (uint64_t)(uintptr_t)(*tracer_args.phTracer) : 0;
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelTracerCreate, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29863,7 +29863,7 @@ ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerDestroy, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelTracerDestroy, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -29943,7 +29943,7 @@ ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerSetPrologues, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelTracerSetPrologues, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30024,7 +30024,7 @@ ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerSetEpilogues, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelTracerSetEpilogues, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);
@@ -30105,7 +30105,7 @@ ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerSetEnabled, tracer_depth, tracer_args.tracer_status);
-  tracer_call_ended(tracer_record.head.end);
+  tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("ze", ZE_ID_zelTracerSetEnabled, tracer_args.tracer_status,
                       tracer_record.head.start, tracer_record.head.end);

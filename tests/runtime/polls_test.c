@@ -7,8 +7,8 @@
  *   recorded spends a call;
  * - a completing poll that was timed takes its start from its span; one that was not
  *   takes its function's last timed span before its end, but never starts before the
- *   thread's last recorded call ended nor before the call it is made in started, and
- *   starts at that bound when a call was recorded inside it;
+ *   thread's last recorded call ended nor before the call it is made in started, nor
+ *   after the first call recorded inside it started;
  * - the requests an array-completing call keeps (runtime/tracer_requests.h): the inline
  *   copy of 8-byte handles (Open MPI's) and 4-byte ones (MPICH's, sign-extended when
  *   signed), the first call of a larger array through the growing path.
@@ -106,31 +106,33 @@ static void start_tests(void) {
              start <= now && now - start >= tracer_count_ticks_to_trace(ticks), 1);
 
   /* Not timed, the thread's last call long before: the last timed span. */
-  tracer_call_ended(end - 10 * span);
+  tracer_call_ended(0, 0, end - 10 * span);
   expect_u64("estimated from the last timed span", estimate(end), end - span);
   /* The thread's last call ended within that span: the poll starts there, not before. */
-  tracer_call_ended(end - span / 2);
+  tracer_call_ended(0, 0, end - span / 2);
   expect_u64("not before the thread's last call ended", estimate(end), end - span / 2);
   /* Made inside a call that started later still: not before that call started. */
-  tracer_call_ended(end - 10 * span);
+  tracer_call_ended(0, 0, end - 10 * span);
   unsigned outer = tracer_inflight_push("other", 1);
   tracer_inflight_started(outer, end - span / 4);
   expect_u64("not before the call it is made in", estimate(end), end - span / 4);
   tracer_inflight_pop();
-  /* A call recorded inside it (a runtime's poll calling its driver's), which started at
-   * some unknown time after the poll: the poll starts at its bound, around it. */
-  tracer_call_ended(end - 10 * span);
+  /* Calls recorded inside it (a runtime's poll calling its driver's): it starts no later
+   * than the first of them, around them. */
+  tracer_call_ended(0, 0, end - 10 * span);
   unsigned poll = tracer_inflight_push(backend, POLL);
   tracer_inflight_poll_started(poll);
-  unsigned inner = tracer_inflight_push("driver", 2);
-  tracer_inflight_started(inner, end - span / 3);
-  tracer_inflight_pop();
-  tracer_call_ended(end - span / 4);
+  for (uint64_t i = 3; i >= 2; i--) { /* two, starting 3 and 2 spans before the end */
+    unsigned inner = tracer_inflight_push("driver", 2);
+    tracer_inflight_started(inner, end - i * span);
+    tracer_inflight_pop();
+    tracer_call_ended(inner, end - i * span, end - i * span + span / 2);
+  }
   tracer_inflight_pop();
   expect_u64("around the calls recorded inside it", tracer_poll_estimated_start(backend, POLL, end),
-             end - 10 * span);
+             end - 3 * span);
   /* A last call that ended after the poll's end (another CPU's clock): no later than it. */
-  tracer_call_ended(end + 5);
+  tracer_call_ended(0, 0, end + 5);
   expect_u64("never after its end", estimate(end), end);
 }
 
