@@ -222,9 +222,9 @@ uint64_t tracer_poll_estimated_start(const char *backend, uint16_t function, uin
   uint64_t span =
       tracer_count_ticks_to_trace(tracer_count_sampler_of(t, backend, function)->last_ticks);
   uint64_t start = span < end ? end - span : 0;
-  if (inner && start > inner)
-    start = inner;
-  if (start < earliest)
-    start = earliest;
+  if (inner && start >= inner) /* before it, not at it */
+    start = inner - 1;
+  if (start <= earliest && earliest) /* after it, not at it: ties break readers' order */
+    start = earliest + 1;
   return start < end ? start : end;
 }

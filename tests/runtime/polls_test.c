@@ -110,12 +110,12 @@ static void start_tests(void) {
   expect_u64("estimated from the last timed span", estimate(end), end - span);
   /* The thread's last call ended within that span: the poll starts there, not before. */
   tracer_call_ended(0, 0, end - span / 2);
-  expect_u64("not before the thread's last call ended", estimate(end), end - span / 2);
+  expect_u64("just after the thread's last call ended", estimate(end), end - span / 2 + 1);
   /* Made inside a call that started later still: not before that call started. */
   tracer_call_ended(0, 0, end - 10 * span);
   unsigned outer = tracer_inflight_push("other", 1);
   tracer_inflight_started(outer, end - span / 4);
-  expect_u64("not before the call it is made in", estimate(end), end - span / 4);
+  expect_u64("just after the call it is made in started", estimate(end), end - span / 4 + 1);
   tracer_inflight_pop();
   /* Calls recorded inside it (a runtime's poll calling its driver's): it starts no later
    * than the first of them, around them. */
@@ -130,7 +130,7 @@ static void start_tests(void) {
   }
   tracer_inflight_pop();
   expect_u64("around the calls recorded inside it", tracer_poll_estimated_start(backend, POLL, end),
-             end - 3 * span);
+             end - 3 * span - 1);
   /* A last call that ended after the poll's end (another CPU's clock): no later than it. */
   tracer_call_ended(0, 0, end + 5);
   expect_u64("never after its end", estimate(end), end);
