@@ -145,7 +145,8 @@ struct tracer_inflight {
   const char *backend;
   uint16_t function;
   uint64_t start;
-  uint64_t inner_start; /* the start of the first call recorded inside it (0: none yet) */
+  uint64_t inner_start; /* a sampled poll's: the start of the first call recorded inside
+                           it (0: none yet; tracer_inflight_poll_started) */
 };
 enum { TRACER_INFLIGHT_DEPTH = 32 };
 /* Calls of a function the spec marks `counted` (trace.counted: getters an app calls
@@ -230,7 +231,6 @@ __attribute__((always_inline)) static inline unsigned tracer_inflight_push(const
     t->calls[d].backend = backend;
     t->calls[d].function = function;
     t->calls[d].start = 0;
-    t->calls[d].inner_start = 0;
   }
   __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the entry complete */
   t->depth = d + 1;
@@ -275,8 +275,10 @@ __attribute__((always_inline)) static inline void tracer_inflight_pop(void) {
  * for the polls made inside it (a crash inside it writes that as its start). */
 __attribute__((always_inline)) static inline void tracer_inflight_poll_started(unsigned depth) {
   struct tracer_thread_calls *t = tracer_thread_calls;
-  if (t && depth < TRACER_INFLIGHT_DEPTH)
+  if (t && depth < TRACER_INFLIGHT_DEPTH) {
     t->calls[depth].start = t->last_end;
+    t->calls[depth].inner_start = 0; /* only a poll's is read: other calls leave it be */
+  }
 }
 
 /* A call to be recorded, made at `depth`, ran from `start` to `end` (the trace clock): its
