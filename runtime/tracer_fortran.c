@@ -30,7 +30,8 @@ const char *tracer_fortran_string(char *to, size_t size, const void *from, size_
 }
 
 void *tracer_fortran_scratch(unsigned slot, long long count, size_t size) {
-  if (slot >= SCRATCH_SLOTS || count <= 0 || size == 0 || (unsigned long long)count > SIZE_MAX / size)
+  if (slot >= SCRATCH_SLOTS || count <= 0 || size == 0 ||
+      (unsigned long long)count > SIZE_MAX / size)
     return NULL;
   size_t bytes = (size_t)count * size;
   struct scratch *s = &scratch[slot];
