@@ -332,8 +332,29 @@ static int read_fortran(struct yamldoc *y, yaml_node_t *n, struct spec_fortran *
   else if (base)
     f->index_base = base[0] - '0';
   free(base);
-  rc |= spec_read_list(y, yamldoc_get(y, n, "absent_params"), "absent_params", false,
-                  &f->absent_params, d);
+  yaml_node_t *absent = yamldoc_get(y, n, "absent_params");
+  if (absent && absent->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, absent, d,
+                         "Cannot read trace.fortran.absent_params: expected FUNCTION: [PARAM]");
+  for (int i = 0; absent && i < yamldoc_map_length(absent); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, absent, i);
+    const char *glob = yamldoc_scalar(key);
+    struct ptrvec params = {0};
+    if (!glob || !*glob) {
+      rc = yamldoc_error(y, key, d,
+                         "Cannot read trace.fortran.absent_params: expected FUNCTION: [PARAM]");
+      continue;
+    }
+    rc |= spec_read_list(y, yamldoc_map_value(y, absent, i), "absent_params", false, &params, d);
+    for (size_t k = 0; k < params.len; k++) {
+      struct spec_pattern *p = xcalloc(1, sizeof *p);
+      p->glob = xstrdup(glob);
+      p->loc = spec_loc_of(key);
+      ptrvec_push(&f->absent_functions, p);
+      ptrvec_push(&f->absent_params, params.items[k]);
+    }
+    ptrvec_free(&params);
+  }
   rc |= spec_read_list(y, yamldoc_get(y, n, "exclude"), "exclude", true, &f->exclude, d);
   yaml_node_t *handles = yamldoc_get(y, n, "handles");
   if (handles && handles->type != YAML_MAPPING_NODE)
@@ -655,6 +676,7 @@ void spec_free(struct spec *s) {
   free_strings(&s->trace.fortran.handle_types);
   free_strings(&s->trace.fortran.handle_f2c);
   free_strings(&s->trace.fortran.absent_params);
+  free_patterns(&s->trace.fortran.absent_functions);
   free_patterns(&s->trace.fortran.exclude);
   free_strings(&s->trace.templates);
   free_strings(&s->trace.exports);

@@ -254,7 +254,10 @@ struct spec_fortran {
   struct ptrvec handle_types;  /* struct spec_string*: handle type names ... */
   struct ptrvec handle_f2c;    /* struct spec_string*: ... and the function that turns a
                                   Fortran handle of that type into a C one */
-  struct ptrvec absent_params; /* struct spec_string*: C params with no Fortran twin */
+  /* C params with no Fortran twin (MPI_Init's argc and argv), by function: pairs of a
+   * function glob and a param name. */
+  struct ptrvec absent_functions; /* struct spec_pattern* */
+  struct ptrvec absent_params;    /* struct spec_string*: the param of the same pair */
   struct ptrvec exclude;       /* struct spec_pattern*: functions with no such binding */
   /* The C type of a CHARACTER's elements (char): a param pointing to it, or an array of
    * them, is a Fortran string, whose length the caller passes by value after the last

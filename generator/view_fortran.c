@@ -2,6 +2,7 @@
 #include "view_fortran.h"
 
 #include <ctype.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,10 +39,16 @@ static char *value_of(const struct spec_fortran *f, const char *backend,
   return NULL;
 }
 
-static bool absent(const struct spec_fortran *f, const char *param) {
-  for (size_t i = 0; i < f->absent_params.len; i++)
-    if (strcmp(((struct spec_string *)f->absent_params.items[i])->value, param) == 0)
+static bool absent(const struct spec_fortran *f, const struct model_function *fn,
+                   const char *param) {
+  for (size_t i = 0; i < f->absent_params.len; i++) {
+    struct spec_pattern *glob = f->absent_functions.items[i];
+    if (strcmp(((struct spec_string *)f->absent_params.items[i])->value, param) == 0 &&
+        fnmatch(glob->glob, fn->name, 0) == 0) {
+      glob->matches++;
       return true;
+    }
+  }
   return false;
 }
 
@@ -187,7 +194,7 @@ static void build(const struct spec *s, const struct spec_fortran *f, const char
                       tree_set(fo, "convert_out", tree_list()), tree_list(), tree_list(), 0};
   for (size_t i = 0; i < fn->params.len; i++) {
     const struct model_param *p = fn->params.items[i];
-    if (absent(f, p->name))
+    if (absent(f, fn, p->name))
       continue;
     char *from = xasprintf("f_%s", p->name);
     strbuf_addf(&params, "%svoid *%s", params.len ? ", " : "", from);
@@ -293,6 +300,14 @@ int view_fortran(const struct model *m, const struct spec *s, struct tree *root,
     if (!spec_patterns_match((struct ptrvec *)&f->exclude, traced[i]->name))
       build(s, f, m->backend, traced[i], (struct tree *)functions->items[i]);
   int rc = 0;
+  for (size_t i = 0; i < f->absent_functions.len; i++) {
+    const struct spec_pattern *p = f->absent_functions.items[i];
+    if (p->matches == 0)
+      rc = diag_error_at(d, s->path, p->loc.line, p->loc.column,
+                         "Filter matches nothing: trace.fortran.absent_params function=%s, "
+                         "param=%s",
+                         p->glob, ((struct spec_string *)f->absent_params.items[i])->value);
+  }
   for (size_t i = 0; i < f->exclude.len; i++) {
     const struct spec_pattern *p = f->exclude.items[i];
     if (p->matches == 0)

@@ -4272,15 +4272,15 @@ void mpi_comm_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
 
 /* mpi_comm_spawn_: MPI_Comm_spawn called from Fortran */
 typedef void openmpi_mpi_comm_spawn_fn(void *, void *, void *, void *, void *, void *, void *,
-                                       MPI_Fint *, size_t);
+                                       void *, MPI_Fint *, size_t, size_t);
 static openmpi_mpi_comm_spawn_fn *openmpi_real_mpi_comm_spawn_;
 
-void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_root, void *f_comm,
-                     void *f_intercomm, void *f_array_of_errcodes, MPI_Fint *f_ierr,
-                     size_t f_command_len);
-void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_root, void *f_comm,
-                     void *f_intercomm, void *f_array_of_errcodes, MPI_Fint *f_ierr,
-                     size_t f_command_len) {
+void mpi_comm_spawn_(void *f_command, void *f_argv, void *f_maxprocs, void *f_info, void *f_root,
+                     void *f_comm, void *f_intercomm, void *f_array_of_errcodes, MPI_Fint *f_ierr,
+                     size_t f_command_len, size_t f_argv_len);
+void mpi_comm_spawn_(void *f_command, void *f_argv, void *f_maxprocs, void *f_info, void *f_root,
+                     void *f_comm, void *f_intercomm, void *f_array_of_errcodes, MPI_Fint *f_ierr,
+                     size_t f_command_len, size_t f_argv_len) {
   openmpi_mpi_comm_spawn_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_comm_spawn_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -4289,8 +4289,8 @@ void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_ro
   if (openmpi_depth || !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) ||
                          lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full) ||
                          lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_command, f_maxprocs, f_info, f_root, f_comm, f_intercomm, f_array_of_errcodes,
-                f_ierr, f_command_len);
+    tracer_real(f_command, f_argv, f_maxprocs, f_info, f_root, f_comm, f_intercomm,
+                f_array_of_errcodes, f_ierr, f_command_len, f_argv_len);
     return;
   }
   openmpi_depth++;
@@ -4316,8 +4316,8 @@ void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_ro
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Comm_spawn);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
-  tracer_real(f_command, f_maxprocs, f_info, f_root, f_comm, f_intercomm, f_array_of_errcodes,
-              f_ierr, f_command_len);
+  tracer_real(f_command, f_argv, f_maxprocs, f_info, f_root, f_comm, f_intercomm,
+              f_array_of_errcodes, f_ierr, f_command_len, f_argv_len);
   tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
   tracer_f_intercomm = openmpi_resolved_MPI_Comm_f2c()(*(const MPI_Fint *)f_intercomm);
