@@ -100,6 +100,10 @@ const struct ctf_trace *trace_reader_trace(const struct trace_reader *r) { retur
 const struct event_map *trace_reader_map(const struct trace_reader *r) { return &r->map; }
 uint64_t trace_reader_bytes(const struct trace_reader *r) { return r->bytes; }
 
+void trace_reader_set_window(struct trace_reader *r, const struct trace_window *window) {
+  r->window = window;
+}
+
 static uint64_t now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
