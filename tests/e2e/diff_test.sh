@@ -47,7 +47,7 @@ problems=$(jq -r '
       (if $k[0].noise then "spin made slower on purpose is marked noise" else empty end),
       ((.whole_ns) as $w | .rows[] | select(((.change_ns | fabs) / $w - .share | fabs) > 1e-5)
        | "\(.name): share \(.share), but its change is \((.change_ns | fabs) / $w) of the whole difference"),
-      (if ([.rows[] | .change_ns | fabs] | add) != .whole_ns then "the whole difference is not the rows' changes added up" else empty end),
+      (if ([.rows[] | .change_ns | fabs] | add) != .whole_ns then "the whole difference is not the sum of the changes of the rows" else empty end),
       (if (.a_steps.count // 0) != 6 or (.b_steps.count // 0) != 6 then "steps: \(.a_steps.count) in A, \(.b_steps.count) in B, the app ran 6" else empty end),
       (if (.b_steps.median_ns // 0) <= (.a_steps.median_ns // 0) then "the median step did not grow" else empty end)
     ] | .[]' "$tmp/ab.json") || fail "jq could not read $tmp/ab.json"

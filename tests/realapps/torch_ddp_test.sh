@@ -68,8 +68,8 @@ otf2-print "$tmp/job.otf2/traces.otf2" >/dev/null 2>"$tmp/print.err" ||
 # job's report over the steps after the first reduces each rank's trace through them.
 "$tracer" -r "$tmp/job/rank-0" --steps -j -o "$tmp/steps.json" 2>"$tmp/steps.err" ||
   fail "tracer -r rank-0 --steps failed: $(cat "$tmp/steps.err")"
-jq -e --argjson n $steps '[.steps[] | select(.count == $n)] | length == 1
-    and (.steps[0].steps | map(.name)) == [range($n) | "Step.\(.)"]' "$tmp/steps.json" >/dev/null ||
+jq -e --argjson n $steps '([.steps[] | select(.count == $n)] | length == 1)
+    and ((.steps[0].steps | map(.name)) == [range($n) | "Step.\(.)"])' "$tmp/steps.json" >/dev/null ||
   fail "rank 0's steps are not its $steps Step.N regions: $(jq -c '[.steps[]? | {what, count}]' "$tmp/steps.json")"
 "$tracer" -r "$tmp/job" --skip-steps 1 -j -o "$tmp/window.json" 2>"$tmp/window.err" ||
   fail "tracer -r JOB --skip-steps 1 failed: $(cat "$tmp/window.err")"
