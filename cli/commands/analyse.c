@@ -14,6 +14,7 @@
 #include "flame.h"
 #include "job_folder.h"
 #include "job_report.h"
+#include "job_steps.h"
 #include "log.h"
 #include "node_gather.h"
 #include "rank_exports.h"
@@ -74,6 +75,20 @@ int analyse_job(const struct tracer_options *o, const char *job_dir, const long 
   }
   if (got.window_error[0])
     log_warn("some ranks were left out: %s", got.window_error);
+  if (rc == 0 && o->steps && !o->json) { /* each rank's steps, the slowest rank of each */
+    struct job_steps_request steps = {job_dir, o->steps_pattern, req.window, o->threads};
+    struct diag d;
+    diag_init(&d);
+    if (job_steps_print(&steps, out, &d)) {
+      char chain[1024];
+      log_error("%s", diag_join(&d, chain, sizeof chain));
+      rc = TRACER_EXIT_USAGE;
+    }
+    diag_clear(&d);
+  } else if (o->steps && o->json) {
+    log_warn("--steps: a job's JSON report has no steps yet; replay a rank's folder "
+             "(tracer -r %s/rank-N --steps -j)", job_dir);
+  }
   if (got.from_events)
     log_warn("ranks without a result%s, counted from their events: %s",
              ranks ? " in time" : "", got.late);
@@ -177,12 +192,8 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
     int erc = export_job(o, trace_dir, 0, false);
     return rc ? rc : erc;
   }
-  if (!o->text && !o->timeline && job_folder_is_job(trace_dir)) {
-    if (o->steps)
-      log_warn("--steps: a job's report has no steps table yet; replay one rank's folder "
-               "(tracer -r %s/rank-N --steps)", trace_dir);
+  if (!o->text && !o->timeline && job_folder_is_job(trace_dir))
     return analyse_job(o, trace_dir, NULL, 0, 0);
-  }
   struct run_record run;
   run_record_read(trace_dir, &run);
   FILE *out = open_output(o);

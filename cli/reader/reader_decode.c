@@ -231,7 +231,10 @@ static void add_strings(struct decoder *d, struct trace_call *c, const struct ct
 /* ---- The window (trace_window.h) -------------------------------------------------- */
 
 static bool outside(struct decoder *d, int host, int64_t pid, bool has_pid, uint64_t clock) {
-  return d->window && !trace_window_holds(d->window, host, pid, has_pid, clock, &d->window_last);
+  bool out =
+      d->window && !trace_window_holds(d->window, host, pid, has_pid, clock, &d->window_last);
+  d->window_left_out |= out;
+  return out;
 }
 
 /* ---- Records ----------------------------------------------------------------------- */
@@ -585,6 +588,7 @@ int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
                   struct reader_stream_count *count) {
   const struct event_info *info = &d->reader->map.infos[ev->event_class->index];
   d->event_has_clock_read = false;
+  d->window_left_out = false;
   count->events++;
   if (ev->packet->index != count->packet) {
     count->packet = ev->packet->index;

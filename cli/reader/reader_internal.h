@@ -97,6 +97,7 @@ struct decoder {
   /* The reader's window (trace_window.h), NULL for none, and the process it found last. */
   const struct trace_window *window;
   size_t window_last;
+  bool window_left_out;           /* the last event held a record outside the window */
   /* The call being handed out: the record, its slots, arguments and their strings. */
   struct trace_call call;
   uint64_t slots[READER_MAX_SLOTS];

@@ -194,9 +194,11 @@ static void read_in_order(struct read_state *st, const struct reader_target *tar
       st->failed = true;
       break;
     }
-    if (st->summary.events++ == 0)
+    /* The run's first and last event: of the window's, when one is set. */
+    if (!d.window_left_out && st->summary.events++ == 0)
       st->summary.first = d.time;
-    st->summary.last = d.time;
+    if (!d.window_left_out)
+      st->summary.last = d.time;
     const struct event_info *info = &r->map.infos[ev->event_class->index];
     if (d.needs & TRACE_NEEDS_HORIZON &&
         (d.status = reader_hand_out_horizon(targets, n, info, ev->timestamp, until,

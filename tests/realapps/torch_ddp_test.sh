@@ -78,4 +78,11 @@ jq -e --argjson n $steps '
     | $r.Forward == 2 * ($n - 1) and $r["Step.0"] == null and $r["Step.1"] == 2
       and (.job.window | test("after the first 1"))' "$tmp/window.json" >/dev/null ||
   fail "the job's window (steps after the first) does not hold each rank's last $((steps - 1)) steps: $(jq -c '[.backends[] | select(.name == "itt") | .regions[] | {name, calls}]' "$tmp/window.json")"
+# The job's steps: each rank's table, then the slowest rank of each of its steps.
+"$tracer" -r "$tmp/job" --steps -o "$tmp/job_steps.txt" 2>"$tmp/job_steps.err" ||
+  fail "tracer -r JOB --steps failed: $(cat "$tmp/job_steps.err")"
+[ "$(grep -c '^Steps of rank [01] ' "$tmp/job_steps.txt")" -eq 2 ] ||
+  fail "the job's steps do not have a table per rank: $(grep '^Steps of' "$tmp/job_steps.txt")"
+[ "$(sed -n '/^Slowest rank of each step/,$p' "$tmp/job_steps.txt" | grep -c '^ *[0-9]* | *[01] |')" -eq $steps ] ||
+  fail "the job's steps do not name the slowest rank of each of its $steps steps: $(sed -n '/^Slowest rank/,$p' "$tmp/job_steps.txt")"
 echo "torch_ddp: 2 ranks, one report and one timeline, one OTF2 archive ($(cat "$tmp/otf2.txt")), one pair of folded stacks; regions $(jq -c . "$tmp/actual.json")"

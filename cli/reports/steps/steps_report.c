@@ -501,6 +501,10 @@ void steps_print_text(const struct steps_report *report, FILE *out) {
     return;
   }
   fputs("\nSteps per rank (HTA's definitions over each step's time) | docs/steps.md |\n", out);
+  steps_print_tables(report, out);
+}
+
+void steps_print_tables(const struct steps_report *report, FILE *out) {
   for (size_t i = 0; i < report->count; i++)
     print_table(&report->tables[i], out);
 }

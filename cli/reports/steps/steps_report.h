@@ -71,6 +71,8 @@ int steps_read_close(struct steps_reading *reading, struct steps_report *report,
 /* The text: a table per process and GPU, or the line that says no region repeats and
  * how to mark steps. */
 void steps_print_text(const struct steps_report *report, FILE *out);
+/* The tables alone, without the title (a job's, rank by rank). */
+void steps_print_tables(const struct steps_report *report, FILE *out);
 /* The JSON value of the tally's "steps" member. */
 void steps_print_json(const struct steps_report *report, FILE *out);
 void steps_report_free(struct steps_report *report);
