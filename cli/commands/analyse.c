@@ -153,7 +153,9 @@ int export_job(const struct tracer_options *o, const char *job_dir, long size,
       char folder[PATH_MAX];
       job_rank_folder(job_dir, ranks[i], folder, sizeof folder);
       log_debug("rank %ld: writing its part of the job's exports", ranks[i]);
+      struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
       if (rank_exports_write(folder, o->otf2_path != NULL, o->flame_path != NULL, o->threads,
+                             window_requested(&window) ? &window : NULL, o->steps_pattern,
                              &d)) {
         char chain[1024];
         log_warn("rank %ld: %s", ranks[i], diag_join(&d, chain, sizeof chain));
