@@ -78,6 +78,12 @@ jq -e --argjson n $steps '
     | $r.Forward == 2 * ($n - 1) and $r["Step.0"] == null and $r["Step.1"] == 2
       and (.job.window | test("after the first 1"))' "$tmp/window.json" >/dev/null ||
   fail "the job's window (steps after the first) does not hold each rank's last $((steps - 1)) steps: $(jq -c '[.backends[] | select(.name == "itt") | .regions[] | {name, calls}]' "$tmp/window.json")"
+# The job's folded stacks through the window: each rank's part holds its last steps only.
+"$tracer" -r "$tmp/job" --skip-steps 1 --flame "$tmp/window.folded" -o /dev/null 2>"$tmp/wflame.err" ||
+  fail "tracer -r JOB --skip-steps 1 --flame failed: $(cat "$tmp/wflame.err")"
+! grep -q 'Step\.0[;]' "$tmp/window.host.folded" || fail "the window's folded stacks hold Step.0"
+grep -q 'Step\.1[;]' "$tmp/window.host.folded" ||
+  fail "the window's folded stacks lack Step.1: $(head -n 3 "$tmp/window.host.folded")"
 # The job's steps: each rank's table, then the slowest rank of each of its steps.
 "$tracer" -r "$tmp/job" --steps -o "$tmp/job_steps.txt" 2>"$tmp/job_steps.err" ||
   fail "tracer -r JOB --steps failed: $(cat "$tmp/job_steps.err")"
