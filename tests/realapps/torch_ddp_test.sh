@@ -84,6 +84,11 @@ jq -e --argjson n $steps '
 ! grep -q 'Step\.0[;]' "$tmp/window.host.folded" || fail "the window's folded stacks hold Step.0"
 grep -q 'Step\.1[;]' "$tmp/window.host.folded" ||
   fail "the window's folded stacks lack Step.1: $(head -n 3 "$tmp/window.host.folded")"
+# Two jobs compared (here the job with itself: nothing changed, exit 0).
+"$tracer" diff "$tmp/job" "$tmp/job" -j >"$tmp/diff.json" 2>"$tmp/diff.err" ||
+  fail "tracer diff JOB JOB failed: $(cat "$tmp/diff.err")"
+jq -e '.rows == [] and .whole_ns == 0' "$tmp/diff.json" >/dev/null ||
+  fail "a job compared with itself shows changes: $(head -c 600 "$tmp/diff.json")"
 # The job's steps: each rank's table, then the slowest rank of each of its steps.
 "$tracer" -r "$tmp/job" --steps -o "$tmp/job_steps.txt" 2>"$tmp/job_steps.err" ||
   fail "tracer -r JOB --steps failed: $(cat "$tmp/job_steps.err")"
