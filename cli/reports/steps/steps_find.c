@@ -209,8 +209,10 @@ static bool find_repeating(struct steps *s, struct steps_process *p) {
   struct steps_region *r = malloc((p->region_count + 1) * sizeof *r);
   if (!r)
     return false;
-  memcpy(r, p->regions, p->region_count * sizeof *r);
-  qsort(r, p->region_count, sizeof *r, by_group);
+  if (p->region_count) {
+    memcpy(r, p->regions, p->region_count * sizeof *r);
+    qsort(r, p->region_count, sizeof *r, by_group);
+  }
   struct group best = {0};
   int64_t thread = 0;
   uint32_t thread_depth = UINT32_MAX; /* the least depth a group of this thread repeats at */
@@ -306,7 +308,8 @@ int steps_find(struct trace_reader *reader, const char *pattern, unsigned thread
   bool ok = !f.failed;
   for (size_t i = 0; i < s->count && ok; i++) {
     struct steps_process *p = &s->processes[i];
-    qsort(p->regions, p->region_count, sizeof *p->regions, by_start);
+    if (p->region_count) /* qsort and memcpy take no NULL, even for nothing */
+      qsort(p->regions, p->region_count, sizeof *p->regions, by_start);
     ok = pattern ? find_matching(s, p) : find_repeating(s, p);
     if (p->count)
       qsort(p->steps, p->count, sizeof *p->steps, by_step_start);
