@@ -22,6 +22,7 @@ static const char usage[] =
     "Usage: tracer [options] [--] APP [ARGS...]\n"
     "  or:  tracer -r [DIR] [options]\n"
     "  or:  tracer --check\n"
+    "  or:  tracer diff [-j] [-o FILE] A B\n"
     "\n"
     "Runs APP with the API calls of every supported backend traced through LTTng, then\n"
     "prints per backend where the time went: host API calls, device kernels and memory\n"
@@ -46,6 +47,19 @@ static const char usage[] =
     "                         device time (rank;regions;calls;-;kernel), and FILE with\n"
     "                         .host before its extension weighted by the time in API\n"
     "                         calls (stacks.host.folded); an MPI job gets one pair\n"
+    "      --steps[=PATTERN]  also print each rank's steps: count, median, least and most\n"
+    "                         step time, the slowest steps, and per step the GPUs' time\n"
+    "                         as HTA defines it; steps are the outermost region that\n"
+    "                         repeats (ProfilerStep#N, an NVTX or ITT range Step.N), or\n"
+    "                         the regions PATTERN matches (after -r: --steps PATTERN)\n"
+    "      --window NAME      analyse only the instances of the regions NAME matches (a\n"
+    "                         name or a pattern such as 'Step.[3-9]'): every table, the\n"
+    "                         verdict, the timeline, OTF2 and folded stacks (docs/steps.md)\n"
+    "      --skip-steps N     analyse only the steps after the first N (warm-up left out)\n"
+    "      --from WHEN, --to WHEN\n"
+    "                         analyse only from/to WHEN: seconds from each process's\n"
+    "                         start, or a region name (from its first start, to its last\n"
+    "                         end); window options combine (what all of them leave)\n"
     "  -m, --mode MODE        what each call's event records: minimal (names, times,\n"
     "                         status; written 32 calls an event, and a SIGKILL loses a\n"
     "                         thread's last 31 at most), default (scalar arguments and\n"
@@ -121,6 +135,13 @@ static const char usage[] =
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
     "\n"
+    "`tracer diff A B` compares two saved traces (or two MPI jobs' folders): per backend\n"
+    "the host calls, kernels and transfers whose time, count or bytes changed most, with\n"
+    "both values, the change and its share of the whole difference; rows in one run\n"
+    "only; the step time of both when both have steps, and changes within the runs' own\n"
+    "step-to-step spread marked as noise (docs/steps.md). `tracer -- diff ...` runs an\n"
+    "app named diff.\n"
+    "\n"
     "Exit status: APP's own (128+N when a signal N killed it; 127 when it cannot be\n"
     "found), or 2 for a bad command line, 3 when no LTTng session could be set up or its\n"
     "session daemon died or stopped answering, 4 when a trace cannot be read (or a report\n"
@@ -154,6 +175,38 @@ static bool parse_size(const char *text, uint64_t min, uint64_t *value) {
   return true;
 }
 
+/* `tracer diff [-j] [-o FILE] [-q|-v] A B`. */
+static int diff_main(int argc, char **argv) {
+  struct tracer_options o = {0};
+  const char *paths[2];
+  size_t n = 0;
+  int level = LOG_INFO;
+  for (int i = 2; i < argc; i++) {
+    if (strcmp(argv[i], "-j") == 0 || strcmp(argv[i], "--json") == 0)
+      o.json = true;
+    else if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
+      o.output = argv[++i];
+    else if (strcmp(argv[i], "-q") == 0)
+      level = LOG_ERROR;
+    else if (strcmp(argv[i], "-v") == 0)
+      level = LOG_DEBUG;
+    else if (argv[i][0] == '-' && argv[i][1]) {
+      log_setup("tracer", level);
+      log_error("tracer diff takes -j, -o FILE, -q and -v, not %s", argv[i]);
+      return TRACER_EXIT_USAGE;
+    } else if (n < 2)
+      paths[n++] = argv[i];
+    else
+      n = 3;
+  }
+  log_setup("tracer", level);
+  if (n != 2) {
+    log_error("tracer diff compares two runs: tracer diff [-j] [-o FILE] A B");
+    return TRACER_EXIT_USAGE;
+  }
+  return command_diff(&o, paths[0], paths[1]);
+}
+
 static bool has_suffix(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
   return n >= k && strcmp(s + n - k, suffix) == 0;
@@ -180,7 +233,12 @@ int main(int argc, char **argv) {
     OPT_CSV,
     OPT_OTF2,
     OPT_FLAME,
-    OPT_MAX_SIZE
+    OPT_MAX_SIZE,
+    OPT_STEPS,
+    OPT_WINDOW,
+    OPT_SKIP_STEPS,
+    OPT_FROM,
+    OPT_TO
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -211,6 +269,11 @@ int main(int argc, char **argv) {
       {"otf2", required_argument, NULL, OPT_OTF2},
       {"flame", required_argument, NULL, OPT_FLAME},
       {"max-size", required_argument, NULL, OPT_MAX_SIZE},
+      {"steps", optional_argument, NULL, OPT_STEPS},
+      {"window", required_argument, NULL, OPT_WINDOW},
+      {"skip-steps", required_argument, NULL, OPT_SKIP_STEPS},
+      {"from", required_argument, NULL, OPT_FROM},
+      {"to", required_argument, NULL, OPT_TO},
       {"quiet", no_argument, NULL, 'q'},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
@@ -221,6 +284,8 @@ int main(int argc, char **argv) {
   session_set_hang_handler(command_daemon_hang);
   int c;
   backends_load_path(); /* before --help lists the backends */
+  if (argc >= 2 && strcmp(argv[1], "diff") == 0)
+    return diff_main(argc, argv);
   /* '+': options end at the app's name, so the app's own options stay its own. */
   while ((c = getopt_long(argc, argv, "+tjeo:m:b:r::l::qvhV", longopts, NULL)) != -1) {
     switch (c) {
@@ -340,6 +405,27 @@ int main(int argc, char **argv) {
     case OPT_OTF2: o.otf2_path = optarg; break;
     case OPT_FLAME: o.flame_path = optarg; break;
     case OPT_CHECK: o.check = true; break;
+    case OPT_STEPS:
+      o.steps = true;
+      if (optarg)
+        o.steps_pattern = optarg;
+      else if (o.replay && optind < argc && argv[optind][0] != '-')
+        o.steps_pattern = argv[optind++];
+      break;
+    case OPT_WINDOW: o.window = optarg; break;
+    case OPT_SKIP_STEPS: {
+      char *end = NULL;
+      unsigned long n = strtoul(optarg, &end, 10);
+      if (end == optarg || *end || optarg[0] == '-' || n > 100000000) {
+        log_error("--skip-steps wants a number of steps, got %s", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      o.skip_asked = true;
+      o.skip_steps = (unsigned)n;
+      break;
+    }
+    case OPT_FROM: o.from = optarg; break;
+    case OPT_TO: o.to = optarg; break;
     case OPT_TRACED_RANKS: o.traced_ranks = optarg; break;
     case 'h': print_usage(stdout); return 0;
     case 'V': printf("tracer %s\n", TRACER_VERSION); return 0;
@@ -364,6 +450,14 @@ int main(int argc, char **argv) {
   }
   if (o.text && o.json) {
     log_error("-t and -j cannot be used together");
+    return TRACER_EXIT_USAGE;
+  }
+  if (o.text && o.steps) {
+    log_error("-t prints every call: --steps applies to the tallies");
+    return TRACER_EXIT_USAGE;
+  }
+  if ((o.from && !*o.from) || (o.to && !*o.to) || (o.window && !*o.window)) {
+    log_error("--window, --from and --to want a region name, a pattern or seconds");
     return TRACER_EXIT_USAGE;
   }
   if (o.text && (o.extended || o.ranks)) {

@@ -72,7 +72,9 @@ struct spec_command {
  * (`ptr`). */
 struct spec_call {
   char *function; /* name or glob */
-  char *meaning;
+  char *meaning;  /* may be NULL when the entry gives a role */
+  char *waits_for; /* "device" or "peer": the call waits (for the verdict); may be NULL */
+  int setup;      /* the call sets up (start-up, for the verdict) */
   char *bytes;    /* may be NULL */
   char *pointer;  /* may be NULL */
   char *memory;   /* alloc with a pointer: host, device or shared */

@@ -5,12 +5,29 @@
 #include <string.h>
 
 #include "run_record.h"
+#include "steps.h"
 #include "tally.h"
 #include "tally_print.h"
 #include "timeline.h"
 #include "timeline_build.h"
 #include "timeline_sink.h"
+#include "units.h"
 #include "trace_reader.h"
+#include "window_build.h"
+
+/* The tally's JSON "window" member: what the window is and each process's part. */
+static void window_json(const void *product, FILE *out) {
+  const struct trace_window *w = product;
+  fputs("{\"label\": ", out);
+  units_json_string(out, w->label);
+  fprintf(out, ", \"longest_ns\": %llu, \"processes\": [",
+          (unsigned long long)trace_window_longest_ns(w));
+  for (size_t i = 0; i < w->count; i++)
+    fprintf(out, "%s{\"pid\": %lld, \"ns\": %llu, \"ranges\": %zu}", i ? ", " : "",
+            (long long)w->processes[i].pid, (unsigned long long)w->processes[i].ns,
+            w->processes[i].count);
+  fputs("]}", out);
+}
 
 /* One output of the registry, as this run has it. */
 struct opened {
@@ -108,6 +125,30 @@ enum analysis_status analysis_run(const struct analysis_request *request,
     fold_causes(d, mark, "Cannot read the trace");
     return ANALYSIS_NO_TRACE;
   }
+  /* The window, and the steps it or the steps table asks for: found in a read of their
+   * own, before the one the outputs share, which then hands out only the window. */
+  struct steps steps = {0};
+  struct trace_window window = {0};
+  struct window_request wanted = {request->window, request->skip_asked, request->skip_steps,
+                                  request->from, request->to};
+  bool want_steps = request->steps || request->skip_asked;
+  if (want_steps || window_requested(&wanted)) {
+    int wrc = steps_find(reader, request->steps_pattern, request->threads, &steps, d);
+    if (wrc == 0 && request->steps_pattern && !steps_total(&steps, NULL)) {
+      diag_error(d, "Cannot find the steps: no region of the run matches --steps %s",
+                 request->steps_pattern);
+      wrc = WINDOW_BAD_INPUT;
+    }
+    if (wrc == 0 && window_requested(&wanted))
+      wrc = window_build(&wanted, &steps, &window, d);
+    if (wrc) {
+      steps_free(&steps);
+      trace_reader_close(reader);
+      return wrc == WINDOW_BAD_INPUT ? ANALYSIS_BAD_WINDOW : ANALYSIS_FAILED;
+    }
+    if (window.count)
+      trace_reader_set_window(reader, &window);
+  }
   size_t count = 0;
   while (outputs[count])
     count++;
@@ -117,11 +158,19 @@ enum analysis_status analysis_run(const struct analysis_request *request,
   struct timeline_product timeline = {.sinks = calloc(count + 1, sizeof *timeline.sinks)};
   struct tally tally;
   bool tally_made = false;
+  bool window_empty = false;
+  struct analysis_request quiet_request;
+  FILE *nowhere = NULL;
   size_t consumer_count = 0, asked = 0;
   int failures = 0;
   struct tally_addition additions[OUTPUT_ADDITIONS];
   struct output_context context = {.request = request, .map = trace_reader_map(reader),
+                                    .steps = want_steps ? &steps : NULL,
+                                    .window = window.count ? &window : NULL,
                                     .additions = additions, .result = result};
+  if (window.count)
+    additions[context.addition_count++] =
+        (struct tally_addition){"window", window_json, NULL, &window};
   if (!opened || !consumers || !owned || !timeline.sinks) {
     diag_error(d, "Cannot analyse the trace: out of memory");
     failures++;
@@ -210,6 +259,18 @@ enum analysis_status analysis_run(const struct analysis_request *request,
       tally.discarded = request->run->discarded_events;
     context.tally = &tally;
   }
+  /* A window that holds no record of the run: said in one line, and no table printed
+   * that would look like a result. */
+  if (window.count && tally_made && status != TRACE_READ_FAILED) {
+    window_empty = !tally_has_device_work(&tally) && !tally.regions.count;
+    for (size_t i = 0; i < tally.backend_count && window_empty; i++)
+      window_empty = tally.backends[i].events == 0;
+  }
+  if (window_empty && (nowhere = fopen("/dev/null", "w"))) {
+    quiet_request = *request;
+    quiet_request.out = nowhere;
+    context.request = &quiet_request;
+  }
   /* The conditional ones that waited: a read of their own when worth it. */
   size_t later = 0;
   for (size_t i = 0; i < asked; i++)
@@ -245,9 +306,20 @@ done:
   close_timeline(&timeline, context.read_error, result, d);
   if (tally_made)
     tally_free(&tally);
+  char label[sizeof window.label];
+  memcpy(label, window.label, sizeof label);
+  steps_free(&steps);
+  trace_window_free(&window);
+  if (nowhere)
+    fclose(nowhere);
   free(opened);
   free(consumers);
   free(owned);
   trace_reader_close(reader);
+  if (window_empty) {
+    diag_error(d, "Cannot apply the window: it holds no record of the run (%s)",
+               label[0] ? label : "the window asked");
+    return ANALYSIS_BAD_WINDOW;
+  }
   return failures || d->count > mark ? ANALYSIS_FAILED : ANALYSIS_OK;
 }

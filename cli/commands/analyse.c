@@ -14,10 +14,12 @@
 #include "flame.h"
 #include "job_folder.h"
 #include "job_report.h"
+#include "job_steps.h"
 #include "log.h"
 #include "node_gather.h"
 #include "rank_exports.h"
 #include "run_record.h"
+#include "window_build.h"
 
 void report_errors(const struct diag *d, const char *prefix) {
   for (unsigned i = 0; i < d->count; i++) {
@@ -56,10 +58,37 @@ int analyse_job(const struct tracer_options *o, const char *job_dir, const long 
   FILE *out = open_output(o);
   if (!out)
     return TRACER_EXIT_ANALYSIS;
-  struct job_report_request req = {job_dir, ranks, n, timeout_s, o->threads, o->json,
-                                   o->extended, o->ranks, o->ranks_pct};
+  struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
+  struct job_report_request req = {job_dir,         ranks,         n,      timeout_s,
+                                   o->threads,      o->json,       o->extended, o->ranks,
+                                   o->ranks_pct,    NULL,          NULL,   false};
+  if (window_requested(&window)) {
+    req.window = &window;
+    req.steps_pattern = o->steps_pattern;
+    req.reduce_again = ranks == NULL; /* a replay; a live job's ranks reduced through it */
+  }
   struct node_gather_report got;
   int rc = job_report_print(&req, out, &got) ? TRACER_EXIT_ANALYSIS : 0;
+  if (rc && got.window_error[0]) { /* no rank's window held anything: bad input */
+    log_error("%s", got.window_error);
+    return close_output(o, out, TRACER_EXIT_USAGE);
+  }
+  if (got.window_error[0])
+    log_warn("some ranks were left out: %s", got.window_error);
+  if (rc == 0 && o->steps && !o->json) { /* each rank's steps, the slowest rank of each */
+    struct job_steps_request steps = {job_dir, o->steps_pattern, req.window, o->threads};
+    struct diag d;
+    diag_init(&d);
+    if (job_steps_print(&steps, out, &d)) {
+      char chain[1024];
+      log_error("%s", diag_join(&d, chain, sizeof chain));
+      rc = TRACER_EXIT_USAGE;
+    }
+    diag_clear(&d);
+  } else if (o->steps && o->json) {
+    log_warn("--steps: a job's JSON report has no steps yet; replay a rank's folder "
+             "(tracer -r %s/rank-N --steps -j)", job_dir);
+  }
   if (got.from_events)
     log_warn("ranks without a result%s, counted from their events: %s",
              ranks ? " in time" : "", got.late);
@@ -124,7 +153,9 @@ int export_job(const struct tracer_options *o, const char *job_dir, long size,
       char folder[PATH_MAX];
       job_rank_folder(job_dir, ranks[i], folder, sizeof folder);
       log_debug("rank %ld: writing its part of the job's exports", ranks[i]);
+      struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
       if (rank_exports_write(folder, o->otf2_path != NULL, o->flame_path != NULL, o->threads,
+                             window_requested(&window) ? &window : NULL, o->steps_pattern,
                              &d)) {
         char chain[1024];
         log_warn("rank %ld: %s", ranks[i], diag_join(&d, chain, sizeof chain));
@@ -196,6 +227,13 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
       .csv_path = o->csv_path,
       .otf2_path = o->otf2_path,
       .flame_path = o->flame_path,
+      .window = o->window,
+      .skip_asked = o->skip_asked,
+      .skip_steps = o->skip_steps,
+      .from = o->from,
+      .to = o->to,
+      .steps = o->steps,
+      .steps_pattern = o->steps_pattern,
       .progress = progress ? draw_progress : NULL,
   };
   struct analysis_result result;
@@ -206,7 +244,10 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
       log_debug("%s %s (option %s): reads %s",
                 outputs[i]->kind == OUTPUT_REPORT ? "report" : "export", outputs[i]->name,
                 outputs[i]->option, outputs[i]->reads);
-  int rc = analysis_run(&request, &result, &d) == ANALYSIS_OK ? 0 : TRACER_EXIT_ANALYSIS;
+  enum analysis_status status = analysis_run(&request, &result, &d);
+  int rc = status == ANALYSIS_OK            ? 0
+           : status == ANALYSIS_BAD_WINDOW ? TRACER_EXIT_USAGE
+                                           : TRACER_EXIT_ANALYSIS;
   if (result.read.threads)
     log_debug("read the trace %s on %u thread%s%s%s",
               result.read.ordered ? "in time order" : "stream by stream", result.read.threads,

@@ -5,6 +5,7 @@
  *   replay.c      tracer -r [DIR]: analyse a saved trace again
  *   job_rank.c    mpirun -n N tracer APP: one rank of an MPI job; rank 0 reports for all
  *   self_check.c  tracer --check: would a trace work here
+ *   diff.c        tracer diff A B: two runs compared
  *   analyse.c     the analysis of a trace, for the three first (cli/analysis/analysis.h)
  *   trace_paths.c where traces go and where the tracer's libraries are
  *   calibrate.c   what recording costs on this machine, for the report
@@ -61,6 +62,12 @@ struct tracer_options {
   const char *csv_path;     /* --csv FILE */
   const char *otf2_path;    /* --otf2 DIR: the trace as an OTF2 archive */
   const char *flame_path;   /* --flame FILE: folded stacks (and FILE's host twin) */
+  const char *window;       /* --window NAME|PATTERN */
+  bool skip_asked;          /* --skip-steps N */
+  unsigned skip_steps;
+  const char *from, *to;    /* --from, --to: seconds or region names */
+  bool steps;               /* --steps[=PATTERN] */
+  const char *steps_pattern;
   char **app;               /* argv of the app */
   const char *traced_ranks; /* --traced-ranks: the ranks of an MPI job to trace */
   bool job_member;          /* one rank of a job: rank 0 reports for all */
@@ -71,6 +78,8 @@ int command_run_app(const struct tracer_options *o);
 int command_replay(const struct tracer_options *o);
 int command_job_rank(const struct tracer_options *o, const struct rank_env *rank);
 int command_self_check(const struct tracer_options *o, const char *version);
+/* tracer diff A B: two saved traces or jobs compared (diff.c). */
+int command_diff(const struct tracer_options *o, const char *a, const char *b);
 
 /* The session daemon stopped answering (session_set_hang_handler): says so and exits
  * TRACER_EXIT_SESSION, with async-signal-safe calls only. */

@@ -17,6 +17,7 @@
 #include "job_folder.h"
 #include "launch.h"
 #include "log.h"
+#include "window_build.h"
 #include "node_gather.h"
 #include "rank_timeline.h"
 
@@ -101,7 +102,10 @@ int command_job_rank(const struct tracer_options *o, const struct rank_env *rank
   const char *t = getenv("TRACER_JOB_TIMEOUT");
   unsigned timeout = t && *t ? (unsigned)strtoul(t, NULL, 10) : 120;
   if (rc != TRACER_EXIT_USAGE) {
-    if (traced && node_gather_rank(job_dir, rank->rank, 1))
+    struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
+    if (traced && node_gather_rank(job_dir, rank->rank, 1,
+                                   window_requested(&window) ? &window : NULL,
+                                   o->steps_pattern))
       log_warn("cannot write the result of rank %ld: %s", rank->rank, strerror(errno));
     if (rank->local_rank == 0 && node_gather_node(job_dir, rank->node, rank->local_size,
                                                   timeout) < 0)

@@ -21,6 +21,7 @@
 #include "rank_exports.h"
 #include "rank_timeline.h"
 #include "log.h"
+#include "window_build.h"
 #include "rank_env.h"
 #include "run_record.h"
 #include "sampler_launch.h"
@@ -360,7 +361,10 @@ static void write_rank_timeline(const struct tracer_options *o, const char *rank
   struct diag d;
   diag_init(&d);
   char chain[1024];
-  if (rank_timeline_write(rank_dir, o->timeline_split, NULL, &d))
+  struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
+  if (rank_timeline_write(rank_dir, o->timeline_split,
+                          window_requested(&window) ? &window : NULL, o->steps_pattern, NULL,
+                          &d))
     log_error("Cannot write the rank's timeline: %s", diag_join(&d, chain, sizeof chain));
   diag_clear(&d);
 }
@@ -370,7 +374,9 @@ static void write_rank_exports(const struct tracer_options *o, const char *rank_
   struct diag d;
   diag_init(&d);
   char chain[1024];
-  if (rank_exports_write(rank_dir, o->otf2_path != NULL, o->flame_path != NULL, o->threads, &d))
+  struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
+  if (rank_exports_write(rank_dir, o->otf2_path != NULL, o->flame_path != NULL, o->threads,
+                         window_requested(&window) ? &window : NULL, o->steps_pattern, &d))
     log_error("Cannot write the rank's part of the job's exports: %s",
               diag_join(&d, chain, sizeof chain));
   diag_clear(&d);

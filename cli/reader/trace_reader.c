@@ -100,6 +100,10 @@ const struct ctf_trace *trace_reader_trace(const struct trace_reader *r) { retur
 const struct event_map *trace_reader_map(const struct trace_reader *r) { return &r->map; }
 uint64_t trace_reader_bytes(const struct trace_reader *r) { return r->bytes; }
 
+void trace_reader_set_window(struct trace_reader *r, const struct trace_window *window) {
+  r->window = window;
+}
+
 static uint64_t now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -190,9 +194,11 @@ static void read_in_order(struct read_state *st, const struct reader_target *tar
       st->failed = true;
       break;
     }
-    if (st->summary.events++ == 0)
+    /* The run's first and last event: of the window's, when one is set. */
+    if (!d.window_left_out && st->summary.events++ == 0)
       st->summary.first = d.time;
-    st->summary.last = d.time;
+    if (!d.window_left_out)
+      st->summary.last = d.time;
     const struct event_info *info = &r->map.infos[ev->event_class->index];
     if (d.needs & TRACE_NEEDS_HORIZON &&
         (d.status = reader_hand_out_horizon(targets, n, info, ev->timestamp, until,

@@ -24,6 +24,7 @@
 #include "diag.h"
 #include "event_map.h"
 #include "trace_consumer.h"
+#include "trace_window.h"
 
 struct trace_reader;
 
@@ -36,6 +37,11 @@ const struct ctf_trace *trace_reader_trace(const struct trace_reader *reader);
 const struct event_map *trace_reader_map(const struct trace_reader *reader);
 /* The sum of the stream files' sizes. */
 uint64_t trace_reader_bytes(const struct trace_reader *reader);
+
+/* From now on, every read hands out only the records inside window (trace_window.h),
+ * which the caller keeps until the reader closes or another is set; NULL: the whole
+ * trace again. */
+void trace_reader_set_window(struct trace_reader *reader, const struct trace_window *window);
 
 /* How a read went (its first pass). */
 struct trace_read_report {

@@ -60,6 +60,9 @@ struct tally_backend {
   uint64_t *unfinished;        /* by function index: calls that never returned; owned */
   uint64_t *message_bytes;     /* by function index: bytes of message calls (the
                                   function's tracer_message); owned */
+  /* By function index: the time of its calls made at depth 0, in no other traced call
+   * (a runtime call's driver calls are in it once): what the verdict adds up. owned */
+  uint64_t *outer;
   uint32_t function_count;
   struct tally_device *device; /* owned */
   size_t device_count, device_cap;
