@@ -194,6 +194,7 @@ struct channel_shape {
   uint64_t subbuf_size;
   uint64_t subbuf_count;
   bool blocking;
+  uint64_t switch_timer_us; /* 0: sub-buffers are written out when full or flushed */
 };
 
 static enum session_status add_channel(struct session *session, const struct channel_shape *shape,
@@ -209,10 +210,7 @@ static enum session_status add_channel(struct session *session, const struct cha
   channel->attr.subbuf_size = shape->subbuf_size;
   channel->attr.num_subbuf = shape->subbuf_count;
   channel->attr.output = LTTNG_EVENT_MMAP; /* the only output UST supports */
-  /* Sub-buffers are switched and written out every second even when not full, so a job
-   * killed outright (a batch time limit's SIGKILL to the tracer too) leaves on disk all
-   * but its last second. */
-  channel->attr.switch_timer_interval = SESSION_SWITCH_TIMER_US;
+  channel->attr.switch_timer_interval = shape->switch_timer_us;
   channel->attr.read_timer_interval = 0;
   int rc = 0;
   if (shape->blocking) {
@@ -241,20 +239,27 @@ static enum session_status add_channel(struct session *session, const struct cha
  * consumer, and the consumer's command thread sleeps 200 ms at a time while it waits
  * for that (lttng-consumerd's DEFAULT_METADATA_AVAILABILITY_WAIT_TIME), holding up the
  * stop that comes after an app's exit.
- * The channel is written out every second too (the switch timer): by default its last
- * sub-buffer waits for the session's end, and a file system that fills up before then
- * leaves a trace without a full metadata, which nothing can read. */
+ * The events' channels are written out every second even when not full (the switch
+ * timer), so a job killed outright (a batch time limit's SIGKILL to the tracer too)
+ * leaves on disk all but its last second. The metadata's has no switch timer: the
+ * consumer writes each push of metadata out at once, and in lttng-consumerd 2.13 that
+ * timer deadlocks a shared daemon. Its timer thread, asking the session daemon for
+ * metadata, waits for the metadata thread; that thread waits for the consumer's global
+ * lock; the thread holding it, removing another session's channel, waits for the timer
+ * thread. Every job on the daemon then hangs (CI's concurrency_staggered_root: 19 of
+ * 24 jobs timed out; docs/session-daemon.md). */
 static enum session_status enable_channels(struct session *session,
                                            const struct session_options *options,
                                            struct session_error *error)
 {
   uint64_t size = options->subbuf_size != 0 ? options->subbuf_size : SESSION_DEFAULT_SUBBUF_SIZE;
   const struct channel_shape shapes[] = {
-      {"metadata", SESSION_METADATA_SUBBUF_SIZE, SESSION_METADATA_SUBBUF_COUNT, false},
+      {"metadata", SESSION_METADATA_SUBBUF_SIZE, SESSION_METADATA_SUBBUF_COUNT, false, 0},
       {SESSION_CHANNEL_NAME, size,
        options->subbuf_count != 0 ? options->subbuf_count : session_default_subbuf_count(size),
-       options->blocking},
-      {SESSION_COUNTS_CHANNEL_NAME, SESSION_COUNTS_SUBBUF_SIZE, SESSION_COUNTS_SUBBUF_COUNT, false},
+       options->blocking, SESSION_SWITCH_TIMER_US},
+      {SESSION_COUNTS_CHANNEL_NAME, SESSION_COUNTS_SUBBUF_SIZE, SESSION_COUNTS_SUBBUF_COUNT, false,
+       SESSION_SWITCH_TIMER_US},
   };
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
     enum session_status status = add_channel(session, &shapes[i], error);
