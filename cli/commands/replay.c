@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <lttng/lttng.h>
 
@@ -36,7 +36,7 @@ static void flush_orphans(const char *trace_dir) {
 
 enum { RUNS_LISTED = 20, NAME_WIDTH = 36, APP_WIDTH = 12 };
 
-/* "812", "41K", "1.8M", "12.0G": at most 8 columns up to 9999 TiB. */
+/* "812B", "41K", "1.8M", "12G": a few columns. */
 static void short_size(uint64_t bytes, char *out, size_t size) {
   const char *units = "BKMGT";
   double v = (double)bytes;
