@@ -137,10 +137,11 @@ static void check_wall(const struct tally *t, const struct trace_losses *packets
   units_time(worst_share_ns ? worst_share_ns : longest, held, sizeof held);
   units_time(span, used, sizeof used);
   snprintf(result->run_record_note, sizeof result->run_record_note,
-           "%.300s%s: Cannot use wall_ns %llu (%s): %s in the trace take%s %s; the report uses "
-           "the span of the trace's packets, %s",
+           "%.300s%s: Cannot use wall_ns %llu (%s): %s %s%s; the report uses the span of the "
+           "trace's packets, %s",
            run->path, line, (unsigned long long)run->wall_ns, wall,
-           worst_share_ns ? "a thread's calls" : "a call", worst_share_ns ? "" : "s", held, used);
+           worst_share_ns ? "the trace's calls take" : "a call in the trace takes", held,
+           worst_share_ns ? " per thread" : "", used);
   run->wall_ns = span;
 }
 
