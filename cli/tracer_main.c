@@ -71,7 +71,9 @@ static const char usage[] =
     "      --trace-output DIR\n"
     "                         write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
     "  -r, --replay [DIR]     analyse the trace in DIR (default: the latest) instead of\n"
-    "                         running an app; any output option applies\n"
+    "                         running an app; any output option applies. DIR holds one\n"
+    "                         run, or an MPI job's ranks: a folder of several runs\n"
+    "                         (~/tracer-traces) lists them and asks for one\n"
     "      --every-call       an event for every call, also of the functions a spec\n"
     "                         counts (getters such as cudaGetDevice, called hundreds of\n"
     "                         times a step), which otherwise are counted and timed per\n"
@@ -145,9 +147,11 @@ static const char usage[] =
     "Exit status: APP's own (128+N when a signal N killed it; 127 when it cannot be\n"
     "found), or 2 for a bad command line, 3 when no LTTng session could be set up or its\n"
     "session daemon died or stopped answering, 4 when a trace cannot be read (or a report\n"
-    "or export cannot be written); with --check, 0 when a trace would work, else 1. The\n"
-    "output is described in analysis-output.md, the daemon in session-daemon.md (docs/ in\n"
-    "the sources, share/doc/tracer once installed).\n";
+    "or export cannot be written), 5 when packets that the trace's index or sequence\n"
+    "numbers say it holds are missing (a stream file cut, emptied or deleted); with\n"
+    "--check, 0 when a trace would work, else 1. The output is described in\n"
+    "analysis-output.md, the daemon in session-daemon.md, faults in reliability.md\n"
+    "(docs/ in the sources, share/doc/tracer once installed).\n";
 
 static void print_usage(FILE *out) {
   char list[512] = "";

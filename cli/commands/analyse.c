@@ -138,6 +138,27 @@ static void say_timeline(const char *path, const char *json, const struct analys
              (int)stem, path, (int)stem, path);
   if (json)
     log_info("timeline: %s (Chrome trace-event JSON)", json);
+  if (r->timeline_left_out[0])
+    log_warn("timeline: it holds every event that could be read, and leaves out what the read "
+             "skipped: %s", r->timeline_left_out);
+}
+
+/* The packets the trace misses, a line each: errors when the trace lost them since it
+ * was written, warnings when the run record says the recording lost them. */
+static void say_missing(const struct analysis_result *r) {
+  if (r->missing_warning[0])
+    log_warn("%s", r->missing_warning);
+  void (*say)(const char *, ...) = r->missing_unexplained ? log_error : log_warn;
+  for (const char *line = r->missing_text; *line;) {
+    size_t len = strcspn(line, "\n");
+    say("%.*s", (int)len, line);
+    line += len + (line[len] == '\n');
+  }
+  if (r->missing_unexplained)
+    log_error("The trace misses %llu packet%s (above): the report counts what the files hold "
+              "(exit status %d)",
+              (unsigned long long)r->missing_unexplained, r->missing_unexplained == 1 ? "" : "s",
+              TRACER_EXIT_INCOMPLETE);
 }
 
 int export_job(const struct tracer_options *o, const char *job_dir, long size,
@@ -197,7 +218,15 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
   if (!o->text && !o->timeline && job_folder_is_job(trace_dir))
     return analyse_job(o, trace_dir, NULL, 0, 0);
   struct run_record run;
-  run_record_read(trace_dir, &run);
+  struct diag record_problems;
+  diag_init(&record_problems);
+  run_record_load(trace_dir, &run, &record_problems);
+  for (unsigned i = 0; i < record_problems.count; i++)
+    log_warn("%s", record_problems.causes[i].message);
+  if (record_problems.count)
+    log_warn("the report leaves those lines of %s out and goes by what the trace says",
+             RUN_RECORD_FILE);
+  diag_clear(&record_problems);
   FILE *out = open_output(o);
   if (!out)
     return TRACER_EXIT_ANALYSIS;
@@ -255,6 +284,11 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
               result.read.beside ? "; on one more: " : "", result.read.beside_names);
   report_errors(&d, NULL);
   diag_clear(&d);
+  if (result.run_record_note[0])
+    log_warn("%s", result.run_record_note);
+  say_missing(&result);
+  if (!rc && result.missing_unexplained)
+    rc = TRACER_EXIT_INCOMPLETE;
   if (result.timeline)
     say_timeline(path, request.timeline_json_path, &result);
   if (result.csv)

@@ -17,9 +17,11 @@
 #ifndef TRACER_COMMANDS_H
 #define TRACER_COMMANDS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "diag.h"
 #include "rank_env.h"
@@ -32,6 +34,9 @@ enum tracer_exit {
   TRACER_EXIT_USAGE = 2,    /* bad command line */
   TRACER_EXIT_SESSION = 3,  /* no LTTng session, or its daemon was lost or silent */
   TRACER_EXIT_ANALYSIS = 4, /* the trace could not be read, or a report or export failed */
+  TRACER_EXIT_INCOMPLETE = 5, /* the trace was read, but packets its index or sequence
+                                 numbers say it had are missing (and were not lost while
+                                 recording, which the run record would say) */
 };
 
 enum tracer_mode { MODE_MINIMAL, MODE_DEFAULT, MODE_FULL };
@@ -99,6 +104,21 @@ int export_job(const struct tracer_options *o, const char *job_dir, long size,
                bool parts_written);
 /* Each cause of d as an error line, prefixed (when not NULL) and joined as a chain. */
 void report_errors(const struct diag *d, const char *prefix);
+
+/* trace_runs.c: the runs under a folder given to `tracer -r`, each once whatever links
+ * lead to it twice: a run's own folder (the tracer's trace, an LTTng session's output, a
+ * bare CTF trace) or an MPI job's; newest first. 0 (none found when dir is no folder or
+ * a job's: the analysis reads it or says why), or -1 with a cause in d (no trace below
+ * it, the search stopped at its bound). */
+struct trace_run {
+  char path[PATH_MAX];  /* its real path */
+  char name[256];       /* as under dir (its real path when a link leads out of dir) */
+  time_t when;          /* its run record's time (when its run ended), else the folder's */
+  char app[64];         /* the app's name (its run record's command), or "job, N ranks" */
+  uint64_t bytes;
+  bool job;
+};
+int trace_runs_find(const char *dir, struct trace_run **runs, size_t *count, struct diag *d);
 
 /* trace_paths.c */
 char *traces_home(void);                       /* ~/tracer-traces; owned by the caller */

@@ -73,12 +73,25 @@ struct analysis_result {
   bool timeline;                 /* a timeline was written: */
   uint64_t slices, flows, counter_values, bytes;
   unsigned parts;                /* Perfetto files (more than 1: split, with a summary) */
+  char timeline_left_out[1024];  /* written, but part of the trace could not be read: the
+                                    read's error ("": none) */
   bool csv;                      /* the CSV was written */
   struct trace_read_report read; /* how the trace was read (its one read) */
   bool flame;                    /* the folded stacks were written: */
   uint64_t flame_device_lines, flame_host_lines;
   bool otf2;                     /* the OTF2 archive was written: */
   uint64_t otf2_locations, otf2_events;
+  /* Packets the trace should hold and does not (trace_reader.h: struct trace_losses):
+   * those its index lists that its files lack, those never written (gaps in the packets'
+   * sequence numbers), of them those the run record does not account for (lost while
+   * recording: lost_packets, a full disk), and what to say of them, a line each
+   * (missing_packets.h); an index that could not be used. */
+  uint64_t missing_not_in_file, missing_not_written, missing_unexplained;
+  char missing_text[4096];
+  char missing_warning[512];
+  /* The run record's values the trace contradicts, and what the report used instead
+   * (one line; empty: none). */
+  char run_record_note[512];
 };
 
 /* What a run hands its outputs. */

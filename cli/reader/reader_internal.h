@@ -38,7 +38,19 @@ struct trace_reader {
   uint64_t clock_read_least_ns;
   bool has_clock_read_least;
   const struct trace_window *window; /* borrowed; NULL: the whole trace */
+  struct trace_losses losses;     /* reader_losses.c; its list owned */
+  /* The events the last read found in each stream, by stream index (each written by the
+   * one thread that read the stream), for the estimates of what is missing; owned. */
+  uint64_t *stream_events;
+  struct reader_loss_names {      /* the paths of stream files that are gone; owned */
+    char **names;
+    size_t count;
+  } loss_names;
 };
+
+/* reader_losses.c: fills reader->losses when the trace is opened; -1: out of memory. */
+int reader_losses_find(struct trace_reader *reader);
+void reader_losses_free(struct trace_reader *reader);
 
 struct reader_target {
   const struct trace_consumer *consumer;

@@ -81,6 +81,10 @@ int trace_reader_open(const char *dir, struct trace_reader **out, struct diag *d
     r->bytes += s->file_size;
   }
   clock_read_least(r, dir);
+  if (reader_losses_find(r)) {
+    trace_reader_close(r);
+    return diag_error(d, "out of memory");
+  }
   *out = r;
   return 0;
 }
@@ -88,6 +92,7 @@ int trace_reader_open(const char *dir, struct trace_reader **out, struct diag *d
 void trace_reader_close(struct trace_reader *r) {
   if (!r)
     return;
+  reader_losses_free(r);
   event_map_free(&r->map);
   ctf_trace_close(r->trace);
   free(r->extra);
@@ -119,6 +124,7 @@ void reader_hand_out_stream(const struct reader_target *targets, size_t n,
                             const struct trace_reader *r, size_t stream,
                             const struct reader_stream_count *count) {
   const struct ctf_stream *s = ctf_trace_stream(r->trace, stream);
+  r->stream_events[stream] = count->events;
   struct trace_stream_stats stats = {stream, s->path, r->stream_host[stream], count->events,
                                      count->own_events, count->batch_events, count->discarded,
                                      s->file_size};

@@ -100,6 +100,17 @@ check_partial() { # err json reason calls
     fail "no time ($at) or size kept ($kept) in the report"; fi
 }
 
+# tracer -r on a trace the full disk cut short ($1): what the recording lost is said with
+# the run (PARTIAL: disk-full), not as packets gone from the files since (exit 5): the
+# stream cut back to its last whole packet has its index cut with it.
+check_replay_whole() {
+  rc=0
+  "$tracer" -r "$1" -j >"$tmp/replay.json" 2>"$tmp/replay.err" || rc=$?
+  check_eq "tracer -r: exit status" 0 "$rc"
+  check_eq "tracer -r: packets its index lists that its files lack" 0 \
+    "$(jq '.missing_packets.not_in_file // 0' "$tmp/replay.json")"
+}
+
 loop_calls=2000000
 case "$scenario" in
 full_default | full_minimal)
@@ -136,6 +147,7 @@ full_default | full_minimal)
     fail "the text report is not marked partial:"
     head -5 "$tmp/replay" | sed 's/^/    /'
   fi
+  check_replay_whole "$small/t"
   ;;
 
 full_mpi)
@@ -188,6 +200,7 @@ full_filler)
   events=$(bt_events "$small/t")
   if [ "$events" -gt 0 ]; then ok "babeltrace2 reads $events events"; else
     fail "babeltrace2 read $events events"; fi
+  check_replay_whole "$small/t"
   ;;
 
 max_size)

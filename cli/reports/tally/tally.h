@@ -108,6 +108,9 @@ struct tally {
   char **hostnames;         /* by host index; owned */
   size_t host_count;
   char *error;              /* first stream error, or NULL; the rest of the trace was read */
+  /* Packets the trace should hold and does not (trace_reader.h), set after the read;
+   * borrowed, NULL or count 0: none. */
+  const struct trace_losses *missing;
   struct regions regions;   /* named regions of every backend */
   uint64_t pauses, paused_ns; /* times the recording was paused, and for how long in all */
   char **notices;           /* distinct notices (lttng_ust_tracer:notice), in the order

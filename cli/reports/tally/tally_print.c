@@ -595,6 +595,53 @@ static void print_job_line(const struct tally *t, FILE *out) {
           ranks, ranks == 1 ? "" : "s", t->ranks[0].launcher, t->ranks[0].size);
 }
 
+/* The missing packets' time range, as time into the trace ("0.12s to 0.31s"). */
+static void missing_span(const struct trace_losses *l, char *out, size_t size) {
+  uint64_t first = UINT64_MAX, last = 0;
+  for (size_t i = 0; i < l->count; i++) {
+    const struct trace_lost_packets *p = &l->list[i];
+    if (!p->has_times)
+      continue;
+    uint64_t begin = p->begin_ns > l->start_ns ? p->begin_ns - l->start_ns : 0;
+    uint64_t end = p->end_ns > l->start_ns ? p->end_ns - l->start_ns : 0;
+    first = begin < first ? begin : first;
+    last = end > last ? end : last;
+  }
+  out[0] = '\0';
+  if (first == UINT64_MAX || !l->start_ns)
+    return;
+  char from[32], to[32];
+  units_time(first, from, sizeof from);
+  units_time(last, to, sizeof to);
+  snprintf(out, size, ", from %s to %s into the trace", from, to);
+}
+
+/* PARTIAL: packets the trace should hold and does not (struct trace_losses). */
+static void print_missing(const struct tally *t, FILE *out) {
+  const struct trace_losses *l = t->missing;
+  if (!l || !l->count)
+    return;
+  uint64_t packets = l->not_in_file + l->not_written;
+  char bytes[32], span[96];
+  units_bytes(l->bytes, bytes, sizeof bytes);
+  missing_span(l, span, sizeof span);
+  char about[64] = "";
+  if (l->events_about)
+    snprintf(about, sizeof about, ", about %llu events%s", (unsigned long long)l->events_about,
+             l->unestimated ? " and more" : "");
+  fprintf(out, "PARTIAL: the trace misses %llu packet%s (%s%s%s): ", (unsigned long long)packets,
+          packets == 1 ? "" : "s", bytes, about, span);
+  if (l->not_in_file)
+    fprintf(out, "%llu listed in the trace's index %s not in its stream files%s",
+            (unsigned long long)l->not_in_file, l->not_in_file == 1 ? "is" : "are",
+            l->not_written ? ", " : "");
+  if (l->not_written)
+    fprintf(out, "%llu never written (gaps in the packets' sequence numbers)",
+            (unsigned long long)l->not_written);
+  fputs(".\nThe tables miss the calls they held; the tracer's messages (and -j's "
+        "\"missing_packets\") say which.\n\n", out);
+}
+
 void tally_print_prologue(const struct tally *t, const struct run_record *run, FILE *out) {
   if (run && run->present && !run->clean)
     fprintf(out, "The app%s %s%s: the tables count what it recorded until then.\n\n",
@@ -614,6 +661,7 @@ void tally_print_prologue(const struct tally *t, const struct run_record *run, F
                   "count every call,\n-t and the timeline end there."
                 : "After that no call was recorded: the tables count the calls until then.");
   }
+  print_missing(t, out);
   if (t->discarded) {
     fprintf(out,
             "WARNING: %llu events were discarded by the tracer (buffers full): the tables "
@@ -682,6 +730,50 @@ static void json_stat(FILE *out, const struct tally_stat *s) {
           (unsigned long long)s->max);
 }
 
+/* "missing_packets" (and "partial" when the run record gave none): every packet the
+ * trace should hold and does not, times in ns into the trace. */
+static void json_missing(const struct tally *t, const struct run_record *run, FILE *out) {
+  const struct trace_losses *l = t->missing;
+  if (!l || !l->count)
+    return;
+  uint64_t packets = l->not_in_file + l->not_written;
+  uint64_t events = l->events_about;
+  if (!run || !run->present || run->partial_reason == RUN_PARTIAL_NONE)
+    fprintf(out, ",\n  \"partial\": {\"reason\": \"missing-packets\", \"packets\": %llu, "
+                 "\"bytes\": %llu, \"events_about\": %llu}",
+            (unsigned long long)packets, (unsigned long long)l->bytes,
+            (unsigned long long)events);
+  fprintf(out, ",\n  \"missing_packets\": {\"packets\": %llu, \"not_in_file\": %llu, "
+               "\"not_written\": %llu, \"bytes\": %llu, \"events_about\": %llu, "
+               "\"unestimated\": %llu, \"list\": [",
+          (unsigned long long)packets, (unsigned long long)l->not_in_file,
+          (unsigned long long)l->not_written, (unsigned long long)l->bytes,
+          (unsigned long long)events, (unsigned long long)l->unestimated);
+  for (size_t i = 0; i < l->count; i++) {
+    const struct trace_lost_packets *p = &l->list[i];
+    fputs(i ? ",\n    {\"stream\": " : "\n    {\"stream\": ", out);
+    units_json_string(out, p->stream);
+    fprintf(out, ", \"why\": \"%s\", \"file_gone\": %s, \"packets\": %llu",
+            p->kind == TRACE_LOSS_NOT_IN_FILE ? "not-in-file" : "not-written",
+            p->file_gone ? "true" : "false", (unsigned long long)p->packets);
+    if (p->has_sequence_number)
+      fprintf(out, ", \"sequence_number\": %llu", (unsigned long long)p->sequence_number);
+    if (p->kind == TRACE_LOSS_NOT_IN_FILE)
+      fprintf(out, ", \"offset\": %llu, \"file_bytes\": %llu",
+              (unsigned long long)p->offset, (unsigned long long)p->file_bytes);
+    fprintf(out, ", \"bytes\": %llu, \"bytes_known\": %s", (unsigned long long)p->bytes,
+            p->bytes_known ? "true" : "false");
+    if (p->has_events_about)
+      fprintf(out, ", \"events_about\": %llu", (unsigned long long)p->events_about);
+    if (p->has_times && l->start_ns)
+      fprintf(out, ", \"begin_ns\": %llu, \"end_ns\": %llu",
+              (unsigned long long)(p->begin_ns > l->start_ns ? p->begin_ns - l->start_ns : 0),
+              (unsigned long long)(p->end_ns > l->start_ns ? p->end_ns - l->start_ns : 0));
+    fputc('}', out);
+  }
+  fputs("]}", out);
+}
+
 void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
                       bool extended, const struct tally_additions *more, FILE *out) {
   fputs("{\n  \"trace\": ", out);
@@ -698,6 +790,7 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
               run_partial_name(run->partial_reason), (unsigned long long)run->partial_at_ns,
               (unsigned long long)run->kept_bytes, run->partial_counting ? "true" : "false");
   }
+  json_missing(t, run, out);
   fprintf(out, ",\n  \"events\": %llu,\n  \"discarded_events\": %llu,\n",
           (unsigned long long)t->events, (unsigned long long)t->discarded);
   uint64_t cost_ns;
