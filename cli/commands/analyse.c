@@ -56,8 +56,9 @@ int analyse_job(const struct tracer_options *o, const char *job_dir, const long 
   FILE *out = open_output(o);
   if (!out)
     return TRACER_EXIT_ANALYSIS;
-  struct job_report_request req = {job_dir, ranks, n, timeout_s, o->threads, o->json,
-                                   o->extended, o->ranks, o->ranks_pct};
+  struct job_report_request req = {job_dir,     ranks,   n,           timeout_s,
+                                   o->threads,  o->json, o->extended, o->ranks,
+                                   o->ranks_pct, o->full_names};
   struct node_gather_report got;
   int rc = job_report_print(&req, out, &got) ? TRACER_EXIT_ANALYSIS : 0;
   if (got.from_events)
@@ -186,6 +187,7 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
       .text = o->text,
       .json = o->json,
       .extended = o->extended,
+      .full_names = o->full_names,
       .rank_view = o->ranks,
       .ranks_pct = o->ranks_pct,
       .threads = o->threads,

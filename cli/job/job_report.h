@@ -23,6 +23,7 @@ struct job_report_request {
   bool extended;       /* -e: the tables per rank, hostname, process and thread too */
   bool rank_view;      /* --ranks: per-rank times with the median and the stragglers */
   unsigned ranks_pct;  /* a straggler's time is over the median by more than this % */
+  bool full_names;     /* --full-names: kernel names whole in the text tables */
 };
 
 /* Prints the report; *gathered says how the results came. Returns 0, or -1 when no rank

@@ -22,7 +22,8 @@ static int close_tables(const struct output_context *c, void *state, struct diag
     /* How the run ended and what is missing, then the verdict, then the tables. */
     tally_print_prologue(c->tally, r->run, r->out);
     verdict_print_text(c->tally, r->run, c->gaps, r->out);
-    tally_print_tables(c->tally, r->run, r->extended, &more, r->out);
+    struct tally_print_options how = {r->extended, r->full_names};
+    tally_print_tables(c->tally, r->run, &how, &more, r->out);
   }
   if (c->tally->error)
     return diag_error(d, "Part of the trace could not be read; the tables count what could: %s",
