@@ -245,8 +245,10 @@ int main(int argc, char **argv) {
     case OPT_FULL_NAMES: o.full_names = true; break;
     case OPT_RANKS: {
       uint64_t pct = 25;
-      if (optarg && !option_count(optarg, 0, 100000, &pct, why, sizeof why))
-        return bad_value("--ranks=PCT (a percentage such as 25)", optarg, why);
+      if (optarg && !option_count(optarg, 0, 100000, &pct, why, sizeof why)) {
+        log_error("Cannot use --ranks=%s: %s (a percentage such as 25)", optarg, why);
+        return TRACER_EXIT_USAGE;
+      }
       o.ranks = true;
       o.ranks_pct = (unsigned)pct;
       break;

@@ -94,9 +94,17 @@ int output_paths_check(const struct tracer_options *o, struct diag *d) {
   if (o->otf2_path)
     otf2_library_load(d); /* loaded for --otf2 only: say now when it cannot be */
   if (o->otf2_path && otf2_folder_usable(o->otf2_path, d) == 0) {
-    /* Written as DIR.tmp beside DIR, then moved into place. */
+    /* Written as DIR.tmp beside DIR, then moved into place; libotf2 makes the folders
+     * missing on the way, in the nearest that exists. */
     char why[PATH_MAX + 64], folder[PATH_MAX];
     folder_of(o->otf2_path, folder, sizeof folder);
+    struct stat st;
+    while (stat(folder, &st) != 0 && errno == ENOENT && strcmp(folder, ".") != 0 &&
+           strcmp(folder, "/") != 0) {
+      char parent[PATH_MAX];
+      folder_of(folder, parent, sizeof parent);
+      snprintf(folder, sizeof folder, "%s", parent);
+    }
     if (folder_takes_files(folder, why, sizeof why))
       diag_error(d, "Cannot write the OTF2 archive: %s: %s", o->otf2_path, why);
   }

@@ -5,10 +5,10 @@
 #    2, a message that says which of these it is, no trace folder;
 #  - -b with a backend that does not exist: exit 2, the message lists the backends there
 #    are (those --help lists);
-#  - -o, --csv, -l FILE, --flame and --otf2 naming a folder that does not exist, a folder
-#    where a file is wanted, or a folder holding other files for --otf2: exit 4 with the
-#    writer's own message, before the app runs (the app, which would leave a file, did not
-#    run), and nothing made: no trace folder, no file at any of those paths;
+#  - -o, --csv, -l FILE and --flame naming a folder that does not exist, a folder where a
+#    file is wanted, --otf2 below a file or into a folder holding other files: exit 4 with
+#    the writer's own message, before the app runs (the app, which would leave a file,
+#    did not run), and nothing made: no trace folder, no file at any of those paths;
 #  - an app that cannot start (missing: 127, not executable: 126) leaves no trace folder,
 #    given or the default one under ~/tracer-traces;
 #  - the same options with writable paths run the app and write each file.
@@ -53,8 +53,7 @@ bad count_zero 2 "Cannot use --buffer-count 0: too small" --buffer-count 0
 bad count_words 2 "Cannot use --buffer-count 4x: not a whole number" --buffer-count 4x
 bad threads_word 2 "Cannot use --threads many: not a number" --threads many
 bad threads_zero 2 "Cannot use --threads 0: too small" --threads 0
-bad ranks_word 2 "Cannot use --ranks=PCT (a percentage such as 25) high: not a number" \
-  --ranks=high
+bad ranks_word 2 "Cannot use --ranks=high: not a number (a percentage such as 25)" --ranks=high
 bad traced_backwards 2 "Cannot use --traced-ranks 5-2: expected ranks and ranges" \
   --traced-ranks 5-2
 
@@ -76,8 +75,8 @@ bad timeline 4 "Cannot write the timeline: file=$tmp/missing/t.pftrace: its fold
   -l "$tmp/missing/t.pftrace"
 bad flame 4 "Cannot write the folded stacks: file=$tmp/missing/s.folded: its folder" \
   --flame "$tmp/missing/s.folded"
-bad otf2 4 "Cannot write the OTF2 archive: $tmp/missing/a: its folder $tmp/missing" \
-  --otf2 "$tmp/missing/a"
+bad otf2 4 "Cannot write the OTF2 archive: $tmp/busy/notes.txt/a: $tmp/busy/notes.txt is not a folder" \
+  --otf2 "$tmp/busy/notes.txt/a"
 bad otf2_busy 4 "Cannot write the OTF2 archive: $tmp/busy holds files and no OTF2 archive" \
   --otf2 "$tmp/busy"
 grep -q "The app was not run" "$tmp/otf2_busy.err" || fail "the tracer did not say the app was not run"
@@ -103,12 +102,13 @@ rc=0
 [ "$rc" -eq 126 ] || fail "an app that is not executable: exit $rc, expected 126"
 [ ! -e "$tmp/ne.trace" ] || fail "an app that is not executable left a trace folder"
 
-# The same options with paths that can be written: the app runs, every file is written.
+# The same options with paths that can be written (--otf2's folders made on the way, as
+# libotf2 makes them): the app runs, every file is written.
 run_traced good -o "$tmp/r.txt" --csv "$tmp/t.csv" -l "$tmp/t.pftrace" \
-  --flame "$tmp/s.folded" --otf2 "$tmp/archive" -- "$vadd"
+  --flame "$tmp/s.folded" --otf2 "$tmp/new/archive" -- "$vadd"
 [ "$rc" -eq 77 ] && skip "no OpenCL runtime"
 expect_rc 0 good
-for f in r.txt t.csv t.pftrace s.folded s.host.folded archive/traces.otf2; do
+for f in r.txt t.csv t.pftrace s.folded s.host.folded new/archive/traces.otf2; do
   [ -s "$tmp/$f" ] || fail "the run did not write $f"
 done
 echo "PASS: $e2e_name: bad values named, unknown backend lists the known ones, unwritable" \

@@ -321,6 +321,12 @@ no_otf2)
     "$(grep -c "Cannot write the OTF2 archive: libopen-trace-format2.so.[0-9]*: cannot open shared object file.*install the Debian package $package" "$tmp/err")"
   if [ -e "$tmp/o" ] || [ -e "$tmp/archive" ]; then fail "--otf2 without libotf2 made files"; else
     ok "--otf2 without libotf2: the app did not run, nothing made"; fi
+  "$tracer" --check >"$tmp/check" 2>&1
+  if grep -q "otf2.*--otf2 cannot be used: .*install the Debian package $package" "$tmp/check"; then
+    ok "tracer --check says --otf2 cannot be used, and why"
+  else
+    fail "tracer --check says nothing of libotf2: $(grep -i otf2 "$tmp/check")"
+  fi
   "$tracer" -r "$tmp/t" --otf2 "$tmp/archive" >"$tmp/replay" 2>"$tmp/err"
   rc=$?
   check_eq "tracer -r --otf2 without libotf2" 4 "$rc"

@@ -33,6 +33,8 @@ static void load(void) {
 #undef OTF2_LIBRARY_RESOLVE
 }
 
+const char *otf2_library_soname(void) { return TRACER_OTF2_SONAME; }
+
 int otf2_library_load(struct diag *d) {
   pthread_once(&once, load);
   if (!failure[0])

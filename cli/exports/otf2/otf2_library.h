@@ -114,6 +114,8 @@ extern struct otf2_library otf2_library;
  * 0, or -1 with a cause in d (`Cannot write the OTF2 archive: libopen-trace-format2.so.10:
  * cannot open shared object file: ... (install the Debian package ...)`). */
 int otf2_library_load(struct diag *d);
+/* The soname it loads ("libopen-trace-format2.so.10"). */
+const char *otf2_library_soname(void);
 
 #ifndef OTF2_LIBRARY_LOADER
 #define OTF2_Archive_Close otf2_library.OTF2_Archive_Close
