@@ -54,6 +54,7 @@ PY
 # 2. Without libotf2: a library path without the carried copy (the node has none).
 nootf2=$OUT/fallback-without-otf2
 mkdir -p "$nootf2"
+# shellcheck disable=SC2154 # tracer_lt: the carried prefix, set by env.sh
 for l in "$tracer_lt"/fallback/*; do
   case $(basename "$l") in libopen-trace-format2*) ;; *) ln -sf "$(readlink -f "$l")" "$nootf2/" ;; esac
 done
@@ -74,7 +75,7 @@ if [ "$rc" -eq 4 ] && grep -q "install the Debian package" "$OUT/no_otf2_b.err" 
   [ ! -s "$OUT/no_otf2_b.out" ] && [ ! -e "$OUT/no_otf2_b.trace" ]; then
   say "ok    2b. --otf2 without libotf2: exit 4 before the app ran: $(grep "Cannot write the OTF2" "$OUT/no_otf2_b.err")"
 else
-  say "CHECK 2b. --otf2 without libotf2: exit $rc: $(cat "$OUT/no_otf2_b.err" | tr '\n' ' ')"
+  say "CHECK 2b. --otf2 without libotf2: exit $rc: $(tr '\n' ' ' <"$OUT/no_otf2_b.err")"
 fi
 
 # 3. With the carried libotf2.
