@@ -11,12 +11,15 @@
 #include "backends.h"
 #include "commands.h"
 #include "log.h"
+#include "option_values.h"
 #include "rank_env.h"
 #include "session.h"
 
 #ifndef TRACER_VERSION
 #define TRACER_VERSION "0.1.0"
 #endif
+
+enum { MAX_THREADS = 4096 }; /* --threads: the reader starts as many */
 
 static const char usage[] =
     "Usage: tracer [options] [--] APP [ARGS...]\n"
@@ -34,6 +37,10 @@ static const char usage[] =
     "  -j, --json             print the tallies as JSON\n"
     "  -e, --extended         also break the tallies down per hostname, process and\n"
     "                         thread (in an MPI job, per rank too): one table per thread\n"
+    "      --full-names       show kernel names whole in the tables; by default a C++\n"
+    "                         kernel is shown as nsys stats shows it, without return\n"
+    "                         type, template arguments and parameters (ns::kernel<...>);\n"
+    "                         -j, the timeline and the exports always have them whole\n"
     "      --ranks[=PCT]      in an MPI job's report, per call the least, median and\n"
     "                         most time of a rank and the straggler ranks, whose time is\n"
     "                         over the median by more than PCT%% (default 25); also for\n"
@@ -42,7 +49,8 @@ static const char usage[] =
     "      --csv FILE         also write the tally as CSV to FILE (one line per table row)\n"
     "      --otf2 DIR         also write the trace as an OTF2 archive in DIR (open\n"
     "                         DIR/traces.otf2 in Vampir, Scalasca, otf2-print); DIR is\n"
-    "                         new, empty or an archive to replace; an MPI job gets one\n"
+    "                         new, empty or an archive to replace; an MPI job gets one.\n"
+    "                         Needs libotf2, loaded for this option only\n"
     "      --flame FILE       also write folded stacks for flame graphs: FILE weighted by\n"
     "                         device time (rank;regions;calls;-;kernel), and FILE with\n"
     "                         .host before its extension weighted by the time in API\n"
@@ -108,9 +116,9 @@ static const char usage[] =
     "      --runtime-calls    also record the calls that runtime libraries make to an API\n"
     "                         for their own tools (libomp's ITT calls: a spec's\n"
     "                         trace.runtime_callers), which are left out by default\n"
-    "      --threads N        threads for the analysis (default: one per core; -t and\n"
-    "                         the timeline read in time order on one below 3 cores,\n"
-    "                         the timeline then written on a second)\n"
+    "      --threads N        threads for the analysis, 1 to 4096 (default: one per\n"
+    "                         core; -t and the timeline read in time order on one\n"
+    "                         below 3 cores, the timeline then written on a second)\n"
     "  -l, --timeline [FILE] also write a timeline for ui.perfetto.dev (Perfetto protobuf;\n"
     "                         default: timeline.pftrace in the trace folder). Before an\n"
     "                         app, FILE is taken only when it ends in .pftrace\n"
@@ -145,38 +153,27 @@ static const char usage[] =
     "app named diff.\n"
     "\n"
     "Exit status: APP's own (128+N when a signal N killed it; 127 when it cannot be\n"
-    "found), or 2 for a bad command line, 3 when no LTTng session could be set up or its\n"
-    "session daemon died or stopped answering, 4 when a trace cannot be read (or a report\n"
-    "or export cannot be written), 5 when packets that the trace's index or sequence\n"
-    "numbers say it holds are missing (a stream file cut, emptied or deleted); with\n"
-    "--check, 0 when a trace would work, else 1. The output is described in\n"
-    "analysis-output.md, the daemon in session-daemon.md, faults in reliability.md\n"
-    "(docs/ in the sources, share/doc/tracer once installed).\n";
+    "found, 126 when it cannot be run), or 2 for a bad command line, 3 when no LTTng\n"
+    "session could be set up or its session daemon died or stopped answering, 4 when a\n"
+    "trace cannot be read (or a report or export cannot be written: the files of -o,\n"
+    "--csv, -l FILE, --flame and --otf2 are checked before APP runs, which then does not\n"
+    "run), 5 when packets that the trace's index or sequence numbers say it holds are\n"
+    "missing (a stream file cut, emptied or deleted); with --check, 0 when a trace would\n"
+    "work, else 1. The output is described in analysis-output.md, the daemon in\n"
+    "session-daemon.md, faults in reliability.md (docs/ in the sources, share/doc/tracer\n"
+    "once installed).\n";
 
 static void print_usage(FILE *out) {
-  char list[512] = "";
-  for (size_t i = 0; tracer_backends[i]; i++) {
-    strncat(list, i ? "," : "", sizeof list - strlen(list) - 1);
-    strncat(list, tracer_backends[i]->name, sizeof list - strlen(list) - 1);
-  }
-  fprintf(out, usage, list[0] ? list : "none",
+  char list[1024];
+  backends_names(",", list, sizeof list);
+  fprintf(out, usage, list,
           (unsigned long long)session_default_subbuf_count(SESSION_DEFAULT_SUBBUF_SIZE));
 }
 
-/* "SIZE" with an optional k, M or G suffix, at least min bytes. */
-static bool parse_size(const char *text, uint64_t min, uint64_t *value) {
-  char *end;
-  uint64_t v = strtoull(text, &end, 10);
-  if (*end == 'k' || *end == 'K')
-    v <<= 10, end++;
-  else if (*end == 'M')
-    v <<= 20, end++;
-  else if (*end == 'G')
-    v <<= 30, end++;
-  if (*end || v < min || text[0] == '-')
-    return false;
-  *value = v;
-  return true;
+/* A value an option refuses: says why (option_values.h), for the usage status. */
+static int bad_value(const char *option, const char *value, const char *why) {
+  log_error("Cannot use %s %s: %s", option, value, why);
+  return TRACER_EXIT_USAGE;
 }
 
 /* `tracer diff [-j] [-o FILE] [-q|-v] A B`. */
@@ -242,7 +239,8 @@ int main(int argc, char **argv) {
     OPT_WINDOW,
     OPT_SKIP_STEPS,
     OPT_FROM,
-    OPT_TO
+    OPT_TO,
+    OPT_FULL_NAMES
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -278,6 +276,7 @@ int main(int argc, char **argv) {
       {"skip-steps", required_argument, NULL, OPT_SKIP_STEPS},
       {"from", required_argument, NULL, OPT_FROM},
       {"to", required_argument, NULL, OPT_TO},
+      {"full-names", no_argument, NULL, OPT_FULL_NAMES},
       {"quiet", no_argument, NULL, 'q'},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
@@ -285,6 +284,7 @@ int main(int argc, char **argv) {
       {NULL, 0, NULL, 0}};
   struct tracer_options o = {.mode = MODE_DEFAULT, .ranks_pct = 25};
   bool quiet = false, verbose = false;
+  char why[160];
   session_set_hang_handler(command_daemon_hang);
   int c;
   backends_load_path(); /* before --help lists the backends */
@@ -311,11 +311,11 @@ int main(int argc, char **argv) {
     case 'b': o.backends = optarg; break;
     case OPT_EVENTS: o.events = optarg; break;
     case 'e': o.extended = true; break;
+    case OPT_FULL_NAMES: o.full_names = true; break;
     case OPT_RANKS: {
-      char *end = NULL;
-      unsigned long pct = optarg ? strtoul(optarg, &end, 10) : 25;
-      if (optarg && (end == optarg || *end || pct > 100000)) {
-        log_error("--ranks=PCT wants a percentage such as 25, got %s", optarg);
+      uint64_t pct = 25;
+      if (optarg && !option_count(optarg, 0, 100000, &pct, why, sizeof why)) {
+        log_error("Cannot use --ranks=%s: %s (a percentage such as 25)", optarg, why);
         return TRACER_EXIT_USAGE;
       }
       o.ranks = true;
@@ -347,27 +347,22 @@ int main(int argc, char **argv) {
       o.timeline_json = strcmp(optarg, "json") == 0;
       break;
     case OPT_TIMELINE_SPLIT:
-      if (!parse_size(optarg, 4096, &o.timeline_split)) {
-        log_error("--timeline-split wants a size of at least 4k, got %s", optarg);
-        return TRACER_EXIT_USAGE;
-      }
+      if (!option_size(optarg, 4096, UINT64_MAX, &o.timeline_split, why, sizeof why))
+        return bad_value("--timeline-split", optarg, why);
       o.timeline = true;
       break;
     case OPT_MAX_SIZE:
-      if (!parse_size(optarg, 1u << 20, &o.max_size)) {
-        log_error("--max-size wants a size of at least 1M, got %s", optarg);
-        return TRACER_EXIT_USAGE;
-      }
+      if (!option_size(optarg, 1u << 20, UINT64_MAX, &o.max_size, why, sizeof why))
+        return bad_value("--max-size", optarg, why);
       break;
     case OPT_BLOCKING: o.blocking = true; break;
     /* The app inherits it; its runtime reads it (runtime/tracer_counted.c). */
     case OPT_EVERY_CALL: setenv("TRACER_EVERY_CALL", "1", 1); break;
     case OPT_START_PAUSED: o.start_paused = true; break;
     case OPT_SAMPLE: {
-      char *end = NULL;
-      long ms = optarg ? strtol(optarg, &end, 10) : 100;
-      if ((optarg && (!end || *end)) || ms < 1 || ms > 3600000) {
-        log_error("--sample takes a period in ms from 1 to 3600000, not %s", optarg);
+      uint64_t ms = 100;
+      if (optarg && !option_count(optarg, 1, 3600000, &ms, why, sizeof why)) {
+        log_error("--sample takes a period in ms from 1 to 3600000, not %s: %s", optarg, why);
         return TRACER_EXIT_USAGE;
       }
       o.sample_ms = (unsigned)ms;
@@ -381,28 +376,23 @@ int main(int argc, char **argv) {
       }
       o.monotonic_clock = strcmp(optarg, "monotonic") == 0;
       break;
-    case OPT_THREADS: o.threads = (unsigned)strtoul(optarg, NULL, 10); break;
-    case OPT_BUFFER_SIZE:
-    case OPT_BUFFER_COUNT: {
-      char *end;
-      uint64_t v = strtoull(optarg, &end, 10);
-      if (c == OPT_BUFFER_SIZE && (*end == 'k' || *end == 'K'))
-        v <<= 10, end++;
-      else if (c == OPT_BUFFER_SIZE && *end == 'M')
-        v <<= 20, end++;
-      else if (c == OPT_BUFFER_SIZE && *end == 'G')
-        v <<= 30, end++;
-      if (*end || v == 0 || (v & (v - 1))) {
-        log_error("%s wants a power of 2, got %s",
-                  c == OPT_BUFFER_SIZE ? "--buffer-size" : "--buffer-count", optarg);
-        return TRACER_EXIT_USAGE;
-      }
-      if (c == OPT_BUFFER_SIZE)
-        o.subbuf_size = v;
-      else
-        o.subbuf_count = v;
+    case OPT_THREADS: {
+      uint64_t n;
+      if (!option_count(optarg, 1, MAX_THREADS, &n, why, sizeof why))
+        return bad_value("--threads", optarg, why);
+      o.threads = (unsigned)n;
       break;
     }
+    case OPT_BUFFER_SIZE:
+      if (!option_size(optarg, 1, UINT64_MAX, &o.subbuf_size, why, sizeof why) ||
+          !option_power_of_two(o.subbuf_size, why, sizeof why))
+        return bad_value("--buffer-size", optarg, why);
+      break;
+    case OPT_BUFFER_COUNT:
+      if (!option_count(optarg, 1, UINT32_MAX, &o.subbuf_count, why, sizeof why) ||
+          !option_power_of_two(o.subbuf_count, why, sizeof why))
+        return bad_value("--buffer-count", optarg, why);
+      break;
     case 'q': quiet = true; break;
     case 'v': verbose = true; break;
     case OPT_CSV: o.csv_path = optarg; break;
@@ -430,7 +420,17 @@ int main(int argc, char **argv) {
     }
     case OPT_FROM: o.from = optarg; break;
     case OPT_TO: o.to = optarg; break;
-    case OPT_TRACED_RANKS: o.traced_ranks = optarg; break;
+    case OPT_TRACED_RANKS: {
+      const char *bad = NULL;
+      rank_list_has(optarg, 0, &bad);
+      if (bad) {
+        log_error("Cannot use --traced-ranks %s: expected ranks and ranges such as 0,2-5, "
+                  "got '%s'", optarg, bad);
+        return TRACER_EXIT_USAGE;
+      }
+      o.traced_ranks = optarg;
+      break;
+    }
     case 'h': print_usage(stdout); return 0;
     case 'V': printf("tracer %s\n", TRACER_VERSION); return 0;
     default:

@@ -59,9 +59,10 @@ int analyse_job(const struct tracer_options *o, const char *job_dir, const long 
   if (!out)
     return TRACER_EXIT_ANALYSIS;
   struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
-  struct job_report_request req = {job_dir,         ranks,         n,      timeout_s,
-                                   o->threads,      o->json,       o->extended, o->ranks,
-                                   o->ranks_pct,    NULL,          NULL,   false};
+  struct job_report_request req = {job_dir,      ranks,         n,      timeout_s,
+                                   o->threads,   o->json,       o->extended, o->ranks,
+                                   o->ranks_pct, o->full_names, NULL,   NULL,
+                                   false};
   if (window_requested(&window)) {
     req.window = &window;
     req.steps_pattern = o->steps_pattern;
@@ -246,6 +247,7 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
       .text = o->text,
       .json = o->json,
       .extended = o->extended,
+      .full_names = o->full_names,
       .rank_view = o->ranks,
       .ranks_pct = o->ranks_pct,
       .threads = o->threads,

@@ -9,6 +9,7 @@
  *   analyse.c     the analysis of a trace, for the three first (cli/analysis/analysis.h)
  *   trace_paths.c where traces go and where the tracer's libraries are
  *   calibrate.c   what recording costs on this machine, for the report
+ *   option_values.c, output_paths.c  the options' values, and their files before a run
  *
  * Commands are the only code that prints messages: through common/log.h, at levels
  * error, warn, info and debug (-q: errors only; -v: debug), each library's causes
@@ -55,6 +56,7 @@ struct tracer_options {
   const char *backends;     /* -b */
   const char *events;       /* --events: more event patterns */
   bool extended;            /* -e: the tally per hostname, process and thread too */
+  bool full_names;          /* --full-names: kernel names whole in the text tables */
   bool ranks;               /* --ranks: an MPI job's per-rank times, with stragglers */
   unsigned ranks_pct;       /* --ranks=PCT: a straggler's excess over the median */
   unsigned threads;
@@ -102,6 +104,10 @@ int analyse_job(const struct tracer_options *o, const char *job_dir, const long 
  * job's ranks (0: its folders'). 0 or an exit status. */
 int export_job(const struct tracer_options *o, const char *job_dir, long size,
                bool parts_written);
+/* output_paths.c: before an app runs, whether the files that -o, --csv, -l FILE, --flame
+ * and --otf2 name can be written, making none, and --otf2's libotf2 loads: 0, or -1 with
+ * a cause per problem in d. */
+int output_paths_check(const struct tracer_options *o, struct diag *d);
 /* Each cause of d as an error line, prefixed (when not NULL) and joined as a chain. */
 void report_errors(const struct diag *d, const char *prefix);
 

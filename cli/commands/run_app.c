@@ -39,6 +39,12 @@ static int drop_group_write(const char *path, const struct stat *st, int type, s
   return 0;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+  (void)st;
+  (void)ftw;
+  return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
 /* The event patterns of the chosen mode for each selected backend, NULL-terminated. */
 static char **event_patterns(const struct tracer_options *o, char **backends, size_t n) {
   size_t extra = 0;
@@ -180,6 +186,18 @@ static int select_backends(const struct tracer_options *o, char ***names, char *
     return -1;
   if (o->backends && strcmp(o->backends, "none") == 0)
     return 0; /* only the -e events */
+  if (o->backends) {
+    char *copy = strdup(o->backends), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+      if (!backends_find(t)) {
+        char known[1024];
+        backends_names(", ", known, sizeof known);
+        log_error("Unknown backend: %s (the backends here: %s)", t, known);
+        free(copy);
+        return -1;
+      }
+    free(copy);
+  }
   for (size_t i = 0; i < total; i++) {
     const char *b = tracer_backends[i]->name;
     if (o->backends) {
@@ -203,16 +221,6 @@ static int select_backends(const struct tracer_options *o, char ***names, char *
   }
   if (!o->backends)
     pick_symbol_groups(o, *names, *libs, n);
-  if (o->backends) {
-    char *copy = strdup(o->backends), *save = NULL;
-    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-      if (!backends_find(t)) {
-        log_error("Unknown backend: %s (built here: run tracer --help)", t);
-        free(copy);
-        return -1;
-      }
-    free(copy);
-  }
   return 0;
 }
 
@@ -406,6 +414,32 @@ static void start_sampler(const struct tracer_options *o, struct session *sessio
   free(program);
 }
 
+/* Before anything is made for the app: that it can be started (a run that cannot start
+ * it leaves no empty trace folder) and, unless a rank of a job (rank 0 checks for the
+ * job, job_rank.c), that the reports' and exports' files can be written. 0, or the exit
+ * status, said. */
+static int check_before_run(const struct tracer_options *o) {
+  char *path = NULL;
+  struct launch_error lerr;
+  enum launch_status ls = launch_resolve(o->app[0], &path, &lerr);
+  free(path);
+  if (ls != LAUNCH_OK) {
+    log_error("%s", lerr.message);
+    return launch_status_exit_code(ls);
+  }
+  if (o->job_member)
+    return 0;
+  struct diag d;
+  diag_init(&d);
+  int rc = output_paths_check(o, &d) ? TRACER_EXIT_ANALYSIS : 0;
+  if (rc) {
+    report_errors(&d, NULL);
+    log_error("The app was not run: the files above cannot be written");
+  }
+  diag_clear(&d);
+  return rc;
+}
+
 /* The session daemon did not answer in time (session_set_hang_handler): a thread is
  * still blocked in liblttng-ctl, so only async-signal-safe calls, then exit. */
 void command_daemon_hang(const char *message) {
@@ -431,6 +465,13 @@ int command_run_app(const struct tracer_options *o) {
   }
   for (size_t i = 0; i < n; i++)
     log_debug("backend %s: %s", names[i], libs[i]);
+  /* What would fail only after the app, or with an empty trace folder, fails now. */
+  int early = check_before_run(o);
+  if (early) {
+    free_strings(names);
+    free_strings(libs);
+    return early;
+  }
   char *trace_dir = o->trace_output ? strdup(o->trace_output) : default_trace_dir(o->app[0]);
   log_debug("trace folder: %s", trace_dir);
   char **patterns = event_patterns(o, names, n);
@@ -602,6 +643,12 @@ int command_run_app(const struct tracer_options *o) {
     log_error("%s", lerr.message);
     rc = launch_status_exit_code(ls);
     launch_free(app);
+    /* The app never ran (exec refused it): the folder holds only what this run put
+     * there, no trace. */
+    if (session_output_created(session) &&
+        session_trace_content(trace_dir) == SESSION_TRACE_NO_METADATA &&
+        nftw(trace_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0)
+      log_debug("removed %s: the app never ran", trace_dir);
     goto done;
   }
   rc = launch_exit_code(status);

@@ -2,6 +2,7 @@
 #include "control_error.h"
 #include "session.h"
 
+#include "daemon_namespace.h"
 #include "daemon_watchdog.h"
 #include "session_daemon.h"
 #include "session_flush.h"
@@ -45,7 +46,7 @@ struct session {
   /* The daemon that answered could not serve (session_daemon_trouble): this job runs
    * with one of its own. */
   bool own_daemon;
-  char trouble[512];
+  char trouble[768];
 };
 
 static uint64_t now_ns(void)
@@ -481,6 +482,24 @@ static enum session_status establish_session(struct session *session,
                                              const struct session_options *options,
                                              struct session_error *error);
 
+/* Whether the daemon that answers (not one this job started) lives in another mount
+ * namespace, where its trace would be out of the tracer's sight: session->trouble then
+ * says so, for session_daemon_trouble(). */
+static bool daemon_in_another_namespace(struct session *session)
+{
+  char *run_dir = session_daemon_reached_run_dir();
+  char where[400];
+  bool elsewhere = run_dir != NULL && daemon_namespace_elsewhere(run_dir, where, sizeof where);
+  free(run_dir);
+  if (elsewhere) {
+    snprintf(session->trouble, sizeof session->trouble,
+             "%s; this job runs with a session daemon of its own. Fix: start the shared "
+             "daemon in the namespace its jobs run in (lttng-sessiond --daemonize%s)",
+             where, geteuid() == 0 ? " --no-kernel" : "");
+  }
+  return elsewhere;
+}
+
 /* Everything from finding the daemon to starting the session. */
 static enum session_status establish(struct session *session,
                                      const struct session_options *options,
@@ -491,6 +510,12 @@ static enum session_status establish(struct session *session,
       session_daemon_ensure(&session->daemon, session->daemon_timeout_ms, options->clock_plugin,
                             session->own_daemon,
                             error);
+  if (status == SESSION_OK && !session->own_daemon && !session->daemon.started &&
+      daemon_in_another_namespace(session)) {
+    session->own_daemon = true; /* the trace must be written where the tracer reads it */
+    status = session_daemon_ensure(&session->daemon, session->daemon_timeout_ms,
+                                   options->clock_plugin, true, error);
+  }
   uint64_t found = now_ns();
   session->timing.daemon_ns += found - start;
   if (status != SESSION_OK) {
@@ -919,6 +944,11 @@ const char *session_name(const struct session *session)
 const char *session_output_dir(const struct session *session)
 {
   return session->output_dir;
+}
+
+bool session_output_created(const struct session *session)
+{
+  return session->output_created;
 }
 
 const char *session_lttng_home(const struct session *session)

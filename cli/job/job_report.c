@@ -206,7 +206,8 @@ int job_report_print(const struct job_report_request *req, FILE *out,
       rank_spread_print_summary(&r, out);
       struct tally_addition room[3];
       struct tally_additions more = additions_of(&r, room);
-      tally_print_text(&r.tally, NULL, req->extended, &more, out);
+      struct tally_print_options how = {req->extended, req->full_names};
+      tally_print_text(&r.tally, NULL, &how, &more, out);
       hta_sort(&r.hta);
       hta_print_text(&r.hta, out);
       samples_print_text(&r.samples, out);

@@ -24,6 +24,7 @@ struct job_report_request {
   bool extended;       /* -e: the tables per rank, hostname, process and thread too */
   bool rank_view;      /* --ranks: per-rank times with the median and the stragglers */
   unsigned ranks_pct;  /* a straggler's time is over the median by more than this % */
+  bool full_names;     /* --full-names: kernel names whole in the text tables */
   /* The window (window_build.h; NULL: the whole run): reduce_again: each rank reduced
    * again from its trace through it (a replay), else its result already is (a live job). */
   const struct window_request *window;

@@ -45,6 +45,7 @@ struct analysis_request {
   bool text;                     /* -t: every call instead of the tables */
   bool json;                     /* -j: the tables as JSON */
   bool extended;                 /* -e: the tables per actor too */
+  bool full_names;               /* --full-names: kernel names whole in the text tables */
   bool rank_view;                /* --ranks: a launcher's ranks' times (job/rank_view.c) */
   unsigned ranks_pct;            /* --ranks=PCT: a straggler is over the median by more */
   unsigned threads;              /* for reading stream by stream (0: one per core) */

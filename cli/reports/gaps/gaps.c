@@ -504,9 +504,8 @@ void gaps_print_text(const struct gap_report *r, FILE *out) {
     fprintf(out, "%-32s | %9s | %10.2f%% | %8llu |\n", "all queues", busy,
             wall ? 100.0 * (double)d->busy / (double)wall : 0.0, (unsigned long long)d->commands);
     for (size_t q = 0; q < d->queue_count; q++) {
-      char name[64];
-      snprintf(name, sizeof name, "queue 0x%" PRIx64 " (pid %" PRId64 ")", d->queues[q].id,
-               d->queues[q].pid);
+      char name[DEVICE_QUEUE_LABEL_SIZE];
+      device_queue_label(d->queues[q].id, d->queues[q].pid, name, sizeof name);
       units_time(d->queues[q].busy, busy, sizeof busy);
       fprintf(out, "%-32s | %9s | %10.2f%% | %8llu |\n", name, busy,
               wall ? 100.0 * (double)d->queues[q].busy / (double)wall : 0.0,

@@ -41,7 +41,8 @@ static int close_tables(const struct output_context *c, void *state, struct diag
     verdict_print_text(c->tally, r->run, c->gaps, c->window, r->out);
     if (c->steps_verdict) /* a run that has steps: its verdict from them too */
       verdict_print_inputs(c->steps_verdict, " in the steps", r->out);
-    tally_print_tables(c->tally, r->run, r->extended, &more, r->out);
+    struct tally_print_options how = {r->extended, r->full_names};
+    tally_print_tables(c->tally, r->run, &how, &more, r->out);
   }
   if (c->tally->error)
     return diag_error(d, "Part of the trace could not be read; the tables count what could: %s",
