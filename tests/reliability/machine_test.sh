@@ -182,12 +182,17 @@ full_mpi)
   ;;
 
 full_filler)
-  # 100,000 calls 10 us apart (several seconds); 1.5 s in, another writer takes every
-  # free byte of the file system, and frees it 1.5 s later.
+  # 100,000 calls 10 us apart (several seconds); once the first packet of events is on
+  # disk (the switch timer writes one a second: a fixed sleep raced a slow set-up on a
+  # busy machine, and the file system filled before anything was written), another
+  # writer takes every free byte of the file system, and frees it 1.5 s later.
   "$tracer" -b opencl --max-size 1G --trace-output "$small/t" -j -o "$tmp/tally.json" "$app" 100000 10 \
     >"$tmp/out" 2>"$tmp/err" &
   job=$!
-  sleep 1.5
+  for _ in $(seq 100); do
+    [ -n "$(find "$small/t" -regex '.*/tracer_[0-9]+' -size +0 2>/dev/null)" ] && break
+    sleep 0.1
+  done
   dd if=/dev/zero of="$small/filler" bs=64k 2>/dev/null
   filled=$(df -B1 --output=avail "$small" | tail -1 | tr -d ' ')
   sleep 1.5
