@@ -176,7 +176,9 @@ static void pick_symbol_groups(const struct tracer_options *o, char **names, cha
   free(linked);
 }
 
-/* The backends to trace: -b's list, else every one built; each must have its library. */
+/* The backends to trace: -b's list, each of which must have its library; else every one
+ * whose library is there (a GPU node may carry the CUDA backends alone: the others are
+ * named in one line, and only none at all is an error). */
 static int select_backends(const struct tracer_options *o, char ***names, char ***libs, size_t *n) {
   size_t total = backends_count();
   *names = calloc(total + 1, sizeof **names);
@@ -186,6 +188,7 @@ static int select_backends(const struct tracer_options *o, char ***names, char *
     return -1;
   if (o->backends && strcmp(o->backends, "none") == 0)
     return 0; /* only the -e events */
+  char missing[512] = ""; /* the backends left out for want of their library */
   if (o->backends) {
     char *copy = strdup(o->backends), *save = NULL;
     for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
@@ -210,15 +213,29 @@ static int select_backends(const struct tracer_options *o, char ***names, char *
         continue;
     }
     char *lib = find_library(b);
-    if (!lib) {
+    if (!lib && o->backends) {
       log_error("Cannot find the %s interposer (libtracer_%s.so next to the tracer or on "
                 "TRACER_BACKEND_PATH)",
                 b, b);
       return -1;
     }
+    if (!lib) {
+      size_t used = strlen(missing);
+      snprintf(missing + used, sizeof missing - used, "%s%s", used ? ", " : "", b);
+      continue;
+    }
     (*names)[*n] = strdup(b);
     (*libs)[(*n)++] = lib;
   }
+  if (missing[0] && *n == 0) {
+    log_error("Cannot find any backend's interposer (libtracer_NAME.so next to the tracer or on "
+              "TRACER_BACKEND_PATH): looked for %s",
+              missing);
+    return -1;
+  }
+  if (missing[0])
+    log_info("not traced: %s (no interposer next to the tracer or on TRACER_BACKEND_PATH)",
+             missing);
   if (!o->backends)
     pick_symbol_groups(o, *names, *libs, n);
   return 0;
@@ -456,8 +473,9 @@ int command_run_app(const struct tracer_options *o) {
   char **names = NULL, **libs = NULL;
   size_t n = 0;
   bool only_events = o->backends && strcmp(o->backends, "none") == 0;
-  if (select_backends(o, &names, &libs, &n) || (n == 0 && !only_events)) {
-    if (n == 0 && names)
+  int selected = select_backends(o, &names, &libs, &n);
+  if (selected != 0 || (n == 0 && !only_events)) {
+    if (selected == 0 && n == 0 && names)
       log_error("No backend to trace");
     free_strings(names);
     free_strings(libs);

@@ -11,7 +11,9 @@
 #    did not run), and nothing made: no trace folder, no file at any of those paths;
 #  - an app that cannot start (missing: 127, not executable: 126) leaves no trace folder,
 #    given or the default one under ~/tracer-traces;
-#  - the same options with writable paths run the app and write each file.
+#  - the same options with writable paths run the app and write each file;
+#  - a tracer that has some backends' interposers only traces those without -b, naming
+#    the others, and refuses -b with a missing one.
 # Usage: options_test.sh TRACER VADD
 set -eu
 # shellcheck source=lib.sh
@@ -111,5 +113,30 @@ expect_rc 0 good
 for f in r.txt t.csv t.pftrace s.folded s.host.folded new/archive/traces.otf2; do
   [ -s "$tmp/$f" ] || fail "the run did not write $f"
 done
+# A tracer with some backends' interposers only (a GPU node's build carrying the CUDA
+# ones): without -b it traces those it has, every call of theirs as the whole build
+# counts them, and names the others in one line; -b naming a missing one is an error.
+libs=$(dirname "$tracer")/../lib
+mkdir -p "$tmp/part/bin" "$tmp/part/lib"
+cp "$tracer" "$tmp/part/bin/tracer"
+for b in runtime clock opencl; do
+  [ -e "$libs/libtracer_$b.so" ] && ln -s "$(cd "$libs" && pwd)/libtracer_$b.so" "$tmp/part/lib/"
+done
+run_traced whole -b opencl -j -o "$tmp/whole.json" -- "$vadd"
+expect_rc 0 whole
+tracer_saved=$tracer
+tracer=$tmp/part/bin/tracer
+run_traced part -j -o "$tmp/part.json" -- "$vadd"
+expect_rc 0 part
+grep -q "not traced: .*hip.*(no interposer next to the tracer" "$tmp/part.err" ||
+  fail "the backends left out are not named: $(cat "$tmp/part.err")"
+opencl_calls() { jq '[.backends[] | select(.name == "opencl") | .host[].calls] | add // 0' "$1"; }
+whole=$(opencl_calls "$tmp/whole.json")
+part=$(opencl_calls "$tmp/part.json")
+[ "$whole" -gt 0 ] && [ "$part" = "$whole" ] ||
+  fail "OpenCL calls with the interposers there are: $part, with every one: $whole"
+bad partial_b 2 "Cannot find the hip interposer" -b hip
+tracer=$tracer_saved
+
 echo "PASS: $e2e_name: bad values named, unknown backend lists the known ones, unwritable" \
   "outputs refused before the app runs, an app that cannot start leaves no trace folder"
