@@ -56,9 +56,9 @@ nootf2=$OUT/fallback-without-otf2
 mkdir -p "$nootf2"
 # shellcheck disable=SC2154 # tracer_lt: the carried prefix, set by env.sh
 for l in "$tracer_lt"/fallback/*; do
-  case $(basename "$l") in libopen-trace-format2*) ;; *) ln -sf "$(readlink -f "$l")" "$nootf2/" ;; esac
+  case $(basename "$l") in libopen-trace-format2*) ;; *) ln -sf "$(readlink -f "$l")" "$nootf2/$(basename "$l")" ;; esac
 done
-plain_path=$(printf '%s' "$LD_LIBRARY_PATH" | sed "s#[^:]*/fallback#$nootf2#")
+plain_path=$(printf '%s' "$LD_LIBRARY_PATH" | sed "s#[^:]*/fallback#$nootf2#g")
 if ldconfig -p | grep -q libopen-trace-format2; then
   say "CHECK 2. this node has libotf2 of its own: the run without it is not one"
 fi

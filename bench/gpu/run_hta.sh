@@ -25,7 +25,8 @@
 # compares compute, non-compute and idle (within 2 points), overlap (within 5) and the
 # kernels per rank (equal) with HTA's get_temporal_breakdown and get_comm_comp_overlap.
 # OUT gets every step's output, the reports, the Kineto traces and summary.txt (each
-# step's exit status and seconds). TRACER_BACKENDS, when set, is given as -b.
+# step's exit status and seconds). TRACER_BACKENDS, when set, is given as -b; NPROC (default
+# 2) is the ranks torchrun starts (1 on a machine with one GPU: no communication then).
 set -u
 
 if [ $# -lt 1 ]; then
@@ -55,7 +56,7 @@ step() {
 }
 
 export TRACER_CUDA_TIMING=events
-step ddp 300 torchrun --standalone --nproc_per_node=2 --no-python \
+step ddp 300 torchrun --standalone --nproc_per_node="${NPROC:-2}" --no-python \
   "${TRACER[@]}" --trace-output "$TRACES/job" -o "$OUT/job_report.txt" \
   python3 "$SCRIPT" --kineto "$OUT/kineto"
 unset TRACER_CUDA_TIMING
