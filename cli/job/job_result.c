@@ -1,8 +1,11 @@
 /* job_result: see job_result.h. */
 #include "job_result.h"
 
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends.h"
 #include "run_record.h"
@@ -94,10 +97,11 @@ int job_result_init(struct job_result *r) {
     b->desc = tracer_backends[i];
     b->function_count = fc;
     b->host = calloc(fc + 1, sizeof *b->host);
+    b->inside = calloc(fc + 1, sizeof *b->inside);
     b->unfinished = calloc(fc + 1, sizeof *b->unfinished);
     b->message_bytes = calloc(fc + 1, sizeof *b->message_bytes);
     r->function_ns[i] = calloc(fc + 1, sizeof **r->function_ns);
-    if (!b->host || !b->unfinished || !b->message_bytes || !r->function_ns[i])
+    if (!b->host || !b->inside || !b->unfinished || !b->message_bytes || !r->function_ns[i])
       return -1;
   }
   return 0;
@@ -187,6 +191,33 @@ int job_result_add_rank(struct job_result *r, long rank) {
   r->ranks = ranks;
   r->ranks[r->rank_count++] = rank;
   return 0;
+}
+
+/* A tracer on this host that still runs: its record of a run whose end it did not see
+ * is not the last word yet. */
+static bool tracer_runs(const struct run_record *run) {
+  char host[256] = "", path[64], comm[32] = "";
+  gethostname(host, sizeof host - 1);
+  if (run->tracer_pid <= 0 || strcmp(host, run->daemon_host) != 0 ||
+      kill((pid_t)run->tracer_pid, 0) != 0)
+    return false;
+  snprintf(path, sizeof path, "/proc/%ld/comm", run->tracer_pid);
+  FILE *f = fopen(path, "re");
+  if (f) {
+    if (!fgets(comm, sizeof comm, f))
+      comm[0] = '\0';
+    fclose(f);
+  }
+  return strncmp(comm, "tracer", 6) == 0;
+}
+
+void job_rank_status_of(long rank, const struct run_record *run, struct job_rank_status *s) {
+  memset(s, 0, sizeof *s);
+  s->rank = rank;
+  s->end_seen = run && run->present && run->exit_code >= 0;
+  s->running = run && run->present && !s->end_seen && tracer_runs(run);
+  s->ended_at_ns = run && s->end_seen ? run->ended_at_ns : 0;
+  snprintf(s->status, sizeof s->status, "%s", run && run->present ? run->status : "no run record");
 }
 
 int job_result_add_failed(struct job_result *r, const struct job_rank_status *s) {
@@ -366,6 +397,7 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
     const struct tally_backend *b = &from->backends[i];
     for (uint32_t f = 0; f < a->function_count; f++) {
       stat_merge(&a->host[f], &b->host[f]);
+      stat_merge(&a->inside[f], &b->inside[f]);
       a->unfinished[f] += b->unfinished[f];
       a->message_bytes[f] += b->message_bytes[f];
     }
@@ -501,6 +533,7 @@ struct messages {
   struct job_result *into;
   long rank;
   long job_size; /* the launcher's count of ranks; 0: unknown */
+  bool runtime_calls; /* a library's own calls count as the app's (tally.runtime_calls) */
 };
 
 /* The value of slot index of f's record (slots, n of them read); false when absent. */
@@ -520,8 +553,8 @@ static int on_message(void *context, const struct trace_call *c) {
   const struct tracer_function_desc *f = &c->desc->functions[c->function];
   const struct tracer_message *msg = &f->message;
   /* A batched call's record is its head alone: no message bytes in it. */
-  if (msg->kind == TRACER_MESSAGE_NONE || msg->kind == TRACER_MESSAGE_COMPLETE ||
-      msg->bytes < 0 || c->failed || c->batched)
+  if (msg->kind == TRACER_MESSAGE_NONE || msg->kind == TRACER_MESSAGE_COMPLETE || msg->bytes < 0 ||
+      c->failed || c->batched || (c->inside_other && !m->runtime_calls))
     return 0;
   uint64_t slots[256];
   size_t n = trace_call_record(c, slots, sizeof slots / sizeof *slots);
@@ -572,7 +605,7 @@ static void *messages_fork(void *context) {
     free(worker);
     return NULL;
   }
-  *worker = (struct messages){r, m->rank, m->job_size};
+  *worker = (struct messages){r, m->rank, m->job_size, m->runtime_calls};
   return worker;
 }
 
@@ -632,7 +665,7 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     return -1;
   struct tally tally;
   struct trace_consumer tally_consumer;
-  struct messages messages = {r, rank, run.job_ranks};
+  struct messages messages = {r, rank, run.job_ranks, run.runtime_calls};
   struct trace_consumer messages_consumer = {.name = "messages", .needs = TRACE_NEEDS_RECORD,
                                              .context = &messages,
                                              .fork = messages_fork, .join = messages_join,
@@ -643,6 +676,7 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     trace_reader_close(reader);
     return diag_error(d, "out of memory");
   }
+  tally.runtime_calls = run.runtime_calls; /* as the rank's run was asked */
   /* The device counters, in a sampling rank's trace (tracer --sample). */
   struct samples *samples;
   struct trace_consumer samples_consumer;
@@ -750,8 +784,8 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
   if (rc == 0 && run.wall_ns)
     r->ranks_timed++;
   if (rc == 0 && !(run.present && run.clean)) {
-    struct job_rank_status s = {rank, run.present && run.exit_code >= 0, ""};
-    snprintf(s.status, sizeof s.status, "%s", run.present ? run.status : "no run record");
+    struct job_rank_status s;
+    job_rank_status_of(rank, &run, &s);
     rc = job_result_add_failed(r, &s);
   }
   return rc;

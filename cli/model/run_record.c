@@ -27,9 +27,18 @@ int run_record_write(const char *trace_dir, const struct run_record *r) {
     fprintf(f, "job_ranks: %ld\n", r->job_ranks);
   if (r->clock_read_least)
     fprintf(f, "clock_read_least: %" PRIu64 "\n", r->clock_read_least);
+  if (r->ended_at_ns)
+    fprintf(f, "ended_at_ns: %" PRIu64 "\n", r->ended_at_ns);
+  if (r->processes_left)
+    fprintf(f, "processes_left: %ld\n", r->processes_left);
+  if (r->runtime_calls)
+    fprintf(f, "runtime_calls: 1\n");
   if (r->daemon_home[0])
-    fprintf(f, "daemon_home: %s\ndaemon_host: %s\ntracer_pid: %ld\n", r->daemon_home,
-            r->daemon_host, r->tracer_pid);
+    fprintf(f, "daemon_home: %s\n", r->daemon_home);
+  if (r->tracer_pid)
+    fprintf(f, "daemon_host: %s\ntracer_pid: %ld\n", r->daemon_host, r->tracer_pid);
+  if (r->app_pid)
+    fprintf(f, "app_pid: %ld\n", r->app_pid);
   return fclose(f);
 }
 
@@ -96,6 +105,14 @@ void run_record_read(const char *trace_dir, struct run_record *r) {
       r->clock_read_least = strtoull(value, NULL, 10);
     else if (strcmp(line, "tracer_pid") == 0)
       r->tracer_pid = strtol(value, NULL, 10);
+    else if (strcmp(line, "app_pid") == 0)
+      r->app_pid = strtol(value, NULL, 10);
+    else if (strcmp(line, "ended_at_ns") == 0)
+      r->ended_at_ns = strtoull(value, NULL, 10);
+    else if (strcmp(line, "processes_left") == 0)
+      r->processes_left = strtol(value, NULL, 10);
+    else if (strcmp(line, "runtime_calls") == 0)
+      r->runtime_calls = atoi(value) != 0;
   }
   fclose(f);
   r->present = r->status[0] != '\0';
