@@ -1,13 +1,13 @@
 /* job_result: see job_result.h. */
 #include "job_result.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "backends.h"
+#include "job_folder.h"
 #include "run_record.h"
 #include "trace_reader.h"
 
@@ -196,19 +196,9 @@ int job_result_add_rank(struct job_result *r, long rank) {
 /* A tracer on this host that still runs: its record of a run whose end it did not see
  * is not the last word yet. */
 static bool tracer_runs(const struct run_record *run) {
-  char host[256] = "", path[64], comm[32] = "";
+  char host[256] = "";
   gethostname(host, sizeof host - 1);
-  if (run->tracer_pid <= 0 || strcmp(host, run->daemon_host) != 0 ||
-      kill((pid_t)run->tracer_pid, 0) != 0)
-    return false;
-  snprintf(path, sizeof path, "/proc/%ld/comm", run->tracer_pid);
-  FILE *f = fopen(path, "re");
-  if (f) {
-    if (!fgets(comm, sizeof comm, f))
-      comm[0] = '\0';
-    fclose(f);
-  }
-  return strncmp(comm, "tracer", 6) == 0;
+  return strcmp(host, run->daemon_host) == 0 && job_folder_process_runs(run->tracer_pid, "tracer");
 }
 
 void job_rank_status_of(long rank, const struct run_record *run, struct job_rank_status *s) {

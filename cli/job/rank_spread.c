@@ -51,8 +51,9 @@ static void print_failed(const struct job_result *r, FILE *out) {
     }
     if (!s->end_seen) {
       fprintf(out,
-              "Rank %ld: its tracer was killed before the app ended (as a launcher ends "
-              "a job whose rank failed): the tables count what it recorded until then.\n",
+              "Rank %ld: its tracer was killed before the app ended (as a launcher ending "
+              "the job, or a time limit, kills it): the tables count what it recorded until "
+              "then.\n",
               s->rank);
       continue;
     }
