@@ -50,7 +50,7 @@ E2E_BACKEND=cuda compare_tally "$tmp/dlopen.tally.json" "$tmp/dlopen.json"
 traced_like_plain runtime "$(abspath "$4")"
 jq '.bytes = {} | .transfers = {} | .kernels = {}' "$tmp/runtime.json" >"$tmp/runtime.cudart.json"
 jq -n --slurpfile app "$tmp/runtime.json" --slurpfile own "$tmp/runtime.json.driver" '
-  $app[0] + {calls: $own[0].calls}' >"$tmp/runtime.cuda.json" ||
+  $app[0] + {calls: $own[0].calls, threads: $own[0].threads}' >"$tmp/runtime.cuda.json" ||
   fail "cannot build the driver's expected count"
 E2E_BACKEND=cudart compare_tally "$tmp/runtime.tally.json" "$tmp/runtime.cudart.json"
 E2E_BACKEND=cuda compare_tally "$tmp/runtime.tally.json" "$tmp/runtime.cuda.json"
