@@ -34,7 +34,9 @@ static int by_end(const void *a, const void *b) {
 /* The ranks that did not end cleanly, in the order they ended: which one failed first (a
  * rank that dies makes the launcher end the others), and of what. */
 static void print_failed(const struct job_result *r, FILE *out) {
-  struct job_rank_status *f = malloc((r->failed_count + 1) * sizeof *f);
+  if (!r->failed_count)
+    return; /* r->failed is NULL */
+  struct job_rank_status *f = malloc(r->failed_count * sizeof *f);
   if (!f)
     return;
   memcpy(f, r->failed, r->failed_count * sizeof *f);
