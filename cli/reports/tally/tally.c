@@ -33,8 +33,9 @@ static int tally_init(struct tally *t) {
     t->backends[i].unfinished = calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
     t->backends[i].message_bytes =
         calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
+    t->backends[i].outer = calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
     if (!t->backends[i].host || !t->backends[i].inside || !t->backends[i].unfinished ||
-        !t->backends[i].message_bytes)
+        !t->backends[i].message_bytes || !t->backends[i].outer)
       return -1;
   }
   return 0;
@@ -102,6 +103,8 @@ static void on_batched_call(struct tally *t, struct tally_backend *b, const stru
     return;
   }
   stat_add(&b->host[c->function], c->duration_ns, c->failed);
+  if (!c->depth)
+    b->outer[c->function] += c->duration_ns;
   long actor = note_actor(t, b, c->from.host, c->pid, c->tid, false);
   struct actor_row *row =
       actor >= 0 ? actors_row(&t->actors, (uint32_t)actor, (uint32_t)c->backend,
@@ -148,6 +151,8 @@ static int on_call(void *context, const struct trace_call *c) {
   uint64_t slots[256];
   uint64_t ns = c->duration_ns;
   stat_add(&b->host[function], ns, error);
+  if (!c->depth)
+    b->outer[function] += ns;
   if (f->message.kind != TRACER_MESSAGE_NONE && f->message.bytes >= 0 && !error) {
     /* The bytes a message call moved (trace.messages of the spec). */
     size_t n = trace_call_record(c, slots, sizeof slots / sizeof *slots);
@@ -226,6 +231,10 @@ static int on_counted(void *context, const struct trace_counted *c) {
     return 0;
   }
   stat_merge(&b->host[c->function], &block);
+  /* Counted calls: getters and polls, not nested, but for those made inside another
+   * backend's call (counted as the app's with --runtime-calls: in their caller's time). */
+  if (!c->inside_other)
+    b->outer[c->function] += block.total;
   long actor = note_actor(t, b, c->from.host, c->pid, c->tid, false);
   struct actor_row *row =
       actor >= 0 ? actors_row(&t->actors, (uint32_t)actor, (uint32_t)c->backend,
@@ -380,6 +389,7 @@ static int merge_into(struct tally *into, struct tally *from) {
       stat_merge(&a->inside[f], &b->inside[f]);
       a->unfinished[f] += b->unfinished[f];
       a->message_bytes[f] += b->message_bytes[f];
+      a->outer[f] += b->outer[f];
     }
     for (size_t d = 0; d < b->device_count; d++) {
       struct tally_device *src = &b->device[d];
@@ -517,6 +527,7 @@ void tally_free(struct tally *t) {
     free(b->inside);
     free(b->unfinished);
     free(b->message_bytes);
+    free(b->outer);
     for (size_t d = 0; d < b->device_count; d++) {
       free(b->device[d].name);
       free(b->device[d].device);
