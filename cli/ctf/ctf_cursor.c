@@ -5,9 +5,9 @@
  *
  * The events are decoded from a window of the packet read into a buffer of the cursor's
  * own (pread), not from the file mapped in memory: mapping a page of the file costs the
- * kernel more than copying it (on the KVM/PVM guests of CI three times as much: 0.9 ms a
- * MB mapped against 0.3 read, bench/RESULTS.md), and the buffer, read again and again,
- * stays mapped and in the caches. The file is still mapped, for the strings handed out
+ * kernel at least what copying it does, and on the PVM guests CI runs on, for a trace
+ * written a while before, 2.5 to 3 times as much (bench/RESULTS.md, issue 48); the
+ * buffer, read again and again, stays mapped and in the caches. The file is still mapped, for the strings handed out
  * (ctf_value.string.chars points into the mapping, which lives as long as the cursor):
  * only the pages of strings a caller reads are ever touched there. */
 #include "ctf_internal.h"
