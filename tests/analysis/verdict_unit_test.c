@@ -10,7 +10,9 @@
  *    device-bound by the waits;
  *  - MPI: MPI_Wait 30% of the run, MPI_Send 10%: communication-bound (waits for peers);
  *  - a run with nothing traced taking a quarter: none of the traced APIs.
- * And the text's "Where the time went" shares add up to the parts given. */
+ * And the text's "Where the time went" shares add up to the parts given; it says start-up
+ * only where set-up calls show (not "start-up 0.0%" for 10 us of set-up in 1 s, nor for
+ * none). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +113,23 @@ int main(void) {
             strstr(text, "Verdict: communication-bound on the devices"),
         "text: %s", text);
   free(text);
+
+  /* Set-up calls too short to show, or none: no start-up in the text. */
+  struct verdict_inputs brief = {.wall_ns = wall};
+  verdict_add_call(&brief, &cuda, F_INIT, 10000);
+  verdict_add_call(&brief, &cuda, F_LAUNCH, wall * 60 / 100);
+  struct verdict_inputs no_setup = {.wall_ns = wall};
+  verdict_add_call(&no_setup, &cuda, F_LAUNCH, wall * 60 / 100);
+  struct verdict_inputs *quiet[] = {&brief, &no_setup};
+  for (int i = 0; i < 2; i++) {
+    out = open_memstream(&text, &len);
+    verdict_print_inputs(quiet[i], "", out);
+    fclose(out);
+    CHECK(!strstr(text, "start-up") && strstr(text, "CUDA host calls 60.0%") &&
+              strstr(text, "Verdict: host-API-bound"),
+          "%s: %s", i ? "no set-up call" : "10 us of set-up", text);
+    free(text);
+  }
   if (failures)
     fprintf(stderr, "verdict_unit_test: %d checks failed\n", failures);
   return failures ? 1 : 0;
