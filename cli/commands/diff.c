@@ -77,7 +77,11 @@ static int load_json(const char *path, struct loaded *l) {
   l->is_json = true;
   if (st != RESULT_JSON_READ) {
     char chain[1024];
-    log_error("%s", diag_join(&d, chain, sizeof chain));
+    diag_join(&d, chain, sizeof chain);
+    if (st == RESULT_JSON_BAD) /* its cause names the file */
+      log_error("%s", chain);
+    else
+      log_error("Cannot compare %s: %s", path, chain);
     diag_clear(&d);
     return st == RESULT_JSON_BAD ? TRACER_EXIT_USAGE : TRACER_EXIT_ANALYSIS;
   }

@@ -34,6 +34,8 @@ static void load(void) {
 #undef JANSSON_LIBRARY_RESOLVE
 }
 
+const char *jansson_library_soname(void) { return TRACER_JANSSON_SONAME; }
+
 int jansson_library_load(struct diag *d) {
   pthread_once(&once, load);
   if (!failure[0])

@@ -38,6 +38,8 @@ extern struct jansson_library jansson_library;
  * 0, or -1 with a cause in d (`libjansson.so.4: cannot open shared object file: ...
  * (install the Debian package libjansson4)`). */
 int jansson_library_load(struct diag *d);
+/* The soname it loads ("libjansson.so.4"). */
+const char *jansson_library_soname(void);
 
 #ifndef JANSSON_LIBRARY_LOADER
 #define json_array_get jansson_library.json_array_get
