@@ -149,7 +149,7 @@ static enum result_json_status read_step_times(struct reading *g, json_t *list,
   if (!g->r->step_ns)
     return RESULT_JSON_FAILED;
   for (size_t k = 0; k < n; k++) {
-    json_int_t ns;
+    json_int_t ns = 0;
     json_error_t e;
     if (json_unpack_ex(json_array_get(list, k), &e, 0, "{s:I}", "ns", &ns) || ns < 0) {
       char at[96];
