@@ -29,11 +29,14 @@ static bool counts(const json_int_t *v, size_t n) {
   return true;
 }
 
+/* A backend's host rows ("host": the app's own calls), or those of the calls made
+ * inside other APIs' calls ("inside_other", inside: no message bytes of their own). */
 static enum result_json_status read_host(struct reading *g, struct tally_backend *b,
-                                         json_t *host, size_t bi) {
+                                         json_t *host, size_t bi, bool inside) {
   for (size_t i = 0; i < json_array_size(host); i++) {
     char where[64];
-    snprintf(where, sizeof where, "backends[%zu].host[%zu]", bi, i);
+    snprintf(where, sizeof where, "backends[%zu].%s[%zu]", bi, inside ? "inside_other" : "host",
+             i);
     const char *name;
     json_int_t v[6] = {0};
     json_error_t e;
@@ -50,6 +53,10 @@ static enum result_json_status read_host(struct reading *g, struct tally_backend
     }
     struct tally_stat s = {(uint64_t)v[0], (uint64_t)v[1], (uint64_t)v[2], (uint64_t)v[3],
                            (uint64_t)v[4]};
+    if (inside) {
+      tally_stat_merge(&b->inside[f], &s);
+      continue;
+    }
     tally_stat_merge(&b->host[f], &s);
     b->message_bytes[f] += (uint64_t)v[5];
   }
@@ -114,23 +121,28 @@ static enum result_json_status read_backends(struct reading *g, json_t *backends
     char where[32];
     snprintf(where, sizeof where, "backends[%zu]", i);
     const char *name;
-    json_t *host, *device, *traffic = NULL;
+    json_t *host, *device, *traffic = NULL, *inside = NULL;
     json_error_t e;
-    if (json_unpack_ex(json_array_get(backends, i), &e, 0, "{s:s, s:o, s:o, s?o}", "name",
-                       &name, "host", &host, "device", &device, "traffic", &traffic))
+    if (json_unpack_ex(json_array_get(backends, i), &e, 0, "{s:s, s:o, s:o, s?o, s?o}", "name",
+                       &name, "host", &host, "device", &device, "traffic", &traffic,
+                       "inside_other", &inside))
       return bad(g, where, e.text);
-    if (!json_is_array(host) || !json_is_array(device) || (traffic && !json_is_array(traffic)))
-      return bad(g, where, "its host, device or traffic is not a list");
+    if (!json_is_array(host) || !json_is_array(device) || (traffic && !json_is_array(traffic)) ||
+        (inside && !json_is_array(inside)))
+      return bad(g, where, "its host, inside_other, device or traffic is not a list");
     const struct tracer_backend_desc *desc = backends_find(name);
     if (!desc) { /* a backend this tracer was built without */
-      g->r->left_out += json_array_size(host) + json_array_size(device);
+      g->r->left_out +=
+          json_array_size(host) + json_array_size(inside) + json_array_size(device);
       continue;
     }
     size_t bi = 0;
     while (tracer_backends[bi] != desc)
       bi++;
     struct tally_backend *b = &g->r->tally.backends[bi];
-    enum result_json_status st = read_host(g, b, host, i);
+    enum result_json_status st = read_host(g, b, host, i, false);
+    if (st == RESULT_JSON_READ)
+      st = read_host(g, b, inside, i, true);
     if (st == RESULT_JSON_READ)
       st = read_device(g, b, device, traffic, i);
     if (st != RESULT_JSON_READ)

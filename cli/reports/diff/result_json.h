@@ -3,8 +3,9 @@
  * takes from a trace, so that the diff of two JSON results is the diff of their traces
  * (run_diff.h):
  *   - its tally: per backend the host functions (calls, errors, time, bytes of message
- *     calls) and the device rows (kernels, transfers, others, per device, with their
- *     bytes), as the JSON has them;
+ *     calls; those made inside other APIs' calls apart: "inside_other") and the device
+ *     rows (kernels, transfers, others, per device, with their bytes), as the JSON has
+ *     them;
  *   - its steps' lengths, when it was made with --steps: a trace's from its "steps" (the
  *     first process with steps, as the diff takes them from a trace), a job's from its
  *     "slowest_ranks" (per step the slowest rank's time, as the diff takes them from a
