@@ -18,8 +18,8 @@
 #    (their paths aside), in JSON and in text;
 #  - bad input: a path that is no trace, two traces with no backend in common, a file
 #    that is not JSON (named with the parser's line and column), JSON that is not a
-#    tracer result (the app's own manifest), a result of a version to come: one line on
-#    stderr naming the file, exit 2, nothing on stdout.
+#    tracer result (the app's own manifest), a result cut short, an empty file, a result
+#    of a version to come: one line on stderr naming the file, exit 2, nothing on stdout.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -128,6 +128,14 @@ bad not_json "^tracer: error: $tmp/broken.json:3:15: Cannot read the JSON result
   "$tmp/broken.json" "$tmp/b.trace"
 bad not_result "$tmp/a.json: Cannot read the JSON result: not a tracer result" \
   "$tmp/a.trace" "$tmp/a.json"
+# A result cut short (a run that ended while writing it) and an empty file: named, with
+# the line and column where the JSON stops.
+head -c "$(($(wc -c <"$tmp/a.result.json") / 2))" "$tmp/a.result.json" >"$tmp/cut.json"
+bad truncated "^tracer: error: $tmp/cut.json:[0-9]*:[0-9]*: Cannot read the JSON result: " \
+  "$tmp/b.trace" "$tmp/cut.json"
+: >"$tmp/empty.json"
+bad empty "^tracer: error: $tmp/empty.json:1: Cannot read the JSON result: " \
+  "$tmp/empty.json" "$tmp/b.trace"
 jq '.tracer_result = 99' "$tmp/a.result.json" >"$tmp/later.json"
 bad later_version "$tmp/later.json: Cannot read the JSON result: a result of version 99" \
   "$tmp/later.json" "$tmp/b.result.json"
