@@ -211,7 +211,7 @@ static void print_device_on(const struct tally_backend *b, const char *actor, co
   size_t *order = calloc(b->device_count, sizeof *order);
   const char **names = calloc(b->device_count, sizeof *names);
   char **shown = NULL;
-  size_t shown_count = 0; /* n changes below: the transfers' rows */
+  size_t shown_count = 0; /* n counts the transfers' rows further down */
   if (!order || !names)
     goto done;
   size_t n;
@@ -223,7 +223,7 @@ static void print_device_on(const struct tally_backend *b, const char *actor, co
     calls += b->device[order[i]].time.calls;
   }
   bool shortened = !full_names && (shown = short_kernel_names(b, order, n)) != NULL;
-  shown_count = shortened ? n : 0;
+  shown_count = shown ? n : 0;
   for (size_t i = 0; shown && i < n; i++)
     names[i] = shown[i];
   int width = full_names ? whole_width(names, n) : name_width(names, n);
@@ -289,7 +289,7 @@ static void print_device_on(const struct tally_backend *b, const char *actor, co
           (unsigned long long)calls, "", "", "", bw);
   fputc('\n', out);
 done:
-  for (size_t i = 0; shown && i < shown_count; i++)
+  for (size_t i = 0; i < shown_count; i++)
     free(shown[i]);
   free(shown);
   free(order);
@@ -885,7 +885,7 @@ static void json_missing(const struct tally *t, const struct run_record *run, FI
 
 void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
                       bool extended, const struct tally_additions *more, FILE *out) {
-  fputs("{\n  \"trace\": ", out);
+  fprintf(out, "{\n  \"tracer_result\": %d,\n  \"trace\": ", TALLY_JSON_VERSION);
   units_json_string(out, trace_dir ? trace_dir : "");
   if (run && run->present) {
     fputs(",\n  \"app\": {\"command\": ", out);
@@ -1036,7 +1036,7 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
         fprintf(out, ", \"kind\": \"%s\", ",
                 d->kind == 0 ? "kernel" : d->kind == 1 ? "transfer" : "other");
         json_stat(out, &d->time);
-        fputc('}', out);
+        fprintf(out, ", \"bytes\": %llu}", (unsigned long long)d->bytes);
       }
       fputs("],\n     \"traffic\": [", out);
       tally_sorted_device(b, 1, dorder, &n);
