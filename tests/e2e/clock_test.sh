@@ -27,6 +27,7 @@ wait_ms=300
 
 if [ "$(id -u)" = 0 ]; then
   command -v setpriv >/dev/null 2>&1 || skip "setpriv is not installed"
+  nobody_can_run "$tracer" "$app" || skip "$nobody_why"
   as_user="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$tmp/home"
   mkdir "$tmp/home" "$tmp/user"
   chown 65534:65534 "$tmp/home" "$tmp/user"

@@ -124,3 +124,18 @@ compare_tally() {
     exit 1
   fi
 }
+
+# nobody_can_run FILE...: whether the user nobody can run (or read) each FILE, where a
+# root test would run a tracer as nobody. A build tree under a folder closed to others
+# (a clone in /root, mode 0700) keeps nobody out: $nobody_why then says so, and the test
+# leaves out (or skips) its run as nobody rather than failing with exit 126.
+nobody_can_run() {
+  nobody_why=""
+  for f in "$@"; do
+    if ! setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$f" 2>/dev/null; then
+      nobody_why="the user nobody cannot read $f (a parent folder closed to others, such as /root?): clone and build under a folder others can enter to run this part"
+      return 1
+    fi
+  done
+  return 0
+}

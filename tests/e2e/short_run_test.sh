@@ -26,7 +26,9 @@ command -v babeltrace2 >/dev/null 2>&1 || fail "babeltrace2 not found (scripts/s
 }
 
 users=self
-if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && ! nobody_can_run "$tracer"; then
+  echo "note: the runs as nobody are left out: $nobody_why"
+elif [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
   users="self nobody"
   chmod 755 "$tmp"
   mkdir "$tmp/nobody"

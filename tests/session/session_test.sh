@@ -212,6 +212,12 @@ private_daemon)
   # A normal user with no daemon: the job starts a private one and stops it.
   if [ "$(id -u)" = 0 ]; then
     as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    for f in "$driver" "$app" "$interposer"; do
+      $as_user test -r "$f" || {
+        echo "SKIP: the user nobody cannot read $f (a parent folder closed to others, such as /root?): clone and build under a folder others can enter to run this scenario"
+        exit $SKIP
+      }
+    done
     run_uid=65534
     chown 65534:65534 "$work"
   else
