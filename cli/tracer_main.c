@@ -3,6 +3,7 @@
  * `tracer -r DIR` analyses a saved trace again. This file holds the options and the
  * dispatch; each command is a file of cli/commands/ (commands.h). */
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,11 @@ static const char usage[] =
     "                         out values too) or full (arrays, strings and structs too)\n"
     "  -b, --backends LIST    trace only these backends, comma-separated (default: all;\n"
     "                         built here: %s); `none` records only --events\n"
+    "      --backend-path DIR\n"
+    "                         also find backends built outside the tracer in DIR (the\n"
+    "                         output of scripts/build-backend.sh: libtracer_B.so and\n"
+    "                         libtracer_B_events.so), before those of TRACER_BACKEND_PATH,\n"
+    "                         a colon-separated list of such folders; -r needs it too\n"
     "      --events LIST      also record these LTTng-UST events (comma-separated name\n"
     "                         patterns, e.g. your own provider's myapp:*)\n"
     "      --trace-output DIR\n"
@@ -159,6 +165,32 @@ static bool has_suffix(const char *s, const char *suffix) {
   return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* --backend-path DIR (before the app's name) joins the front of TRACER_BACKEND_PATH
+ * before the backends are loaded (--help lists them), and stays in the environment, so
+ * that the ranks of a job and a later `tracer -r` of the trace see it too. */
+static void backend_path_option(int argc, char **argv) {
+  for (int i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++) {
+    const char *dir = NULL;
+    if (strcmp(argv[i], "--backend-path") == 0 && i + 1 < argc)
+      dir = argv[++i];
+    else if (strncmp(argv[i], "--backend-path=", 15) == 0)
+      dir = argv[i] + 15;
+    if (!dir || !*dir)
+      continue;
+    char absolute[PATH_MAX];
+    if (!realpath(dir, absolute))
+      snprintf(absolute, sizeof absolute, "%s", dir);
+    const char *old = getenv("TRACER_BACKEND_PATH");
+    size_t size = strlen(absolute) + (old ? strlen(old) : 0) + 2;
+    char *joined = malloc(size);
+    if (!joined)
+      return;
+    snprintf(joined, size, "%s%s%s", absolute, old && *old ? ":" : "", old && *old ? old : "");
+    setenv("TRACER_BACKEND_PATH", joined, 1);
+    free(joined);
+  }
+}
+
 int main(int argc, char **argv) {
   enum {
     OPT_TRACE_OUTPUT = 256,
@@ -180,7 +212,8 @@ int main(int argc, char **argv) {
     OPT_CSV,
     OPT_OTF2,
     OPT_FLAME,
-    OPT_MAX_SIZE
+    OPT_MAX_SIZE,
+    OPT_BACKEND_PATH
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -188,6 +221,7 @@ int main(int argc, char **argv) {
       {"output", required_argument, NULL, 'o'},
       {"mode", required_argument, NULL, 'm'},
       {"backends", required_argument, NULL, 'b'},
+      {"backend-path", required_argument, NULL, OPT_BACKEND_PATH},
       {"events", required_argument, NULL, OPT_EVENTS},
       {"extended", no_argument, NULL, 'e'},
       {"ranks", optional_argument, NULL, OPT_RANKS},
@@ -220,6 +254,7 @@ int main(int argc, char **argv) {
   bool quiet = false, verbose = false;
   session_set_hang_handler(command_daemon_hang);
   int c;
+  backend_path_option(argc, argv);
   backends_load_path(); /* before --help lists the backends */
   /* '+': options end at the app's name, so the app's own options stay its own. */
   while ((c = getopt_long(argc, argv, "+tjeo:m:b:r::l::qvhV", longopts, NULL)) != -1) {
@@ -240,6 +275,7 @@ int main(int argc, char **argv) {
       }
       break;
     case 'b': o.backends = optarg; break;
+    case OPT_BACKEND_PATH: break; /* read before the backends were loaded */
     case OPT_EVENTS: o.events = optarg; break;
     case 'e': o.extended = true; break;
     case OPT_RANKS: {

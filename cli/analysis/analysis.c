@@ -1,6 +1,7 @@
 /* analysis: see analysis.h. */
 #include "analysis.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,6 +109,8 @@ enum analysis_status analysis_run(const struct analysis_request *request,
     fold_causes(d, mark, "Cannot read the trace");
     return ANALYSIS_NO_TRACE;
   }
+  snprintf(result->unknown_backends, sizeof result->unknown_backends, "%s",
+           trace_reader_map(reader)->unknown_backends);
   size_t count = 0;
   while (outputs[count])
     count++;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "backends.h"
 #include "commands.h"
 #include "flame.h"
 #include "job_folder.h"
@@ -214,6 +215,15 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
               result.read.beside ? "; on one more: " : "", result.read.beside_names);
   report_errors(&d, NULL);
   diag_clear(&d);
+  if (result.unknown_backends[0]) {
+    char looked[1024];
+    backends_where(looked, sizeof looked);
+    log_warn("Cannot decode the calls of backend %s: the trace has its events, but it is "
+             "neither built in nor found on the backend path (looked in: %s). Give its "
+             "folder (scripts/build-backend.sh's output) with --backend-path DIR or "
+             "TRACER_BACKEND_PATH",
+             result.unknown_backends, looked);
+  }
   if (result.timeline)
     say_timeline(path, request.timeline_json_path, &result);
   if (result.csv)

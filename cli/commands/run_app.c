@@ -206,7 +206,12 @@ static int select_backends(const struct tracer_options *o, char ***names, char *
     char *copy = strdup(o->backends), *save = NULL;
     for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
       if (!backends_find(t)) {
-        log_error("Unknown backend: %s (built here: run tracer --help)", t);
+        char looked[1024];
+        backends_where(looked, sizeof looked);
+        log_error("Unknown backend: %s (built here: run tracer --help; a backend built "
+                  "outside the tracer by scripts/build-backend.sh is found with "
+                  "--backend-path DIR or TRACER_BACKEND_PATH; looked in: %s)",
+                  t, looked);
         free(copy);
         return -1;
       }

@@ -106,6 +106,16 @@ const char *backends_path_dir(const char *name) {
   return NULL;
 }
 
+void backends_where(char *out, size_t size) {
+  const char *env = getenv("TRACER_BACKEND_PATH");
+  int n = snprintf(out, size, "%s%s, and the backends built in:",
+                   env && *env ? "TRACER_BACKEND_PATH=" : "no backend path (TRACER_BACKEND_PATH "
+                                                         "unset)",
+                   env && *env ? env : "");
+  for (size_t i = 0; tracer_backends_builtin[i] && n >= 0 && (size_t)n < size; i++)
+    n += snprintf(out + n, size - (size_t)n, " %s", tracer_backends_builtin[i]->name);
+}
+
 size_t backends_count(void) {
   size_t n = 0;
   while (tracer_backends[n])

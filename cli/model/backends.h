@@ -26,6 +26,10 @@ void backends_load_path(void);
  * a built-in backend or an unknown name. */
 const char *backends_path_dir(const char *name);
 
+/* Where backends are looked for, for messages: the folders of the backend path
+ * (--backend-path, TRACER_BACKEND_PATH), or that it is empty, and the built-in list. */
+void backends_where(char *out, size_t size);
+
 size_t backends_count(void);
 const struct tracer_backend_desc *backends_find(const char *name);
 const struct tracer_backend_desc *backends_find_provider(const char *provider, size_t len);

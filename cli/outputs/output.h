@@ -69,6 +69,9 @@ struct analysis_result {
   uint64_t flame_device_lines, flame_host_lines;
   bool otf2;                     /* the OTF2 archive was written: */
   uint64_t otf2_locations, otf2_events;
+  /* Backends the trace has events of that the tracer does not know (event_map.h);
+   * "" when none. */
+  char unknown_backends[256];
 };
 
 /* What a run hands its outputs. */
