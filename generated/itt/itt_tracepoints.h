@@ -1453,8 +1453,10 @@ LTTNG_UST_TRACEPOINT_EVENT(
         lttng_ust_field_sequence_hex(uint8_t, key_bytes, (const uint8_t *)tracer_args->key, size_t,
                                      tracer_clamp((tracer_args->key ? 1 : 0) *
                                                       sizeof(*tracer_args->key),
-                                                  TRACER_MAX_BYTES))                 // at entry
-        lttng_ust_field_string(data_str, tracer_args->data ? tracer_args->data : "") // at entry
+                                                  TRACER_MAX_BYTES)) // at entry
+        lttng_ust_field_sequence(int8_t, data_vals, (const int8_t *)tracer_args->data, size_t,
+                                 tracer_clamp(tracer_args->data ? (size_t)(tracer_args->length) : 0,
+                                              TRACER_MAX_ELEMENTS)) // at entry
         ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
@@ -1504,8 +1506,10 @@ LTTNG_UST_TRACEPOINT_EVENT(
         lttng_ust_field_sequence_hex(uint8_t, key_bytes, (const uint8_t *)tracer_args->key, size_t,
                                      tracer_clamp((tracer_args->key ? 1 : 0) *
                                                       sizeof(*tracer_args->key),
-                                                  TRACER_MAX_BYTES))                 // at entry
-        lttng_ust_field_string(data_str, tracer_args->data ? tracer_args->data : "") // at entry
+                                                  TRACER_MAX_BYTES)) // at entry
+        lttng_ust_field_sequence(int8_t, data_vals, (const int8_t *)tracer_args->data, size_t,
+                                 tracer_clamp(tracer_args->data ? (size_t)(tracer_args->length) : 0,
+                                              TRACER_MAX_ELEMENTS)) // at entry
         ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
@@ -2275,8 +2279,10 @@ LTTNG_UST_TRACEPOINT_EVENT(
     LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
         uint64_t, record, (const uint64_t *)tracer_record,
         TRACER_RECORD_SLOTS(struct itt___itt_event_create_record)) // the slots
-                        lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
-                                                                           : "") // at entry
+                        lttng_ust_field_sequence(
+                            int8_t, name_vals, (const int8_t *)tracer_args->name, size_t,
+                            tracer_clamp(tracer_args->name ? (size_t)(tracer_args->namelen) : 0,
+                                         TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_start,
