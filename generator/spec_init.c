@@ -40,11 +40,19 @@ struct init {
   struct ptrvec functions;  /* struct init_function* */
 };
 
-/* The backend's name from the first header's: lz4frame.h -> lz4frame. */
+/* The backend's name from the first header's: lz4frame.h -> lz4frame, and with the
+ * folder that #include names: webp/decode.h -> webp_decode. */
 static char *backend_of(const char *header) {
   const char *base = strrchr(header, '/') ? strrchr(header, '/') + 1 : header;
-  char *name = xstrdup(base);
-  char *dot = strchr(name, '.');
+  const char *folder = base;
+  while (folder > header && folder[-1] == '/')
+    folder--;
+  while (folder > header && folder[-1] != '/')
+    folder--;
+  /* a folder of an #include name, not of a path (/usr/include/zstd.h -> zstd) */
+  bool include_name = header[0] != '/' && header[0] != '.' && folder < base;
+  char *name = include_name ? xstrdup(folder) : xstrdup(base);
+  char *dot = strrchr(name, '.');
   if (dot)
     *dot = '\0';
   for (char *c = name; *c; c++)
@@ -126,8 +134,16 @@ static int parse(struct init *in, CXIndex index, struct tu_config *cfg, CXTransl
       return APIGEN_EXIT_SPEC;
     rc = tu_config_init(cfg, &s, &in->d);
     spec_free(&s);
-    if (rc)
+    if (rc) {
+      /* Located in the spec apigen wrote for itself, which nobody sees: unlocated, as
+       * the message names the header. */
+      for (unsigned i = 0; i < in->d.count; i++)
+        if (in->d.causes[i].file && strcmp(in->d.causes[i].file, "apigen --init") == 0) {
+          free(in->d.causes[i].file);
+          in->d.causes[i].file = NULL;
+        }
       return APIGEN_EXIT_HEADER;
+    }
     if (tu_parse(index, cfg, NULL, false, tu, &in->d) || !*tu)
       return APIGEN_EXIT_HEADER;
     bool added = false, errors = false;

@@ -261,7 +261,29 @@ static char *quote(const char *raw, const char *at) {
   return t;
 }
 
-static bool doc_rule(struct init_function *f) {
+/* "returns NAME on failure", NAME one of the header's error constants (seccomp's
+ * "returns __NR_SCMP_ERROR on failure", where negative pseudo syscall numbers succeed):
+ * that constant, NULL when the comment says no such thing. */
+static const struct error_constant *named_failure(const struct scan *s, const char *raw,
+                                                  const char *lower) {
+  static const char *const phrases[] = {" on failure", " on error", " upon failure",
+                                        " if an error", " in case of error", NULL};
+  for (size_t i = 0; phrases[i]; i++)
+    for (const char *at = strstr(lower, phrases[i]); at; at = strstr(at + 1, phrases[i])) {
+      const char *end = raw + (at - lower), *start = end;
+      while (start > raw && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+        start--;
+      for (size_t k = 0; k < s->constants.len && end > start; k++) {
+        const struct error_constant *e = s->constants.items[k];
+        if (strlen(e->name) == (size_t)(end - start) &&
+            strncmp(e->name, start, (size_t)(end - start)) == 0)
+          return e;
+      }
+    }
+  return NULL;
+}
+
+static bool doc_rule(const struct scan *s, struct init_function *f) {
   char *raw = clang_string_take_plain(clang_Cursor_getRawCommentText(f->cursor));
   char *lower = xstrdup(raw);
   for (char *c = lower; *c; c++)
@@ -282,6 +304,16 @@ static bool doc_rule(struct init_function *f) {
     /* "-1 on error" and "non-zero on error" hold these too */
     if (z && (z == lower || (z[-1] != '-' && z[-1] != '1')))
       at = z, kind = INIT_ZERO;
+  }
+  const struct error_constant *named = at ? NULL : named_failure(s, raw, lower);
+  if (named) {
+    char *q = quote(raw, raw + (strstr(raw, named->name) - raw));
+    set_rule(f, INIT_ERRORS, xasprintf("[%lld]", named->value),
+             xasprintf("its doc comment: \"%s\" (%s = %lld)", q, named->name, named->value));
+    free(q);
+    free(lower);
+    free(raw);
+    return true;
   }
   if (!at && (strstr(lower, "error") || strstr(lower, "fail"))) {
     if ((at = strstr(lower, "negative")))
@@ -371,7 +403,7 @@ static void infer(const struct scan *s, const struct ptrvec *functions, struct i
   }
   if (!is_signed_integer(canonical))
     return;
-  if (doc_rule(f))
+  if (doc_rule(s, f))
     return;
   size_t count = 0;
   const struct error_constant *e = negative_errors(s, f->name, &count);

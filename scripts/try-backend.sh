@@ -4,15 +4,24 @@
 # again under ltrace, and compares, for every function the backend wraps that PROGRAM
 # calls, the tracer's count of calls and of errors with ltrace's calls and return values
 # (scripts/ltrace_compare.py; docs/adding-a-backend.md).
-# Usage: try-backend.sh [--keep DIR] SPEC PROGRAM [ARGS...]
+# Usage: try-backend.sh [--keep DIR] [--documented FILE] SPEC PROGRAM [ARGS...]
 #   --keep DIR: build the backend in DIR and keep it there with the trace and the
 #   tallies (default: a temporary folder, removed at the end); trace again with
 #   `tracer --backend-path DIR -b BACKEND PROGRAM`.
+#   --documented FILE: what the library's documentation calls an error, per function
+#   the program calls (scripts/ltrace_compare.py says how to write it): the spec's
+#   status rules are then checked against it too, not only the tracer against them.
 #   BUILD (environment): the build folder with bin/apigen and bin/tracer (default:
 #   build/ of this tree). PROGRAM runs twice: it must do the same both times.
 set -eu
-keep=""
-[ "${1:-}" = --keep ] && { keep=$2; shift 2; }
+keep="" documented=""
+while :; do
+  case ${1:-} in
+    --keep) keep=$2; shift 2 ;;
+    --documented) documented=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
 [ $# -ge 2 ] || { echo "usage: $0 [--keep DIR] SPEC PROGRAM [ARGS...]" >&2; exit 2; }
 spec=$1
 shift
@@ -34,5 +43,6 @@ TRACER_BACKEND_OPT=${TRACER_BACKEND_OPT:--O0} "$root/scripts/build-backend.sh" "
 "$build/bin/tracer" -q --backend-path "$dir/backend" -b "$backend" -j -o "$dir/tally.json" \
   --trace-output "$dir/trace" "$@" >"$dir/traced.out"
 ltrace -e '*@MAIN' -o "$dir/ltrace.txt" "$@" >"$dir/ltrace.out"
-/usr/bin/python3 "$root/scripts/ltrace_compare.py" "$dir/backend/model.yaml" "$dir/ltrace.txt" \
+/usr/bin/python3 "$root/scripts/ltrace_compare.py" ${documented:+--documented "$documented"} \
+  "$dir/backend/model.yaml" "$dir/ltrace.txt" \
   "$dir/tally.json" "$dir/backend/${backend}_exports.map" "$library"

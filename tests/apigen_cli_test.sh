@@ -139,5 +139,77 @@ fi
 [ ! -e "$tmp/unformatted" ] || fail "clang-format failing: apigen wrote $(ls "$tmp/unformatted")"
 unset CLANG_FORMAT
 
+# --print KEY reads the spec as YAML, whatever its quoting, comments or flow style: what
+# scripts ask instead of reading it with sed.
+cat >"$tmp/quirky.yaml" <<'YAML'
+backend: "quirky"   # quoted, with a comment
+library: 'libz.so.1'
+headers: [ "zlib.h" ]  # flow style
+defines: ["ZLIB_CONST", "Z_SOLO=1"]
+select: {functions: ["deflate*"]}
+trace: {}
+YAML
+for pair in "backend quirky" "library libz.so.1" "headers zlib.h" "trace true"; do
+  key=${pair%% *} expect=${pair#* }
+  if run 0 --spec "$tmp/quirky.yaml" --print "$key"; then
+    [ "$(cat "$tmp/out")" = "$expect" ] && ok "--print $key: $expect" ||
+      fail "--print $key printed '$(cat "$tmp/out")', expected '$expect'"
+  fi
+done
+if run 0 --spec "$tmp/quirky.yaml" --print defines; then
+  [ "$(cat "$tmp/out")" = "$(printf 'ZLIB_CONST\nZ_SOLO=1')" ] && ok "--print defines: one a line" ||
+    fail "--print defines printed '$(cat "$tmp/out")'"
+fi
+if run 2 --spec "$tmp/quirky.yaml" --print no_such_key; then
+  grep -q "Cannot print key=no_such_key" "$tmp/err" && ok "--print of an unknown key: exit 2" ||
+    fail "--print no_such_key: unexpected message: $(cat "$tmp/err")"
+fi
+
+# --init HEADER writes a starting spec from the header alone (zstd.h: libzstd-dev, which
+# scripts/setup.sh installs): library found from the package, the prefix, the library's
+# own test of its size_t results, each inferred line with a comment; and the spec it
+# writes is one apigen reads.
+if [ -f /usr/include/zstd.h ]; then
+  if run 0 --init zstd.h -o "$tmp/zstd.yaml"; then
+    for words in "backend: zstd" "library: libzstd.so" 'functions: \["ZSTD_\*"\]' \
+                 "is_error: ZSTD_isError" "# size_t: ZSTD_isError(), the header's own test"; do
+      grep -q "$words" "$tmp/zstd.yaml" || fail "--init zstd.h: no '$words' in the spec"
+    done
+    [ ! -s "$tmp/out" ] || fail "--init -o FILE also wrote to stdout"
+    run 0 --spec "$tmp/zstd.yaml" --print backend && [ "$(cat "$tmp/out")" = zstd ] &&
+      ok "--init zstd.h -o FILE: $(grep -c . "$tmp/zstd.yaml") lines, read back by --print" ||
+      fail "--init zstd.h: the spec is not read back"
+  fi
+  if run 0 --init zstd.h --backend myzstd; then
+    grep -q "^backend: myzstd$" "$tmp/out" && ok "--init --backend NAME, to stdout" ||
+      fail "--init --backend myzstd: $(head -n 5 "$tmp/out")"
+  fi
+else
+  echo "skipped: --init zstd.h (libzstd-dev not installed)"
+fi
+# Bad input to --init: no header, a header that does not exist, one that does not parse
+# (a located message), a library that does not exist. Never a spec on stdout.
+if run 2 --init; then
+  grep -q "error: --init needs at least one HEADER" "$tmp/err" && ok "--init without a header: exit 2" ||
+    fail "--init without a header: unexpected message: $(cat "$tmp/err")"
+fi
+if run 4 --init "$tmp/no_such_header.h"; then
+  grep -q "no_such_header.h" "$tmp/err" && [ ! -s "$tmp/out" ] &&
+    ok "--init of a missing header: exit 4, '$(grep -m1 error "$tmp/err")'" ||
+    fail "--init of a missing header: unexpected output: $(cat "$tmp/err")"
+fi
+printf '/* a header with a mistake */\nint broken(int x;\n' >"$tmp/broken.h"
+if run 4 --init "$tmp/broken.h"; then
+  grep -q "broken.h:2:[0-9]*: error: " "$tmp/err" && [ ! -s "$tmp/out" ] &&
+    ok "--init of a header that does not parse: exit 4, located: '$(grep -m1 'broken.h:2' "$tmp/err")'" ||
+    fail "--init of a broken header: unexpected output: $(cat "$tmp/err")"
+fi
+printf 'int fine(int x);\n' >"$tmp/fine.h"
+if run 3 --init "$tmp/fine.h" --library libno_such_library.so.9; then
+  grep -q "Cannot find the library of header=.*fine.h" "$tmp/err" && [ ! -s "$tmp/out" ] &&
+    ok "--init with a library that does not exist: exit 3" ||
+    fail "--init --library libno_such_library.so.9: unexpected output: $(cat "$tmp/err")"
+fi
+
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)" >&2; exit 1; }
 echo "apigen command line: all checks passed"

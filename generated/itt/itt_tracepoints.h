@@ -1453,10 +1453,8 @@ LTTNG_UST_TRACEPOINT_EVENT(
         lttng_ust_field_sequence_hex(uint8_t, key_bytes, (const uint8_t *)tracer_args->key, size_t,
                                      tracer_clamp((tracer_args->key ? 1 : 0) *
                                                       sizeof(*tracer_args->key),
-                                                  TRACER_MAX_BYTES)) // at entry
-        lttng_ust_field_sequence(int8_t, data_vals, (const int8_t *)tracer_args->data, size_t,
-                                 tracer_clamp(tracer_args->data ? (size_t)(tracer_args->length) : 0,
-                                              TRACER_MAX_ELEMENTS)) // at entry
+                                                  TRACER_MAX_BYTES))                 // at entry
+        lttng_ust_field_string(data_str, tracer_args->data ? tracer_args->data : "") // at entry
         ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
@@ -1506,10 +1504,8 @@ LTTNG_UST_TRACEPOINT_EVENT(
         lttng_ust_field_sequence_hex(uint8_t, key_bytes, (const uint8_t *)tracer_args->key, size_t,
                                      tracer_clamp((tracer_args->key ? 1 : 0) *
                                                       sizeof(*tracer_args->key),
-                                                  TRACER_MAX_BYTES)) // at entry
-        lttng_ust_field_sequence(int8_t, data_vals, (const int8_t *)tracer_args->data, size_t,
-                                 tracer_clamp(tracer_args->data ? (size_t)(tracer_args->length) : 0,
-                                              TRACER_MAX_ELEMENTS)) // at entry
+                                                  TRACER_MAX_BYTES))                 // at entry
+        lttng_ust_field_string(data_str, tracer_args->data ? tracer_args->data : "") // at entry
         ))
 
 LTTNG_UST_TRACEPOINT_EVENT(

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Adding a corpus spec needs no edit to any build file, cli/ or runtime/: a spec written
-# now, in a folder the build never saw, is built by scripts/build-backend.sh and traced
-# by the tracer already built, through TRACER_BACKEND_PATH; and every tests/corpus/*.yaml
-# has its ctest test without being listed anywhere.
+# now, in a folder the build never saw (quoted values, comments, flow style: read as YAML
+# by apigen, never by sed), is built by scripts/build-backend.sh and traced by the tracer
+# already built, found through --backend-path or TRACER_BACKEND_PATH. Without either,
+# the tracer says where it looked, and `tracer -r` of the trace names the backend it
+# cannot decode. Every tests/corpus/*.yaml has its ctest test without being listed.
 # Usage: new_spec_test.sh BUILD
 set -eu
 build=$(cd "$1" && pwd)
@@ -13,24 +15,50 @@ command -v bzip2 >/dev/null && [ -f /usr/include/bzlib.h ] ||
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/brandnew.yaml" <<'YAML'
-backend: brandnew
-library: libbz2.so.1.0
-headers: [bzlib.h]
-select:
-  functions: ["BZ2_bzCompress*"]
+backend: "brandnew"   # quoted, with a comment
+library: 'libbz2.so.1.0'
+headers: [ "bzlib.h" ]
+select: {functions: ["BZ2_bzCompress*"]}  # flow style
 trace: {}
 YAML
 TRACER_BACKEND_OPT=-O0 "$root/scripts/build-backend.sh" "$tmp/brandnew.yaml" "$tmp/backends" "$build"
 seq 1 20000 >"$tmp/in.txt"
+compress_init_calls() {
+  jq '[.backends[] | select(.name == "brandnew") | .host[] | select(.name == "BZ2_bzCompressInit") | .calls] | add // 0' "$1"
+}
 TRACER_BACKEND_PATH=$tmp/backends "$build/bin/tracer" -q -b brandnew -j -o "$tmp/tally.json" \
   --trace-output "$tmp/trace" bzip2 -c "$tmp/in.txt" >/dev/null
-calls=$(jq '[.backends[] | select(.name == "brandnew") | .host[] | select(.name == "BZ2_bzCompressInit") | .calls] | add // 0' "$tmp/tally.json")
+calls=$(compress_init_calls "$tmp/tally.json")
 [ "$calls" = 1 ] || { echo "FAIL: BZ2_bzCompressInit counted $calls times, not 1" >&2; exit 1; }
-# Without the path the tracer does not know it: the backend came from the path alone.
-if "$build/bin/tracer" -q -b brandnew --trace-output "$tmp/trace2" true 2>/dev/null; then
+# --backend-path DIR does the same, and --help says so.
+(unset TRACER_BACKEND_PATH; "$build/bin/tracer" -q --backend-path "$tmp/backends" -b brandnew -j \
+  -o "$tmp/tally2.json" --trace-output "$tmp/trace2" bzip2 -c "$tmp/in.txt" >/dev/null)
+calls=$(compress_init_calls "$tmp/tally2.json")
+[ "$calls" = 1 ] || { echo "FAIL: with --backend-path, BZ2_bzCompressInit counted $calls times" >&2; exit 1; }
+(unset TRACER_BACKEND_PATH; "$build/bin/tracer" --help) | grep -q -- "--backend-path DIR" ||
+  { echo "FAIL: tracer --help does not mention --backend-path DIR" >&2; exit 1; }
+# Without the path the tracer does not know it: the backend came from the path alone, and
+# the message says how to give it and where the tracer looked.
+if (unset TRACER_BACKEND_PATH; "$build/bin/tracer" -q -b brandnew --trace-output "$tmp/trace3" true) \
+     2>"$tmp/unknown.txt"; then
   echo "FAIL: the tracer knows brandnew without TRACER_BACKEND_PATH" >&2; exit 1
 fi
+for words in "Unknown backend: brandnew" "--backend-path DIR or TRACER_BACKEND_PATH" \
+             "looked in: no backend path"; do
+  grep -q -- "$words" "$tmp/unknown.txt" ||
+    { echo "FAIL: the unknown-backend message lacks '$words': $(cat "$tmp/unknown.txt")" >&2; exit 1; }
+done
+# tracer -r of the trace: without the path, a warning names the backend it cannot decode;
+# with it, the calls are there again.
+(unset TRACER_BACKEND_PATH; "$build/bin/tracer" -r "$tmp/trace2" -j -o "$tmp/replay.json") \
+  >/dev/null 2>"$tmp/replay.txt" || true
+grep -q "Cannot decode the calls of backend brandnew: .*looked in: no backend path" "$tmp/replay.txt" ||
+  { echo "FAIL: tracer -r without the path does not name brandnew: $(cat "$tmp/replay.txt")" >&2; exit 1; }
+(unset TRACER_BACKEND_PATH; "$build/bin/tracer" -q --backend-path "$tmp/backends" -r "$tmp/trace2" \
+  -j -o "$tmp/replay.json") >/dev/null
+calls=$(compress_init_calls "$tmp/replay.json")
+[ "$calls" = 1 ] || { echo "FAIL: tracer --backend-path -r counted BZ2_bzCompressInit $calls times" >&2; exit 1; }
 listed=$(cd "$build" && ctest -N -R '^corpus_' | sed -n 's/.*Test *#[0-9]*: corpus_//p' | grep -v new_spec | sort)
 specs=$(cd "$here" && ls ./*.yaml | sed 's|^\./||; s|\.yaml$||' | sort)
 [ "$listed" = "$specs" ] || { echo "FAIL: ctest lists '$listed', specs are '$specs'" >&2; exit 1; }
-echo "brandnew: traced from a new spec alone (BZ2_bzCompressInit: 1 call); $(echo "$specs" | wc -l) corpus specs, each with its test"
+echo "brandnew: traced from a new spec alone (BZ2_bzCompressInit: 1 call), by --backend-path and TRACER_BACKEND_PATH, and -r; $(echo "$specs" | wc -l) corpus specs, each with its test"
