@@ -117,7 +117,11 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   const struct tracer_backend_desc *desc =
       backends_find_provider(c->name, (size_t)(colon - c->name));
   if (!desc) {
-    info->unknown_backend = strncmp(c->name, "lttng_ust_", 10) == 0;
+    /* A backend's events carry its records (`record`, or minimal mode's `calls`);
+     * LTTng's own providers (lttng_ust_statedump, lttng_ust_libc, ...) do not. */
+    info->unknown_backend = strncmp(c->name, "lttng_ust_", 10) == 0 &&
+                            (ctf_event_class_field_index(c, "record") >= 0 ||
+                             ctf_event_class_field_index(c, "calls") >= 0);
     return;
   }
   info->desc = desc;
