@@ -359,12 +359,8 @@ int model_roles_apply_spec(struct model *m, const struct spec *s, struct diag *d
         if (rule->string >= 0) {
           p->string = rule->string;
           p->string_from = MODEL_FROM_SPEC;
-          /* A string after all: the length apigen saw beside it is no byte count (ITT's
-           * -1 for "NUL-terminated"), unless the spec gives it too. */
-          if (rule->string && !rule->length && p->length && p->length_from != MODEL_FROM_SPEC) {
-            free(p->length);
-            p->length = NULL;
-          }
+          /* A string after all, with any length apigen saw beside it as its bound: a
+           * string of at most that many chars (docs/spec-format.md). */
         }
         if (rule->optional >= 0) {
           p->optional = rule->optional;

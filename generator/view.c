@@ -69,6 +69,14 @@ static const char *element_type(const struct model_type *t, bool *hex) {
   return NULL;
 }
 
+/* `char`, however qualified: the element of strings and of the buffers C spells alike. */
+static bool is_plain_char(const struct model_type *t) {
+  if (t->kind != MODEL_KIND_INT || t->size != 1 || !t->canonical)
+    return false;
+  const char *c = strncmp(t->canonical, "const ", 6) == 0 ? t->canonical + 6 : t->canonical;
+  return strcmp(c, "char") == 0;
+}
+
 static bool is_struct(const struct model_type *t) {
   return (t->kind == MODEL_KIND_STRUCT || t->kind == MODEL_KIND_UNION) && t->size > 0;
 }
@@ -205,12 +213,24 @@ static void param_contents(const struct model_function *f, const struct model_pa
   bool wanted = entry ? is_in(p) : is_out(p);
   const char *a = "tracer_args->";
   char *ptr = xasprintf("%s%s", a, p->name);
-  if (p->string && pointer) {
-    if (entry)
+  if (p->string && pointer && p->length && wanted) {
+    /* A string of at most `length` chars: it ends at its NUL or after them, so it need
+     * not end in one (a name buffer; ITT's metadata, -1 for "up to the NUL"). */
+    char *count = view_length_expr(f, p->length, a);
+    add_field(list,
+              "lttng_ust_field_sequence_text(char, %s_str%s, (const char *)%s, size_t, "
+              "tracer_string_count((const char *)%s, %s))",
+              p->name, suffix, ptr, ptr, count);
+    free(count);
+  } else if (p->string && pointer) {
+    if (entry && !p->length)
       add_field(list, "lttng_ust_field_string(%s_str, %s ? %s : \"\")", p->name, ptr, ptr);
   } else if (array && wanted) {
     char *count = view_length_expr(f, p->length, a);
-    char *guarded = xasprintf("%s ? %s : 0", ptr, count);
+    /* The chars of a buffer: a negative length counts none (tracer_buffer_count). */
+    char *guarded = is_plain_char(target)
+                        ? xasprintf("tracer_buffer_count((const char *)%s, %s)", ptr, count)
+                        : xasprintf("%s ? %s : 0", ptr, count);
     char *name = xasprintf("%s_vals%s", p->name, suffix);
     sequence_field(list, target, name, ptr, guarded);
     free(name);
