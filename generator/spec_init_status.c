@@ -246,19 +246,31 @@ static bool is_status_name(const char *spelling) {
   return found;
 }
 
-/* A phrase of the doc comment that says what an error returns, quoted in the comment. */
+/* A phrase of the doc comment that says what an error returns, quoted in the comment:
+ * the clause around `at` (up to 80 chars each way, between `.` or `;`), its lines joined
+ * without the comment's stars and doxygen commands. */
 static char *quote(const char *raw, const char *at) {
   const char *start = at, *end = at;
-  while (start > raw && start[-1] != '\n' && start[-1] != '.' && at - start < 60)
+  while (start > raw && start[-1] != '.' && start[-1] != ';' && at - start < 80)
     start--;
-  while (*end && *end != '\n' && *end != '.' && end - at < 60)
+  while (*end && *end != '.' && *end != ';' && end - at < 80)
     end++;
-  char *q = xstrndup(start, (size_t)(end - start));
-  char *t = str_trim(q);
-  for (char *c = t; *c; c++)
-    if (*c == '"' || *c == '#' || *c == '*' || *c == '@' || *c == '\\')
-      *c = ' ';
-  return t;
+  struct strbuf b;
+  strbuf_init(&b);
+  for (const char *c = start; c < end; c++) {
+    bool blank = isspace((unsigned char)*c) || strchr("\"#*@\\/", *c);
+    if (*c == '\n')
+      while (c + 1 < end && (isspace((unsigned char)c[1]) || c[1] == '*' || c[1] == '/'))
+        c++;
+    if (*c == '@' || *c == '\\') /* a doxygen command: "@c 0 on error" */
+      while (c + 1 < end && isalpha((unsigned char)c[1]))
+        c++;
+    if (!blank)
+      strbuf_addn(&b, c, 1);
+    else if (b.len && b.data[b.len - 1] != ' ')
+      strbuf_add(&b, " ");
+  }
+  return str_trim(strbuf_release(&b));
 }
 
 /* "returns NAME on failure", NAME one of the header's error constants (seccomp's

@@ -187,6 +187,17 @@ if [ -f /usr/include/zstd.h ]; then
 else
   echo "skipped: --init zstd.h (libzstd-dev not installed)"
 fi
+# The comment of a rule inferred from a doc comment quotes its clause, lines joined, with
+# no comment stars or doxygen commands (seccomp.h, yaml.h: libseccomp-dev, libyaml-dev).
+if [ -f /usr/include/seccomp.h ] && [ -f /usr/include/yaml.h ]; then
+  run 0 --init seccomp.h -o "$tmp/seccomp.yaml" && run 0 --init yaml.h -o "$tmp/yaml.yaml" &&
+    grep -q '^      # its doc comment: "returns __NR_SCMP_ERROR on failure" (__NR_SCMP_ERROR = -1)$' "$tmp/seccomp.yaml" &&
+    grep -q '^      seccomp_syscall_resolve_name: {type: "int", error: \[-1\]}$' "$tmp/seccomp.yaml" &&
+    grep -q '^    # its doc comment: "Returns zero on success, negative values on failure"$' "$tmp/seccomp.yaml" &&
+    grep -q '# its doc comment: "1 if the function succeeded, 0 on error"$' "$tmp/yaml.yaml" &&
+    ok "--init quotes the doc comments' clauses" ||
+    fail "--init's quotes of doc comments: $(grep -h 'doc comment' "$tmp/seccomp.yaml" "$tmp/yaml.yaml" | head -n 4)"
+fi
 # Bad input to --init: no header, a header that does not exist, one that does not parse
 # (a located message), a library that does not exist. Never a spec on stdout.
 if run 2 --init; then
