@@ -108,10 +108,19 @@ const char *backends_path_dir(const char *name) {
 
 void backends_where(char *out, size_t size) {
   const char *env = getenv("TRACER_BACKEND_PATH");
-  int n = snprintf(out, size, "%s%s, and the backends built in:",
-                   env && *env ? "TRACER_BACKEND_PATH=" : "no backend path (TRACER_BACKEND_PATH "
-                                                         "unset)",
-                   env && *env ? env : "");
+  int n;
+  if (!env || !*env) {
+    n = snprintf(out, size, "no backend path (neither --backend-path nor TRACER_BACKEND_PATH)");
+  } else {
+    /* --backend-path joined the front of TRACER_BACKEND_PATH (tracer_main.c). */
+    n = snprintf(out, size, "the backend path %s (--backend-path, TRACER_BACKEND_PATH), %s", env,
+                 path_count ? "which holds" : "which holds no backend (a folder of "
+                                             "libtracer_B_events.so and libtracer_B.so)");
+    for (size_t i = 0; i < path_count && n >= 0 && (size_t)n < size; i++)
+      n += snprintf(out + n, size - (size_t)n, " %s", path_backends[i]->name);
+  }
+  if (n >= 0 && (size_t)n < size)
+    n += snprintf(out + n, size - (size_t)n, "; and the backends built in:");
   for (size_t i = 0; tracer_backends_builtin[i] && n >= 0 && (size_t)n < size; i++)
     n += snprintf(out + n, size - (size_t)n, " %s", tracer_backends_builtin[i]->name);
 }

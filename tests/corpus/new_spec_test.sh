@@ -50,6 +50,14 @@ for words in "Unknown backend: brandnew" "--backend-path DIR or TRACER_BACKEND_P
   grep -q -- "$words" "$tmp/unknown.txt" ||
     { echo "FAIL: the unknown-backend message lacks '$words': $(cat "$tmp/unknown.txt")" >&2; exit 1; }
 done
+# A path to the folder above the backend's: the message says that it holds no backend.
+if (unset TRACER_BACKEND_PATH; "$build/bin/tracer" -q --backend-path "$tmp" -b brandnew \
+      --trace-output "$tmp/trace4" true) 2>"$tmp/above.txt"; then
+  echo "FAIL: the tracer finds brandnew in the folder above its own" >&2; exit 1
+fi
+grep -q -- "looked in: the backend path $tmp (--backend-path, TRACER_BACKEND_PATH), which holds no backend" \
+  "$tmp/above.txt" ||
+  { echo "FAIL: the unknown-backend message does not say $tmp holds no backend: $(cat "$tmp/above.txt")" >&2; exit 1; }
 # tracer -r of the trace: without the path, a warning names the backend it cannot decode;
 # with it, the calls are there again.
 (unset TRACER_BACKEND_PATH; "$build/bin/tracer" -r "$tmp/trace2" -j -o "$tmp/replay.json") \
