@@ -164,6 +164,33 @@ if run 2 --spec "$tmp/quirky.yaml" --print no_such_key; then
   grep -q "Cannot print key=no_such_key" "$tmp/err" && ok "--print of an unknown key: exit 2" ||
     fail "--print no_such_key: unexpected message: $(cat "$tmp/err")"
 fi
+# What the build needs of a spec (library, trace.hooks, trace.runtime_parts) apigen writes
+# as it reads it, quotes and flow style included, into B_build.cmake, which CMake includes
+# (generated/CMakeLists.txt); a runtime part that is a path is refused, located. (The
+# hooks file lives in ../runtime/hooks/ from the spec's folder.)
+mkdir -p "$tmp/fx/specs" "$tmp/fx/runtime/hooks"
+: >"$tmp/fx/runtime/hooks/facts_hooks.c"
+cat >"$tmp/fx/specs/facts.yaml" <<'YAML'
+backend: facts
+library: "libz.so.1"  # quoted
+headers: [zlib.h]
+select: {functions: ["deflateEnd"]}
+trace: {hooks: 'facts_hooks.c', runtime_parts: ["one", two]}  # flow style
+YAML
+if run 0 --quiet --spec "$tmp/fx/specs/facts.yaml" --templates "$src/templates" --output "$tmp/facts"; then
+  grep -qx 'set(tracer_library "libz.so.1")' "$tmp/facts/facts_build.cmake" &&
+    grep -qx 'set(tracer_hooks "facts_hooks.c")' "$tmp/facts/facts_build.cmake" &&
+    grep -qx 'set(tracer_runtime_parts "one;two")' "$tmp/facts/facts_build.cmake" &&
+    ok "B_build.cmake: library, hooks and runtime parts as the spec gives them" ||
+    fail "B_build.cmake: $(cat "$tmp/facts/facts_build.cmake" 2>&1)"
+fi
+sed 's|"one"|"../one"|' "$tmp/fx/specs/facts.yaml" >"$tmp/fx/specs/facts_path.yaml"
+if run 3 --quiet --spec "$tmp/fx/specs/facts_path.yaml" --templates "$src/templates" \
+     --output "$tmp/facts_path"; then
+  grep -q "facts_path.yaml:5:[0-9]*: error: Cannot use trace.runtime_parts=../one" "$tmp/err" &&
+    [ ! -e "$tmp/facts_path/facts_build.cmake" ] && ok "a runtime part that is a path: refused, located" ||
+    fail "a runtime part that is a path: $(cat "$tmp/err")"
+fi
 
 # --init HEADER writes a starting spec from the header alone (zstd.h: libzstd-dev, which
 # scripts/setup.sh installs): library found from the package, the prefix, the library's
