@@ -134,6 +134,10 @@ static int parse(struct init *in, CXIndex index, struct tu_config *cfg, CXTransl
       return APIGEN_EXIT_SPEC;
     rc = tu_config_init(cfg, &s, &in->d);
     spec_free(&s);
+    /* Plain comments too (libwebp's `// Returns false in case of ...`): the header's words
+     * are what the rules come from. */
+    if (rc == 0)
+      ptrvec_push(&cfg->args, xstrdup("-fparse-all-comments"));
     if (rc) {
       /* Located in the spec apigen wrote for itself, which nobody sees: unlocated, as
        * the message names the header. */

@@ -295,14 +295,81 @@ static const struct error_constant *named_failure(const struct scan *s, const ch
   return NULL;
 }
 
-static bool doc_rule(const struct scan *s, struct init_function *f) {
-  char *raw = clang_string_take_plain(clang_Cursor_getRawCommentText(f->cursor));
+/* Whether g's whole body returns a call of f (libwebp's static inline
+ * WebPInitDecoderConfig: `{ return WebPInitDecoderConfigInternal(config, ABI); }`): read
+ * from its tokens, as the parse skips function bodies. */
+static bool token_is(CXTranslationUnit tu, CXToken t, const char *text) {
+  char *spelling = clang_string_take_plain(clang_getTokenSpelling(tu, t));
+  bool same = strcmp(spelling, text) == 0;
+  free(spelling);
+  return same;
+}
+
+static bool returns_call_of(const struct init_function *g, const struct init_function *f) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(g->cursor);
+  CXSourceRange extent = clang_getCursorExtent(g->cursor);
+  CXFile file;
+  unsigned from, to;
+  clang_getSpellingLocation(clang_getRangeStart(extent), &file, NULL, NULL, &from);
+  clang_getSpellingLocation(clang_getRangeEnd(extent), NULL, NULL, NULL, &to);
+  size_t size = 0;
+  if (!file || !clang_getFileContents(tu, file, &size))
+    return false;
+  /* The extent ends before the skipped body: the body is in the next few hundred bytes. */
+  unsigned end = to + 512 < size ? to + 512 : (unsigned)size;
+  CXToken *tokens = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu,
+                 clang_getRange(clang_getLocationForOffset(tu, file, from),
+                                clang_getLocationForOffset(tu, file, end)),
+                 &tokens, &n);
+  unsigned open = 0;
+  while (open < n && !token_is(tu, tokens[open], "{") && !token_is(tu, tokens[open], ";"))
+    open++;
+  bool found = open + 3 < n && token_is(tu, tokens[open], "{") &&
+               token_is(tu, tokens[open + 1], "return") &&
+               token_is(tu, tokens[open + 2], f->name) && token_is(tu, tokens[open + 3], "(");
+  /* One statement up to the brace that closes the body. */
+  unsigned depth = 0, semicolons = 0;
+  for (unsigned i = open; found && i < n; i++) {
+    depth += token_is(tu, tokens[i], "{");
+    semicolons += token_is(tu, tokens[i], ";");
+    if (token_is(tu, tokens[i], "}") && --depth == 0)
+      break;
+  }
+  clang_disposeTokens(tu, tokens, n);
+  return found && semicolons == 1;
+}
+
+/* The doc comment of the function a header defines to return a call of f, and its name;
+ * NULL when there is none. */
+static char *wrapper_comment(const struct ptrvec *functions, const struct init_function *f,
+                             const char **wrapper) {
+  for (size_t i = 0; i < functions->len; i++) {
+    const struct init_function *g = functions->items[i];
+    if (!g->defined || g == f)
+      continue;
+    char *raw = returns_call_of(g, f)
+                    ? clang_string_take_plain(clang_Cursor_getRawCommentText(g->cursor))
+                    : NULL;
+    if (raw && *raw) {
+      *wrapper = g->name;
+      return raw;
+    }
+    free(raw);
+  }
+  return NULL;
+}
+
+/* A rule from the words of a comment (raw, owned), which `whose` names (owned). */
+static bool comment_rule(const struct scan *s, struct init_function *f, char *raw, char *whose) {
   char *lower = xstrdup(raw);
   for (char *c = lower; *c; c++)
     *c = (char)tolower((unsigned char)*c);
   static const char *const zero[] = {"0 on error", "0 on failure", "zero on error",
                                      "zero on failure", "0 if an error", "0 in case of error",
-                                     "0 if the function failed", NULL};
+                                     "0 if the function failed", "false on error",
+                                     "false on failure", "false in case of", NULL};
   static const char *const nonzero[] = {"non-zero on error", "nonzero on error",
                                         "non-zero on failure", "nonzero on failure",
                                         "non-zero if an error", "nonzero if an error", NULL};
@@ -321,8 +388,9 @@ static bool doc_rule(const struct scan *s, struct init_function *f) {
   if (named) {
     char *q = quote(raw, raw + (strstr(raw, named->name) - raw));
     set_rule(f, INIT_ERRORS, xasprintf("[%lld]", named->value),
-             xasprintf("its doc comment: \"%s\" (%s = %lld)", q, named->name, named->value));
+             xasprintf("%s: \"%s\" (%s = %lld)", whose, q, named->name, named->value));
     free(q);
+    free(whose);
     free(lower);
     free(raw);
     return true;
@@ -335,12 +403,42 @@ static bool doc_rule(const struct scan *s, struct init_function *f) {
   }
   if (at) {
     char *q = quote(raw, raw + (at - lower));
-    set_rule(f, kind, NULL, xasprintf("its doc comment: \"%s\"", q));
+    set_rule(f, kind, NULL, xasprintf("%s: \"%s\"", whose, q));
     free(q);
   }
+  free(whose);
   free(lower);
   free(raw);
   return at != NULL;
+}
+
+/* A rule from the function's doc comment, else from that of a function the header defines
+ * to return a call of it. */
+static bool doc_rule(const struct scan *s, const struct ptrvec *functions,
+                     struct init_function *f) {
+  char *raw = clang_string_take_plain(clang_Cursor_getRawCommentText(f->cursor));
+  if (comment_rule(s, f, raw, xstrdup("its doc comment")))
+    return true;
+  const char *wrapper = NULL;
+  raw = wrapper_comment(functions, f, &wrapper);
+  return raw && comment_rule(s, f, raw, xasprintf("the doc comment of %s, which returns it",
+                                                  wrapper));
+}
+
+/* Whether the function's doc comment describes a size (LZ4F_compressBound: "Provides
+ * minimum dstCapacity required ...") and says nothing of errors or failures. */
+static bool documents_no_error(const struct init_function *f) {
+  static const char *const size_words[] = {"size", "bound", "maximum", "minimum", "capacity",
+                                           "number of", "length", NULL};
+  char *raw = clang_string_take_plain(clang_Cursor_getRawCommentText(f->cursor));
+  for (char *c = raw; *c; c++)
+    *c = (char)tolower((unsigned char)*c);
+  bool size = false;
+  for (size_t i = 0; size_words[i] && !size; i++)
+    size = strstr(raw, size_words[i]) != NULL;
+  bool none = size && !strstr(raw, "error") && !strstr(raw, "fail");
+  free(raw);
+  return none;
 }
 
 static bool is_signed_integer(CXType t) {
@@ -402,6 +500,8 @@ static void infer(const struct scan *s, const struct ptrvec *functions, struct i
     return;
   if (is_unsigned_integer(canonical)) {
     const struct init_function *test = result_test(functions, f, canonical);
+    if (test && documents_no_error(f))
+      return; /* a size or a count its doc comment describes: LZ4F_compressBound */
     if (test) {
       set_rule(f, INIT_IS_ERROR, xstrdup(test->name),
                xasprintf("%s: %s(), the header's own test of such a result, says which are errors",
@@ -415,7 +515,7 @@ static void infer(const struct scan *s, const struct ptrvec *functions, struct i
   }
   if (!is_signed_integer(canonical))
     return;
-  if (doc_rule(s, f))
+  if (doc_rule(s, functions, f))
     return;
   size_t count = 0;
   const struct error_constant *e = negative_errors(s, f->name, &count);

@@ -225,6 +225,20 @@ if [ -f /usr/include/seccomp.h ] && [ -f /usr/include/yaml.h ]; then
     ok "--init quotes the doc comments' clauses" ||
     fail "--init's quotes of doc comments: $(grep -h 'doc comment' "$tmp/seccomp.yaml" "$tmp/yaml.yaml" | head -n 4)"
 fi
+# A size_t function whose doc comment describes a size and names no error has no status,
+# though the header tests such results (lz4frame.h's LZ4F_compressBound); a function with
+# no words of its own takes those of the function the header defines to return a call of
+# it (webp/decode.h's inline WebPInitDecBuffer: "Returns false in case of version
+# mismatch", for the exported WebPInitDecBufferInternal). liblz4-dev, libwebp-dev.
+if [ -f /usr/include/lz4frame.h ] && [ -f /usr/include/webp/decode.h ]; then
+  run 0 --init lz4frame.h -o "$tmp/lz4frame.yaml" && run 0 --init webp/decode.h -o "$tmp/webp.yaml" &&
+    grep -q '^    exclude: \[.*LZ4F_compressBound\]$' "$tmp/lz4frame.yaml" &&
+    grep -q '^    is_error: LZ4F_isError$' "$tmp/lz4frame.yaml" &&
+    grep -q '# the doc comment of WebPInit[A-Za-z]*, which returns it: "Returns false in case of' "$tmp/webp.yaml" &&
+    grep -q '^    error: zero$' "$tmp/webp.yaml" &&
+    ok "--init: sizes by their doc comments, the words of an inline wrapper" ||
+    fail "--init of lz4frame.h, webp/decode.h: $(sed -n '/^trace:/,$p' "$tmp/lz4frame.yaml" "$tmp/webp.yaml" | head -n 12)"
+fi
 # Bad input to --init: no header, a header that does not exist, one that does not parse
 # (a located message), a library that does not exist. Never a spec on stdout.
 if run 2 --init; then
