@@ -162,6 +162,16 @@ struct tracer_status_range {
   uint8_t error; /* 1: errors; 0: successes */
 };
 
+/* What a call's time is to the verdict (trace.calls of the spec: waits_for, setup): time
+ * the host waits for a device's work or for a peer (cuCtxSynchronize, clFinish, MPI_Wait,
+ * a blocking ncclGroupEnd), or sets up (cuInit, module loading, communicator creation). */
+enum tracer_role {
+  TRACER_ROLE_NONE,
+  TRACER_ROLE_WAITS_DEVICE,
+  TRACER_ROLE_WAITS_PEER,
+  TRACER_ROLE_SETUP,
+};
+
 struct tracer_function_desc {
   const char *name;
   enum tracer_status_source status;
@@ -186,6 +196,7 @@ struct tracer_function_desc {
   uint32_t row_first;
   struct tracer_message message;
   struct tracer_rma_sync rma_sync;
+  enum tracer_role role;
   /* Ranges of statuses beside ok_statuses (which win over them): with error ranges, a
    * status in none of them is no error; with success ranges only, one in none of them and
    * not in ok_statuses is. */

@@ -4,11 +4,13 @@
 #
 #   On a Debian 12 machine with apt (as root):  scripts/lttng-carry.sh fetch DIR
 #     downloads the .deb files into DIR/debs (LTTng, babeltrace2) and DIR/deps (libraries
-#     an Ubuntu or a minimal image may lack), and writes DIR/env.sh. About 15 MiB.
+#     an Ubuntu or a minimal image may lack, and libotf2 for --otf2: the tracer loads it
+#     for that option only and starts without it), and writes DIR/env.sh. About 15 MiB.
 #   On the target machine:                      . DIR/env.sh
 #     unpacks them into a private prefix (never into /; $TRACER_LTTNG_PREFIX, default
 #     /tmp/tracer-lttng) once, and exports what the LTTng tools, the traced app and the
-#     tracer need to find them there, TRACER_UST_FORK_LIBRARY included.
+#     tracer need to find them there, TRACER_UST_FORK_LIBRARY and TRACER_UST_FD_LIBRARY
+#     included.
 # Then start a session daemon (or let the tracer start one) and run `tracer ./app`.
 set -eu
 usage() { echo "usage: $0 fetch DIR" >&2; exit 2; }
@@ -20,7 +22,7 @@ apt-get update >/dev/null
 (cd "$dest/debs" && apt-get download lttng-tools liblttng-ctl0 liblttng-ust1 \
   liblttng-ust-common1 liblttng-ust-ctl5 liburcu8 babeltrace2 libbabeltrace2-0)
 (cd "$dest/deps" && apt-get download libpopt0 libnuma1 libxml2 libicu72 libglib2.0-0 \
-  libdw1 libelf1 libkmod2 libzstd1 liblzma5 libbz2-1.0 libpcre2-8-0)
+  libdw1 libelf1 libkmod2 libzstd1 liblzma5 libbz2-1.0 libpcre2-8-0 libopen-trace-format2-10)
 
 cat >"$dest/env.sh" <<'ENV'
 # Source me on the target machine: . DIR/env.sh   (made by scripts/lttng-carry.sh)
@@ -52,8 +54,10 @@ export LTTNG_CONSUMERD64_LIBDIR="$tracer_lt/usr/lib/$tracer_ml"
 export LTTNG_SESSION_CONFIG_XSD_PATH="$tracer_lt/usr/share/xml/lttng/"
 export BABELTRACE_PLUGIN_PATH="$tracer_lt/usr/lib/$tracer_ml/babeltrace2/plugins"
 export LIBBABELTRACE2_PLUGIN_PROVIDER_DIR="$tracer_lt/none"
-# The tracer preloads liblttng-ust-fork by the path its build found: use the carried one.
+# The tracer preloads liblttng-ust-fork and liblttng-ust-fd by the paths its build found:
+# use the carried ones.
 export TRACER_UST_FORK_LIBRARY="$tracer_lt/usr/lib/$tracer_ml/liblttng-ust-fork.so.1"
+export TRACER_UST_FD_LIBRARY="$tracer_lt/usr/lib/$tracer_ml/liblttng-ust-fd.so.1"
 ENV
 du -sh "$dest"
 echo "Take $dest and the build folder along; on the target: . $dest/env.sh"

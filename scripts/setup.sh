@@ -21,7 +21,7 @@ packages="
   libjansson-dev libpcre2-dev pcre2-utils libzstd-dev zstd liblz4-dev liblzma-dev xz-utils
   libseccomp-dev libexpat1-dev expat libgcrypt20-dev libwebp-dev webp
   libopen-trace-format2-dev otf2-tools python3-otf2
-  python3-mpi4py lammps lammps-examples hpcc python3-torch
+  python3-mpi4py lammps lammps-examples hpcc python3-torch quantum-espresso quantum-espresso-data
 "
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -17,7 +17,9 @@
 #include "job_folder.h"
 #include "launch.h"
 #include "log.h"
+#include "window_build.h"
 #include "node_gather.h"
+#include "option_values.h"
 #include "rank_timeline.h"
 
 /* Rank 0: the job's timeline, the ranks' own joined; 0 or an exit status. */
@@ -40,7 +42,7 @@ static int join_rank_timelines(const struct tracer_options *o, const char *job_d
 }
 
 /* The app of a rank that is not traced: run as it is, at full speed. */
-static int run_untraced(const struct tracer_options *o) {
+static int run_untraced(const struct tracer_options *o, int *app_status) {
   pid_t pid = fork();
   if (pid < 0) {
     log_error("Cannot run the app: %s", strerror(errno));
@@ -54,19 +56,43 @@ static int run_untraced(const struct tracer_options *o) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
     ;
+  *app_status = status;
   return launch_exit_code(status);
+}
+
+/* TRACER_JOB_TIMEOUT, seconds (--help); 120 when unset, or when it is no number (said). */
+static unsigned job_timeout(void) {
+  const char *t = getenv("TRACER_JOB_TIMEOUT");
+  uint64_t seconds = 120;
+  char why[160];
+  if (t && *t && !option_count(t, 0, 86400 * 365, &seconds, why, sizeof why)) {
+    log_warn("TRACER_JOB_TIMEOUT=%s is no number of seconds (%s): 120 is used", t, why);
+    seconds = 120;
+  }
+  return (unsigned)seconds;
 }
 
 /* One rank of an MPI job (docs/multi-rank.md): the job's trace folder holds one folder
  * per traced rank; rank 0, once its own app is done, waits for the others' and prints
  * one report for the job. */
-int command_job_rank(const struct tracer_options *o, const struct rank_env *rank) {
+int command_job_rank(const struct tracer_options *o, const struct rank_env *rank, int *app_status) {
   const char *bad = NULL;
   bool traced = !o->traced_ranks || rank_list_has(o->traced_ranks, rank->rank, &bad);
   if (bad) {
     log_error("Cannot read --traced-ranks %s: expected ranks and ranges such as 0,2-5, got '%s'",
               o->traced_ranks, bad);
     return TRACER_EXIT_USAGE;
+  }
+  if (rank->rank == 0) { /* it writes the job's report and exports */
+    struct diag d;
+    diag_init(&d);
+    int rc = output_paths_check(o, &d);
+    report_errors(&d, NULL);
+    diag_clear(&d);
+    if (rc) {
+      log_error("Rank 0 did not run the app: the files above cannot be written");
+      return TRACER_EXIT_ANALYSIS;
+    }
   }
   char *job_dir = NULL;
   if (o->trace_output) {
@@ -96,12 +122,26 @@ int command_job_rank(const struct tracer_options *o, const struct rank_env *rank
   enum log_level level = log_level();
   if (rank->rank != 0 && level > LOG_ERROR)
     log_setup("tracer", LOG_ERROR);
-  int rc = traced ? command_run_app(&mine) : run_untraced(o);
+  int rc = traced ? command_run_app(&mine, app_status) : run_untraced(o, app_status);
   log_setup("tracer", level);
-  const char *t = getenv("TRACER_JOB_TIMEOUT");
-  unsigned timeout = t && *t ? (unsigned)strtoul(t, NULL, 10) : 120;
+  if (*app_status != -1 && !(WIFEXITED(*app_status) && WEXITSTATUS(*app_status) == 0) &&
+      rc != TRACER_EXIT_USAGE) {
+    /* The launcher ends the job when a rank fails: this rank's tracer ends as its app did,
+     * at once, with its trace saved; the other ranks' tracers save theirs as they end. */
+    char how[128];
+    launch_describe_status(*app_status, how, sizeof how);
+    log_warn("rank %ld: the app %s%s; the job ends without its report: once every rank has "
+             "ended, `tracer -r %s` gives it",
+             rank->rank, strncmp(how, "killed", 6) == 0 ? "was " : "", how, job_dir);
+    free(job_dir);
+    return rc;
+  }
+  unsigned timeout = job_timeout();
   if (rc != TRACER_EXIT_USAGE) {
-    if (traced && node_gather_rank(job_dir, rank->rank, 1))
+    struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
+    if (traced && node_gather_rank(job_dir, rank->rank, 1,
+                                   window_requested(&window) ? &window : NULL,
+                                   o->steps_pattern))
       log_warn("cannot write the result of rank %ld: %s", rank->rank, strerror(errno));
     if (rank->local_rank == 0 && node_gather_node(job_dir, rank->node, rank->local_size,
                                                   timeout) < 0)

@@ -3,6 +3,7 @@
  * (tracer-run.txt), then analyses the trace (analyse.c). */
 #include <errno.h>
 #include <ftw.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +17,13 @@
 #include "backends.h"
 #include "calibrate.h"
 #include "commands.h"
+#include "descendants.h"
 #include "fork_listener.h"
 #include "launch.h"
 #include "rank_exports.h"
 #include "rank_timeline.h"
 #include "log.h"
+#include "window_build.h"
 #include "rank_env.h"
 #include "run_record.h"
 #include "sampler_launch.h"
@@ -36,6 +39,12 @@ static int drop_group_write(const char *path, const struct stat *st, int type, s
   if (st->st_mode & (S_IWGRP | S_IWOTH))
     chmod(path, st->st_mode & ~(mode_t)(S_IWGRP | S_IWOTH) & 07777);
   return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+  (void)st;
+  (void)ftw;
+  return type == FTW_DP ? rmdir(path) : unlink(path);
 }
 
 /* The event patterns of the chosen mode for each selected backend, NULL-terminated. */
@@ -169,7 +178,9 @@ static void pick_symbol_groups(const struct tracer_options *o, char **names, cha
   free(linked);
 }
 
-/* The backends to trace: -b's list, else every one built; each must have its library. */
+/* The backends to trace: -b's list, each of which must have its library; else every one
+ * whose library is there (a GPU node may carry the CUDA backends alone: the others are
+ * named in one line, and only none at all is an error). */
 static int select_backends(const struct tracer_options *o, char ***names, char ***libs, size_t *n) {
   size_t total = backends_count();
   *names = calloc(total + 1, sizeof **names);
@@ -179,6 +190,23 @@ static int select_backends(const struct tracer_options *o, char ***names, char *
     return -1;
   if (o->backends && strcmp(o->backends, "none") == 0)
     return 0; /* only the -e events */
+  char missing[512] = ""; /* the backends left out for want of their library */
+  if (o->backends) {
+    char *copy = strdup(o->backends), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+      if (!backends_find(t)) {
+        char known[1024], looked[1024];
+        backends_names(", ", known, sizeof known);
+        backends_where(looked, sizeof looked, false);
+        log_error("Unknown backend: %s (the backends here: %s; one built outside the tracer "
+                  "by scripts/build-backend.sh is found with --backend-path DIR or "
+                  "TRACER_BACKEND_PATH; looked in: %s)",
+                  t, known, looked);
+        free(copy);
+        return -1;
+      }
+    free(copy);
+  }
   for (size_t i = 0; i < total; i++) {
     const char *b = tracer_backends[i]->name;
     if (o->backends) {
@@ -191,32 +219,31 @@ static int select_backends(const struct tracer_options *o, char ***names, char *
         continue;
     }
     char *lib = find_library(b);
-    if (!lib) {
+    if (!lib && o->backends) {
       log_error("Cannot find the %s interposer (libtracer_%s.so next to the tracer or on "
                 "TRACER_BACKEND_PATH)",
                 b, b);
       return -1;
     }
+    if (!lib) {
+      size_t used = strlen(missing);
+      snprintf(missing + used, sizeof missing - used, "%s%s", used ? ", " : "", b);
+      continue;
+    }
     (*names)[*n] = strdup(b);
     (*libs)[(*n)++] = lib;
   }
+  if (missing[0] && *n == 0) {
+    log_error("Cannot find any backend's interposer (libtracer_NAME.so next to the tracer or on "
+              "TRACER_BACKEND_PATH): looked for %s",
+              missing);
+    return -1;
+  }
+  if (missing[0])
+    log_info("not traced: %s (no interposer next to the tracer or on TRACER_BACKEND_PATH)",
+             missing);
   if (!o->backends)
     pick_symbol_groups(o, *names, *libs, n);
-  if (o->backends) {
-    char *copy = strdup(o->backends), *save = NULL;
-    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-      if (!backends_find(t)) {
-        char looked[1024];
-        backends_where(looked, sizeof looked);
-        log_error("Unknown backend: %s (built here: run tracer --help; a backend built "
-                  "outside the tracer by scripts/build-backend.sh is found with "
-                  "--backend-path DIR or TRACER_BACKEND_PATH; looked in: %s)",
-                  t, looked);
-        free(copy);
-        return -1;
-      }
-    free(copy);
-  }
   return 0;
 }
 
@@ -365,7 +392,10 @@ static void write_rank_timeline(const struct tracer_options *o, const char *rank
   struct diag d;
   diag_init(&d);
   char chain[1024];
-  if (rank_timeline_write(rank_dir, o->timeline_split, NULL, &d))
+  struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
+  if (rank_timeline_write(rank_dir, o->timeline_split,
+                          window_requested(&window) ? &window : NULL, o->steps_pattern, NULL,
+                          &d))
     log_error("Cannot write the rank's timeline: %s", diag_join(&d, chain, sizeof chain));
   diag_clear(&d);
 }
@@ -375,7 +405,9 @@ static void write_rank_exports(const struct tracer_options *o, const char *rank_
   struct diag d;
   diag_init(&d);
   char chain[1024];
-  if (rank_exports_write(rank_dir, o->otf2_path != NULL, o->flame_path != NULL, o->threads, &d))
+  struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
+  if (rank_exports_write(rank_dir, o->otf2_path != NULL, o->flame_path != NULL, o->threads,
+                         window_requested(&window) ? &window : NULL, o->steps_pattern, &d))
     log_error("Cannot write the rank's part of the job's exports: %s",
               diag_join(&d, chain, sizeof chain));
   diag_clear(&d);
@@ -405,6 +437,32 @@ static void start_sampler(const struct tracer_options *o, struct session *sessio
   free(program);
 }
 
+/* Before anything is made for the app: that it can be started (a run that cannot start
+ * it leaves no empty trace folder) and, unless a rank of a job (rank 0 checks for the
+ * job, job_rank.c), that the reports' and exports' files can be written. 0, or the exit
+ * status, said. */
+static int check_before_run(const struct tracer_options *o) {
+  char *path = NULL;
+  struct launch_error lerr;
+  enum launch_status ls = launch_resolve(o->app[0], &path, &lerr);
+  free(path);
+  if (ls != LAUNCH_OK) {
+    log_error("%s", lerr.message);
+    return launch_status_exit_code(ls);
+  }
+  if (o->job_member)
+    return 0;
+  struct diag d;
+  diag_init(&d);
+  int rc = output_paths_check(o, &d) ? TRACER_EXIT_ANALYSIS : 0;
+  if (rc) {
+    report_errors(&d, NULL);
+    log_error("The app was not run: the files above cannot be written");
+  }
+  diag_clear(&d);
+  return rc;
+}
+
 /* The session daemon did not answer in time (session_set_hang_handler): a thread is
  * still blocked in liblttng-ctl, so only async-signal-safe calls, then exit. */
 void command_daemon_hang(const char *message) {
@@ -416,13 +474,14 @@ void command_daemon_hang(const char *message) {
   _exit(TRACER_EXIT_SESSION);
 }
 
-int command_run_app(const struct tracer_options *o) {
+int command_run_app(const struct tracer_options *o, int *app_status) {
   struct run_timing timing = {.begin = now_ns()};
   char **names = NULL, **libs = NULL;
   size_t n = 0;
   bool only_events = o->backends && strcmp(o->backends, "none") == 0;
-  if (select_backends(o, &names, &libs, &n) || (n == 0 && !only_events)) {
-    if (n == 0 && names)
+  int selected = select_backends(o, &names, &libs, &n);
+  if (selected != 0 || (n == 0 && !only_events)) {
+    if (selected == 0 && n == 0 && names)
       log_error("No backend to trace");
     free_strings(names);
     free_strings(libs);
@@ -430,6 +489,13 @@ int command_run_app(const struct tracer_options *o) {
   }
   for (size_t i = 0; i < n; i++)
     log_debug("backend %s: %s", names[i], libs[i]);
+  /* What would fail only after the app, or with an empty trace folder, fails now. */
+  int early = check_before_run(o);
+  if (early) {
+    free_strings(names);
+    free_strings(libs);
+    return early;
+  }
   char *trace_dir = o->trace_output ? strdup(o->trace_output) : default_trace_dir(o->app[0]);
   log_debug("trace folder: %s", trace_dir);
   char **patterns = event_patterns(o, names, n);
@@ -473,6 +539,11 @@ int command_run_app(const struct tracer_options *o) {
   }
   if (session_daemon_trouble(session))
     log_warn("%s", session_daemon_trouble(session));
+  /* The app's processes stay below the tracer when their parent ends (--wait). */
+  if (descendants_adopt() != 0)
+    log_warn("the processes the app leaves running when its main process ends will not be "
+             "waited for: %s",
+             strerror(errno));
   /* A session that records only the app's processes must be told of forked children. */
   struct fork_listener *forks = NULL;
   const char *fork_env = NULL;
@@ -490,7 +561,7 @@ int command_run_app(const struct tracer_options *o) {
     for (size_t k = 0; b && b->environment && b->environment[k]; k++)
       backend_env_count++;
   }
-  const char **app_env = calloc(env_count + n + backend_env_count + 6, sizeof *app_env);
+  const char **app_env = calloc(env_count + n + backend_env_count + 7, sizeof *app_env);
   for (size_t i = 0; app_env && i < env_count; i++)
     app_env[i] = session_env[i];
   if (app_env && fork_env)
@@ -512,6 +583,11 @@ int command_run_app(const struct tracer_options *o) {
     app_env[env_count++] = "TRACER_START_PAUSED=1";
   if (app_env && o->runtime_calls)
     app_env[env_count++] = "TRACER_RUNTIME_CALLS=1";
+  /* A rank's app writes what it has when the launcher kills the tracer (launch.h). */
+  char end_entry[32];
+  snprintf(end_entry, sizeof end_entry, "TRACER_END_SIGNAL=%d", SIGRTMAX);
+  if (app_env && o->job_member)
+    app_env[env_count++] = end_entry;
   for (size_t i = 0; app_env && i < n; i++) {
     const struct tracer_backend_desc *b = backends_find(names[i]);
     for (size_t k = 0; b && b->environment && b->environment[k]; k++) {
@@ -527,6 +603,7 @@ int command_run_app(const struct tracer_options *o) {
       .preload_libraries = (const char *const *)libs,
       .extra_environment = app_env ? app_env : session_env,
       .removed_environment = session_app_environment_removed(session),
+      .end_signal = o->job_member ? SIGRTMAX : 0,
   };
   /* Until the app ends, the record says the end was not seen: a tracer killed with its
    * job (a batch time limit) leaves a trace that says so. */
@@ -540,11 +617,10 @@ int command_run_app(const struct tracer_options *o) {
   }
   log_debug("session daemon: %s", session_lttng_home(session) ? session_lttng_home(session)
                                                                  : "root's, in /var/run/lttng");
-  if (session_lttng_home(session)) {
+  if (session_lttng_home(session))
     snprintf(unseen.daemon_home, sizeof unseen.daemon_home, "%s", session_lttng_home(session));
-    gethostname(unseen.daemon_host, sizeof unseen.daemon_host - 1);
-    unseen.tracer_pid = (long)getpid();
-  }
+  gethostname(unseen.daemon_host, sizeof unseen.daemon_host - 1);
+  unseen.tracer_pid = (long)getpid();
   run_record_write(trace_dir, &unseen);
   struct sampler_process sampler = {0};
   start_sampler(o, session, session_env, &sampler);
@@ -559,6 +635,10 @@ int command_run_app(const struct tracer_options *o) {
     for (size_t i = 0; req.extra_environment && req.extra_environment[i]; i++)
       log_debug("app environment: %s", req.extra_environment[i]);
   }
+  if (ls == LAUNCH_OK) { /* a killed tracer's app may still write (tracer -r waits for it) */
+    unseen.app_pid = (long)launch_pid(app);
+    run_record_write(trace_dir, &unseen);
+  }
   if (ls == LAUNCH_OK && session_track_process(session, launch_pid(app), &serr) != SESSION_OK) {
     log_error("%s", serr.message);
     launch_free(app);
@@ -572,6 +652,14 @@ int command_run_app(const struct tracer_options *o) {
   int status = 0;
   if (ls == LAUNCH_OK)
     ls = launch_wait(app, &status, &lerr);
+  struct timespec ended_at;
+  clock_gettime(CLOCK_REALTIME, &ended_at);
+  /* A rank whose app failed: the launcher is ending the job, and this rank's tracer must
+   * end as its app did, at once (docs/multi-rank.md). */
+  bool job_ending =
+      o->job_member && ls == LAUNCH_OK && !(WIFEXITED(status) && !WEXITSTATUS(status));
+  long processes_left =
+      ls == LAUNCH_OK ? command_wait_app_processes(o, sampler.pid, job_ending) : 0;
   clock_gettime(CLOCK_MONOTONIC, &app_end);
   timing.app_ended = now_ns();
   if (sampler.pid && sampler_stop(&sampler))
@@ -601,10 +689,23 @@ int command_run_app(const struct tracer_options *o) {
     log_error("%s", lerr.message);
     rc = launch_status_exit_code(ls);
     launch_free(app);
+    /* The app never ran (exec refused it): the folder holds only what this run put
+     * there, no trace. */
+    if (session_output_created(session) &&
+        session_trace_content(trace_dir) == SESSION_TRACE_NO_METADATA &&
+        nftw(trace_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0)
+      log_debug("removed %s: the app never ran", trace_dir);
     goto done;
   }
   rc = launch_exit_code(status);
-  struct run_record run = {.present = true, .exit_code = rc,
+  if (app_status)
+    *app_status = status;
+  struct run_record run = {.present = true,
+                           .exit_code = rc,
+                           .ended_at_ns =
+                               (uint64_t)ended_at.tv_sec * 1000000000u + (uint64_t)ended_at.tv_nsec,
+                           .processes_left = processes_left,
+                           .runtime_calls = o->runtime_calls,
                            .discarded_events = report.discarded_events,
                            .lost_packets = report.lost_packets,
                            .wall_ns = (uint64_t)(app_end.tv_sec - app_start.tv_sec) * 1000000000u +
@@ -625,9 +726,9 @@ int command_run_app(const struct tracer_options *o) {
     size_t used = strlen(run.command);
     snprintf(run.command + used, sizeof run.command - used, "%s%s", a == o->app ? "" : " ", *a);
   }
-  if (o->job_member && o->timeline) /* before the record that tells rank 0 it is done */
+  if (o->job_member && o->timeline && !job_ending) /* before the record that tells rank 0 */
     write_rank_timeline(o, trace_dir);
-  if (o->job_member && (o->otf2_path || o->flame_path))
+  if (o->job_member && (o->otf2_path || o->flame_path) && !job_ending)
     write_rank_exports(o, trace_dir);
   if (run_record_write(trace_dir, &run))
     log_warn("cannot write %s/%s: %s", trace_dir, RUN_RECORD_FILE, strerror(errno));

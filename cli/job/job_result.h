@@ -34,6 +34,7 @@
 #include "hta.h"
 #include "samples.h"
 #include "tally.h"
+#include "window_build.h"
 
 /* Message sizes: bucket 0 holds empty messages, bucket k (1..) sizes up to 64 x 4^(k-1)
  * bytes (64 B, 256 B, 1 KiB, ... 64 MiB), the last one everything larger. */
@@ -60,7 +61,9 @@ struct job_matrix_row {
 struct job_rank_status {
   long rank;
   bool end_seen;    /* its tracer saw the app end (else it was stopped before) */
+  bool running;     /* end not seen, and its tracer still runs (on this host) */
   char status[128]; /* "exited with status 3", "killed by signal 9 (SIGKILL)", ... */
+  uint64_t ended_at_ns; /* when the app ended, wall-clock ns; 0: unknown */
 };
 
 struct job_result {
@@ -91,6 +94,12 @@ struct job_result {
    * thread and function) are read and merged only for the views that need them (-e,
    * --ranks) and by the node leaders that pass them on; else skipped. */
   bool want_actors;
+  /* The part of each rank's run to reduce (window_build.h), borrowed; NULL: all of it.
+   * steps_pattern: --steps PATTERN for the steps a window counts (NULL: the outermost
+   * repeating region). window_error: the first rank's reason when its window failed. */
+  const struct window_request *window;
+  const char *steps_pattern;
+  char window_error[256];
 };
 
 /* The row of b for src's kernel or transfer on device (device_label: "GPU 0: NVIDIA H100
@@ -132,6 +141,9 @@ uint64_t job_size_bucket_limit(unsigned bucket);
 
 /* Per-rank additions, for the reduction and the file reader. */
 int job_result_add_rank(struct job_result *r, long rank);
+struct run_record;
+/* How a rank that did not end cleanly ended, from its run record (NULL: none). */
+void job_rank_status_of(long rank, const struct run_record *run, struct job_rank_status *s);
 int job_result_add_failed(struct job_result *r, const struct job_rank_status *s);
 int job_result_add_size(struct job_result *r, const struct job_size_row *row);
 int job_result_add_matrix(struct job_result *r, long from, long to, uint64_t bytes,

@@ -43,6 +43,17 @@ static double seconds_since(const struct timespec *start) {
   return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
+/* A rank whose app failed (its run record says how it ended, not cleanly): its tracer
+ * ended with the app, as the launcher ends the job, and writes no result; its trace is
+ * counted from its events by whoever reads the job later. Nobody waits for it. */
+static bool rank_failed(const char *job_dir, long rank) {
+  char folder[PATH_SIZE];
+  job_rank_folder(job_dir, rank, folder, sizeof folder);
+  struct run_record run;
+  run_record_read(folder, &run);
+  return run.present && run.exit_code >= 0 && !run.clean;
+}
+
 int node_gather_register(const char *job_dir, const char *node, long rank, bool traced) {
   char path[PATH_SIZE];
   snprintf(path, sizeof path, "%s/" NODE_GATHER_FOLDER, job_dir);
@@ -58,7 +69,8 @@ int node_gather_register(const char *job_dir, const char *node, long rank, bool 
   return fclose(f);
 }
 
-int node_gather_rank(const char *job_dir, long rank, unsigned threads) {
+int node_gather_rank(const char *job_dir, long rank, unsigned threads,
+                     const struct window_request *window, const char *steps_pattern) {
   char folder[PATH_SIZE], path[PATH_SIZE];
   job_rank_folder(job_dir, rank, folder, sizeof folder);
   rank_result_path(job_dir, rank, path, sizeof path);
@@ -67,6 +79,8 @@ int node_gather_rank(const char *job_dir, long rank, unsigned threads) {
   struct diag error;
   diag_init(&error);
   r.want_actors = true; /* a rank's result carries its actors, for -e and --ranks */
+  r.window = window;
+  r.steps_pattern = steps_pattern;
   if (rc == 0 && job_result_reduce(folder, rank, threads, &r, &error)) {
     /* Nothing readable (the app made no traced call, or the trace is damaged): the
      * result still covers the rank and says why. */
@@ -81,8 +95,8 @@ int node_gather_rank(const char *job_dir, long rank, unsigned threads) {
     struct run_record run;
     run_record_read(folder, &run);
     if (rc == 0 && !run.clean) {
-      struct job_rank_status s = {rank, run.present && run.exit_code >= 0, ""};
-      snprintf(s.status, sizeof s.status, "%s", run.present ? run.status : "no run record");
+      struct job_rank_status s;
+      job_rank_status_of(rank, &run, &s);
       rc = job_result_add_failed(&r, &s);
     }
   }
@@ -150,7 +164,7 @@ long node_gather_node(const char *job_dir, const char *node, long local_size,
     waiting = local_size > 0 && (long)reg.n < local_size ? local_size - (long)reg.n : 0;
     for (size_t i = 0; i < reg.n; i++) {
       rank_result_path(job_dir, reg.ranks[i], path, sizeof path);
-      waiting += reg.traced[i] && access(path, F_OK) != 0;
+      waiting += reg.traced[i] && access(path, F_OK) != 0 && !rank_failed(job_dir, reg.ranks[i]);
     }
     if (!waiting || seconds_since(&start) >= (double)timeout_s)
       break;
@@ -337,7 +351,9 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
   clock_gettime(CLOCK_MONOTONIC, &start);
   double grace_until = -1; /* covered, partly by rank results: a moment for node results */
   char path[PATH_SIZE];
-  for (;;) {
+  /* A window asked of a saved job: every rank reduced again from its events, through it
+   * (the results on disk are of whole runs). */
+  for (; !r->window;) {
     scan_nodes(job_dir, &e, &nf);
     size_t uncovered = 0, by_rank = 0;
     for (size_t i = 0; i < e.n; i++)
@@ -345,7 +361,7 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
         rank_result_path(job_dir, e.ranks[i], path, sizeof path);
         if (access(path, F_OK) == 0)
           by_rank++;
-        else
+        else if (!rank_failed(job_dir, e.ranks[i]))
           uncovered++;
       }
     double elapsed = seconds_since(&start);
@@ -381,7 +397,7 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
     if (e.how[i] == BY_NODE)
       continue;
     rank_result_path(job_dir, e.ranks[i], path, sizeof path);
-    if (access(path, F_OK) == 0) {
+    if (!r->window && access(path, F_OK) == 0) {
       struct job_result one;
       int made = job_result_init(&one);
       one.want_actors = r->want_actors;
@@ -404,14 +420,20 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
       struct job_result one;
       int made = job_result_init(&one);
       one.want_actors = r->want_actors;
+      one.window = r->window;
+      one.steps_pattern = r->steps_pattern;
       int reduced = made == 0 ? job_result_reduce(folder, e.ranks[i], threads, &one, &ignored)
                               : -1;
       diag_clear(&ignored);
+      if (one.window_error[0] && !r->window_error[0])
+        memcpy(r->window_error, one.window_error, sizeof r->window_error);
       if (reduced == 0) {
         if (job_result_merge(r, &one))
           rc = -1;
-        report->from_events++;
-        append_rank(report->late, sizeof report->late, e.ranks[i]);
+        if (!r->window) { /* through its events by choice, not lateness */
+          report->from_events++;
+          append_rank(report->late, sizeof report->late, e.ranks[i]);
+        }
         job_result_free(&one);
         continue;
       }
@@ -420,6 +442,7 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
     report->missing_count++;
     append_rank(report->missing, sizeof report->missing, e.ranks[i]);
   }
+  memcpy(report->window_error, r->window_error, sizeof report->window_error);
   if (rc == 0 && !r->rank_count)
     rc = -1;
   if (rc == 0)

@@ -125,6 +125,14 @@ static void write_backend(FILE *f, const struct job_result *r, size_t b,
             (ull)tb->message_bytes[i]);
     write_spread(f, &r->function_ns[b][i]);
     fprintf(f, " %s\n", tb->desc->functions[i].name);
+    if (tb->outer[i])
+      fprintf(f, "o %u %llu %s\n", i, (ull)tb->outer[i], tb->desc->functions[i].name);
+  }
+  for (uint32_t i = 0; i < tb->function_count; i++) {
+    const struct tally_stat *s = &tb->inside[i];
+    if (s->calls) /* `fi`: a library's own calls, made inside another backend's (version 7) */
+      fprintf(f, "fi %u %llu %llu %llu %llu %llu %s\n", i, (ull)s->calls, (ull)s->errors,
+              (ull)s->total, (ull)s->min, (ull)s->max, tb->desc->functions[i].name);
   }
   const char *last_device = NULL;
   for (size_t i = 0; i < tb->device_count; i++) {
@@ -643,7 +651,8 @@ static bool read_line(struct reader *rd, char *line) {
   /* Lines of the last backend. */
   if (rd->unknown_backend && (strcmp(word, "share") == 0 || strcmp(word, "f") == 0 ||
                               strcmp(word, "d") == 0 || strcmp(word, "s") == 0 ||
-                              strcmp(word, "c") == 0 || strcmp(word, "g") == 0))
+                              strcmp(word, "c") == 0 || strcmp(word, "g") == 0 ||
+                              strcmp(word, "o") == 0))
     return true;
   if (rd->backend < 0)
     return false;
@@ -678,6 +687,23 @@ static bool read_line(struct reader *rd, char *line) {
     b->unfinished[f] += v[6];
     b->message_bytes[f] += v[7];
     job_spread_merge(&r->function_ns[bi][f], &s);
+    return true;
+  }
+  if (strcmp(word, "o") == 0) {
+    if (!numbers(&p, v, 2))
+      return false;
+    int f = function_index(b->desc, v[0], rest(p));
+    if (f >= 0)
+      b->outer[f] += v[1];
+    return true;
+  }
+  if (strcmp(word, "fi") == 0) {
+    if (!numbers(&p, v, 6))
+      return false;
+    int f = function_index(b->desc, v[0], rest(p));
+    struct tally_stat st = {v[1], v[2], v[3], v[4], v[5]};
+    if (f >= 0)
+      tally_stat_merge(&b->inside[f], &st);
     return true;
   }
   if (strcmp(word, "dd") == 0) {

@@ -106,7 +106,7 @@ const char *backends_path_dir(const char *name) {
   return NULL;
 }
 
-void backends_where(char *out, size_t size) {
+void backends_where(char *out, size_t size, bool builtin) {
   const char *env = getenv("TRACER_BACKEND_PATH");
   int n;
   if (!env || !*env) {
@@ -119,9 +119,9 @@ void backends_where(char *out, size_t size) {
     for (size_t i = 0; i < path_count && n >= 0 && (size_t)n < size; i++)
       n += snprintf(out + n, size - (size_t)n, " %s", path_backends[i]->name);
   }
-  if (n >= 0 && (size_t)n < size)
+  if (builtin && n >= 0 && (size_t)n < size)
     n += snprintf(out + n, size - (size_t)n, "; and the backends built in:");
-  for (size_t i = 0; tracer_backends_builtin[i] && n >= 0 && (size_t)n < size; i++)
+  for (size_t i = 0; builtin && tracer_backends_builtin[i] && n >= 0 && (size_t)n < size; i++)
     n += snprintf(out + n, size - (size_t)n, " %s", tracer_backends_builtin[i]->name);
 }
 
@@ -145,6 +145,18 @@ const struct tracer_backend_desc *backends_find_provider(const char *provider, s
         strncmp(tracer_backends[i]->provider, provider, len) == 0)
       return tracer_backends[i];
   return NULL;
+}
+
+void backends_names(const char *separator, char *out, size_t size) {
+  size_t used = 0;
+  if (size)
+    out[0] = '\0';
+  for (size_t i = 0; tracer_backends[i] && used < size; i++) {
+    int n = snprintf(out + used, size - used, "%s%s", i ? separator : "", tracer_backends[i]->name);
+    used += n > 0 ? (size_t)n : 0;
+  }
+  if (size && !out[0])
+    snprintf(out, size, "none");
 }
 
 void backends_title(const struct tracer_backend_desc *b, char *out, size_t size) {

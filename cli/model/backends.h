@@ -10,6 +10,7 @@
 #ifndef TRACER_BACKENDS_H
 #define TRACER_BACKENDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "tracer_backend_desc.h"
@@ -27,10 +28,14 @@ void backends_load_path(void);
 const char *backends_path_dir(const char *name);
 
 /* Where backends are looked for, for messages: the folders of the backend path
- * (--backend-path, TRACER_BACKEND_PATH), or that it is empty, and the built-in list. */
-void backends_where(char *out, size_t size);
+ * (--backend-path, TRACER_BACKEND_PATH) and the backends found there, or that it is
+ * empty; with builtin, the built-in list too. */
+void backends_where(char *out, size_t size, bool builtin);
 
 size_t backends_count(void);
+/* The names of the backends known (backends_load_path() first for those of the path),
+ * joined by separator, in out; "none" when there are none. */
+void backends_names(const char *separator, char *out, size_t size);
 const struct tracer_backend_desc *backends_find(const char *name);
 const struct tracer_backend_desc *backends_find_provider(const char *provider, size_t len);
 /* The title of b's tables, as in BACKEND_<title>: its symbol group's name in capitals

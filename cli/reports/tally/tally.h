@@ -57,9 +57,16 @@ enum { TALLY_NOTED = 8 };
 struct tally_backend {
   const struct tracer_backend_desc *desc;
   struct tally_stat *host;     /* by function index; owned */
+  /* By function index: calls made inside a traced call of another backend, by that
+   * call's library (trace_call.inside_other), set apart from the app's own (host) and
+   * from the verdict, unless the run counts them (tally.runtime_calls); owned. */
+  struct tally_stat *inside;
   uint64_t *unfinished;        /* by function index: calls that never returned; owned */
   uint64_t *message_bytes;     /* by function index: bytes of message calls (the
                                   function's tracer_message); owned */
+  /* By function index: the time of its calls made at depth 0, in no other traced call
+   * (a runtime call's driver calls are in it once): what the verdict adds up. owned */
+  uint64_t *outer;
   uint32_t function_count;
   struct tally_device *device; /* owned */
   size_t device_count, device_cap;
@@ -105,6 +112,9 @@ struct tally {
   char **hostnames;         /* by host index; owned */
   size_t host_count;
   char *error;              /* first stream error, or NULL; the rest of the trace was read */
+  /* Packets the trace should hold and does not (trace_reader.h), set after the read;
+   * borrowed, NULL or count 0: none. */
+  const struct trace_losses *missing;
   struct regions regions;   /* named regions of every backend */
   uint64_t pauses, paused_ns; /* times the recording was paused, and for how long in all */
   char **notices;           /* distinct notices (lttng_ust_tracer:notice), in the order
@@ -119,6 +129,9 @@ struct tally {
   size_t rank_count;
   struct actors actors;     /* per thread (tally_open with by_actor), else empty */
   bool by_actor;            /* actors are being collected */
+  /* A library's own calls (trace_call.inside_other) count as the app's: --runtime-calls,
+   * now or when the run was made. Set before the read. */
+  bool runtime_calls;
 };
 
 /* The least of two counted call costs, 0 being unknown. */
