@@ -26,7 +26,7 @@ static const char usage[] =
     "Usage: tracer [options] [--] APP [ARGS...]\n"
     "  or:  tracer -r [DIR] [options]\n"
     "  or:  tracer --check\n"
-    "  or:  tracer diff [-j] [-o FILE] A B\n"
+    "  or:  tracer diff [-j] [-o FILE] [--backend-path DIR] A B\n"
     "\n"
     "Runs APP with the API calls of every supported backend traced through LTTng, then\n"
     "prints per backend where the time went: host API calls, device kernels and memory\n"
@@ -195,7 +195,7 @@ static int bad_value(const char *option, const char *value, const char *why) {
   return TRACER_EXIT_USAGE;
 }
 
-/* `tracer diff [-j] [-o FILE] [-q|-v] A B`. */
+/* `tracer diff [-j] [-o FILE] [--backend-path DIR] [-q|-v] A B`. */
 static int diff_main(int argc, char **argv) {
   struct tracer_options o = {0};
   const char *paths[2];
@@ -206,13 +206,17 @@ static int diff_main(int argc, char **argv) {
       o.json = true;
     else if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
       o.output = argv[++i];
+    else if (strcmp(argv[i], "--backend-path") == 0 && i + 1 < argc)
+      i++; /* read before the backends were loaded (backend_path_option) */
+    else if (strncmp(argv[i], "--backend-path=", 15) == 0)
+      continue;
     else if (strcmp(argv[i], "-q") == 0)
       level = LOG_ERROR;
     else if (strcmp(argv[i], "-v") == 0)
       level = LOG_DEBUG;
     else if (argv[i][0] == '-' && argv[i][1]) {
       log_setup("tracer", level);
-      log_error("tracer diff takes -j, -o FILE, -q and -v, not %s", argv[i]);
+      log_error("tracer diff takes -j, -o FILE, --backend-path DIR, -q and -v, not %s", argv[i]);
       return TRACER_EXIT_USAGE;
     } else if (n < 2)
       paths[n++] = argv[i];
@@ -232,30 +236,48 @@ static bool has_suffix(const char *s, const char *suffix) {
   return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* --backend-path DIR (before the app's name) joins the front of TRACER_BACKEND_PATH
- * before the backends are loaded (--help lists them), and stays in the environment, so
- * that the ranks of a job and a later `tracer -r` of the trace see it too. */
-static void backend_path_option(int argc, char **argv) {
-  for (int i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++) {
-    const char *dir = NULL;
-    if (strcmp(argv[i], "--backend-path") == 0 && i + 1 < argc)
-      dir = argv[++i];
-    else if (strncmp(argv[i], "--backend-path=", 15) == 0)
-      dir = argv[i] + 15;
-    if (!dir || !*dir)
-      continue;
-    char absolute[PATH_MAX];
-    if (!realpath(dir, absolute))
-      snprintf(absolute, sizeof absolute, "%s", dir);
-    const char *old = getenv("TRACER_BACKEND_PATH");
-    size_t size = strlen(absolute) + (old ? strlen(old) : 0) + 2;
-    char *joined = malloc(size);
-    if (!joined)
-      return;
-    snprintf(joined, size, "%s%s%s", absolute, old && *old ? ":" : "", old && *old ? old : "");
-    setenv("TRACER_BACKEND_PATH", joined, 1);
-    free(joined);
+/* Joins dir to the front of TRACER_BACKEND_PATH. */
+static void backend_path_add(const char *dir) {
+  if (!*dir)
+    return;
+  char absolute[PATH_MAX];
+  if (!realpath(dir, absolute))
+    snprintf(absolute, sizeof absolute, "%s", dir);
+  const char *old = getenv("TRACER_BACKEND_PATH");
+  size_t size = strlen(absolute) + (old ? strlen(old) : 0) + 2;
+  char *joined = malloc(size);
+  if (!joined)
+    return;
+  snprintf(joined, size, "%s%s%s", absolute, old && *old ? ":" : "", old && *old ? old : "");
+  setenv("TRACER_BACKEND_PATH", joined, 1);
+  free(joined);
+}
+
+/* --backend-path DIR (among the options, before the app's name) joins the front of
+ * TRACER_BACKEND_PATH before the backends are loaded (--help lists them), and stays in the
+ * environment, so that the ranks of a job and a later `tracer -r` of the trace see it
+ * too. A pass of its own over the options, which the real one then reads again
+ * (`tracer diff`'s: -o FILE takes a value). */
+static void backend_path_option(int argc, char **argv, const char *shortopts,
+                                const struct option *longopts, int path_option) {
+  if (argc >= 2 && strcmp(argv[1], "diff") == 0) {
+    for (int i = 2; i < argc; i++) {
+      if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
+        i++;
+      else if (strcmp(argv[i], "--backend-path") == 0 && i + 1 < argc)
+        backend_path_add(argv[++i]);
+      else if (strncmp(argv[i], "--backend-path=", 15) == 0)
+        backend_path_add(argv[i] + 15);
+    }
+    return;
   }
+  int saved = opterr, c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
+    if (c == path_option && optarg)
+      backend_path_add(optarg);
+  opterr = saved;
+  optind = 0; /* glibc: the next getopt_long starts over */
 }
 
 int main(int argc, char **argv) {
@@ -336,12 +358,13 @@ int main(int argc, char **argv) {
   char why[160];
   session_set_hang_handler(command_daemon_hang);
   int c;
-  backend_path_option(argc, argv);
+  /* '+': options end at the app's name, so the app's own options stay its own. */
+  static const char shortopts[] = "+tjeo:m:b:r::l::qvhV";
+  backend_path_option(argc, argv, shortopts, longopts, OPT_BACKEND_PATH);
   backends_load_path(); /* before --help lists the backends */
   if (argc >= 2 && strcmp(argv[1], "diff") == 0)
     return diff_main(argc, argv);
-  /* '+': options end at the app's name, so the app's own options stay its own. */
-  while ((c = getopt_long(argc, argv, "+tjeo:m:b:r::l::qvhV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
     switch (c) {
     case 't': o.text = true; break;
     case 'j': o.json = true; break;

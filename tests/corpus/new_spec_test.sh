@@ -30,9 +30,10 @@ TRACER_BACKEND_PATH=$tmp/backends "$build/bin/tracer" -q -b brandnew -j -o "$tmp
   --trace-output "$tmp/trace" bzip2 -c "$tmp/in.txt" >/dev/null
 calls=$(compress_init_calls "$tmp/tally.json")
 [ "$calls" = 1 ] || { echo "FAIL: BZ2_bzCompressInit counted $calls times, not 1" >&2; exit 1; }
-# --backend-path DIR does the same, and --help says so. (LTTng's own statedump events
+# --backend-path DIR does the same, wherever it is among the options (after -b NAME), and
+# --help says so. (LTTng's own statedump events
 # too: a provider of LTTng's, no backend the tracer lacks.)
-(unset TRACER_BACKEND_PATH; "$build/bin/tracer" -q --backend-path "$tmp/backends" -b brandnew -j \
+(unset TRACER_BACKEND_PATH; "$build/bin/tracer" -q -b brandnew --backend-path "$tmp/backends" -j \
   -o "$tmp/tally2.json" --events 'lttng_ust_statedump:*' --trace-output "$tmp/trace2" \
   bzip2 -c "$tmp/in.txt" >/dev/null)
 calls=$(compress_init_calls "$tmp/tally2.json")
@@ -70,6 +71,17 @@ calls=$(compress_init_calls "$tmp/replay.json")
 [ "$calls" = 1 ] || { echo "FAIL: tracer --backend-path -r counted BZ2_bzCompressInit $calls times" >&2; exit 1; }
 ! grep -q "Cannot decode" "$tmp/replay2.txt" ||
   { echo "FAIL: tracer --backend-path -r still warns: $(cat "$tmp/replay2.txt")" >&2; exit 1; }
+# tracer diff reads the traces through the same backends: without the path it finds no
+# backend to compare, with --backend-path it compares the run with itself.
+if (unset TRACER_BACKEND_PATH; "$build/bin/tracer" diff -o "$tmp/diff0.txt" "$tmp/trace2" \
+      "$tmp/trace2") >/dev/null 2>&1; then
+  echo "FAIL: tracer diff compared brandnew's traces without the backend path" >&2; exit 1
+fi
+(unset TRACER_BACKEND_PATH; "$build/bin/tracer" diff -o "$tmp/diff.txt" --backend-path "$tmp/backends" \
+  "$tmp/trace2" "$tmp/trace2") >/dev/null 2>"$tmp/diff.err" ||
+  { echo "FAIL: tracer diff --backend-path failed: $(cat "$tmp/diff.err")" >&2; exit 1; }
+grep -q "The whole difference: 0ns" "$tmp/diff.txt" ||
+  { echo "FAIL: tracer diff --backend-path: $(cat "$tmp/diff.err" "$tmp/diff.txt")" >&2; exit 1; }
 listed=$(cd "$build" && ctest -N -R '^corpus_' | sed -n 's/.*Test *#[0-9]*: corpus_//p' | grep -v new_spec | sort)
 specs=$(cd "$here" && ls ./*.yaml | sed 's|^\./||; s|\.yaml$||' | sort)
 [ "$listed" = "$specs" ] || { echo "FAIL: ctest lists '$listed', specs are '$specs'" >&2; exit 1; }
