@@ -566,6 +566,9 @@ static int spec_read(struct spec *s, struct yamldoc *y, struct diag *d) {
         break;
       }
   }
+  for (size_t i = 0; i < s->include_dirs.len; i++)
+    ptrvec_push(&s->include_dirs_written,
+                xstrdup(((struct spec_string *)s->include_dirs.items[i])->value));
   /* Relative include dirs are relative to the spec's folder, so specs are portable. */
   for (size_t i = 0; i < s->include_dirs.len + s->include_dirs_after.len; i++) {
     struct spec_string *inc = i < s->include_dirs.len
@@ -649,6 +652,9 @@ void spec_free(struct spec *s) {
   free(s->std);
   free_strings(&s->headers);
   free_strings(&s->include_dirs);
+  for (size_t i = 0; i < s->include_dirs_written.len; i++)
+    free(s->include_dirs_written.items[i]);
+  ptrvec_free(&s->include_dirs_written);
   free_strings(&s->include_dirs_after);
   free_strings(&s->defines);
   free_patterns(&s->functions);

@@ -470,6 +470,9 @@ struct spec {
   char *std;         /* C standard for parsing, default "gnu11" */
   struct ptrvec headers;      /* struct spec_string* */
   struct ptrvec include_dirs; /* struct spec_string*, expanded and resolved */
+  /* The same as the spec writes them (char*): ${VAR:-default} unexpanded, for the build,
+   * which expands them on the machine that builds (<backend>_build.cmake). */
+  struct ptrvec include_dirs_written;
   /* Searched after the compiler's own folders (-idirafter): for a header installed beside
    * another compiler's builtin headers, which must not replace this one's. */
   struct ptrvec include_dirs_after; /* struct spec_string*, expanded and resolved */
