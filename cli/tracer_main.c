@@ -3,6 +3,7 @@
  * `tracer -r DIR` analyses a saved trace again. This file holds the options and the
  * dispatch; each command is a file of cli/commands/ (commands.h). */
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@ static const char usage[] =
     "Usage: tracer [options] [--] APP [ARGS...]\n"
     "  or:  tracer -r [DIR] [options]\n"
     "  or:  tracer --check\n"
-    "  or:  tracer diff [-j] [-o FILE] A B\n"
+    "  or:  tracer diff [-j] [-o FILE] [--backend-path DIR] A B\n"
     "\n"
     "Runs APP with the API calls of every supported backend traced through LTTng, then\n"
     "prints per backend where the time went: host API calls, device kernels and memory\n"
@@ -75,6 +76,11 @@ static const char usage[] =
     "  -b, --backends LIST    trace only these backends, comma-separated; `none` records\n"
     "                         only --events (default: every backend whose interposer is\n"
     "                         there; built here: %s)\n"
+    "      --backend-path DIR\n"
+    "                         also find backends built outside the tracer in DIR (the\n"
+    "                         output of scripts/build-backend.sh: libtracer_B.so and\n"
+    "                         libtracer_B_events.so), before those of TRACER_BACKEND_PATH,\n"
+    "                         a colon-separated list of such folders; -r needs it too\n"
     "      --events LIST      also record these LTTng-UST events (comma-separated name\n"
     "                         patterns, e.g. your own provider's myapp:*)\n"
     "      --trace-output DIR\n"
@@ -191,7 +197,7 @@ static int bad_value(const char *option, const char *value, const char *why) {
 }
 
 static const char diff_usage[] =
-    "Usage: tracer diff [-j] [-o FILE] [-q|-v] A B\n"
+    "Usage: tracer diff [-j] [-o FILE] [--backend-path DIR] [-q|-v] A B\n"
     "\n"
     "Compares two runs, A and B, each a saved trace (a folder tracer -r reads), an\n"
     "MPI or torchrun job's folder, or a JSON result (tracer -j -o FILE's output, of a\n"
@@ -208,6 +214,8 @@ static const char diff_usage[] =
     "Options:\n"
     "  -j, --json             print the comparison as JSON\n"
     "  -o, --output FILE      write it to FILE instead of standard output\n"
+    "      --backend-path DIR also find backends built outside the tracer in DIR\n"
+    "                         (scripts/build-backend.sh), as tracer --help says\n"
     "  -q, --quiet            no messages on standard error but errors\n"
     "  -v, --verbose          also say what the tracer does, step by step (debug)\n"
     "  -h, --help             show this help and exit\n"
@@ -218,7 +226,7 @@ static const char diff_usage[] =
     "trace or job cannot be read, libjansson (for JSON results) is missing, or FILE\n"
     "cannot be written.\n";
 
-/* `tracer diff [-j] [-o FILE] [-q|-v] A B`. */
+/* `tracer diff [-j] [-o FILE] [--backend-path DIR] [-q|-v] A B`. */
 static int diff_main(int argc, char **argv) {
   struct tracer_options o = {0};
   const char *paths[2];
@@ -238,13 +246,18 @@ static int diff_main(int argc, char **argv) {
         return TRACER_EXIT_USAGE;
       }
       o.output = argv[++i];
-    } else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0)
+    } else if (strcmp(argv[i], "--backend-path") == 0 && i + 1 < argc)
+      i++; /* read before the backends were loaded (backend_path_option) */
+    else if (strncmp(argv[i], "--backend-path=", 15) == 0)
+      continue;
+    else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0)
       level = LOG_ERROR;
     else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
       level = LOG_DEBUG;
     else if (argv[i][0] == '-' && argv[i][1]) {
       log_setup("tracer", level);
-      log_error("tracer diff takes -j, -o FILE, -q, -v and -h, not %s (tracer diff --help)",
+      log_error("tracer diff takes -j, -o FILE, --backend-path DIR, -q, -v and -h, not %s "
+                "(tracer diff --help)",
                 argv[i]);
       return TRACER_EXIT_USAGE;
     } else if (n < 2)
@@ -263,6 +276,50 @@ static int diff_main(int argc, char **argv) {
 static bool has_suffix(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
   return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Joins dir to the front of TRACER_BACKEND_PATH. */
+static void backend_path_add(const char *dir) {
+  if (!*dir)
+    return;
+  char absolute[PATH_MAX];
+  if (!realpath(dir, absolute))
+    snprintf(absolute, sizeof absolute, "%s", dir);
+  const char *old = getenv("TRACER_BACKEND_PATH");
+  size_t size = strlen(absolute) + (old ? strlen(old) : 0) + 2;
+  char *joined = malloc(size);
+  if (!joined)
+    return;
+  snprintf(joined, size, "%s%s%s", absolute, old && *old ? ":" : "", old && *old ? old : "");
+  setenv("TRACER_BACKEND_PATH", joined, 1);
+  free(joined);
+}
+
+/* --backend-path DIR (among the options, before the app's name) joins the front of
+ * TRACER_BACKEND_PATH before the backends are loaded (--help lists them), and stays in the
+ * environment, so that the ranks of a job and a later `tracer -r` of the trace see it
+ * too. A pass of its own over the options, which the real one then reads again
+ * (`tracer diff`'s: -o FILE takes a value). */
+static void backend_path_option(int argc, char **argv, const char *shortopts,
+                                const struct option *longopts, int path_option) {
+  if (argc >= 2 && strcmp(argv[1], "diff") == 0) {
+    for (int i = 2; i < argc; i++) {
+      if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
+        i++;
+      else if (strcmp(argv[i], "--backend-path") == 0 && i + 1 < argc)
+        backend_path_add(argv[++i]);
+      else if (strncmp(argv[i], "--backend-path=", 15) == 0)
+        backend_path_add(argv[i] + 15);
+    }
+    return;
+  }
+  int saved = opterr, c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
+    if (c == path_option && optarg)
+      backend_path_add(optarg);
+  opterr = saved;
+  optind = 0; /* glibc: the next getopt_long starts over */
 }
 
 int main(int argc, char **argv) {
@@ -287,6 +344,7 @@ int main(int argc, char **argv) {
     OPT_OTF2,
     OPT_FLAME,
     OPT_MAX_SIZE,
+    OPT_BACKEND_PATH,
     OPT_WAIT,
     OPT_STEPS,
     OPT_WINDOW,
@@ -301,6 +359,7 @@ int main(int argc, char **argv) {
       {"output", required_argument, NULL, 'o'},
       {"mode", required_argument, NULL, 'm'},
       {"backends", required_argument, NULL, 'b'},
+      {"backend-path", required_argument, NULL, OPT_BACKEND_PATH},
       {"events", required_argument, NULL, OPT_EVENTS},
       {"extended", no_argument, NULL, 'e'},
       {"ranks", optional_argument, NULL, OPT_RANKS},
@@ -341,11 +400,13 @@ int main(int argc, char **argv) {
   char why[160];
   session_set_hang_handler(command_daemon_hang);
   int c;
+  /* '+': options end at the app's name, so the app's own options stay its own. */
+  static const char shortopts[] = "+tjeo:m:b:r::l::qvhV";
+  backend_path_option(argc, argv, shortopts, longopts, OPT_BACKEND_PATH);
   backends_load_path(); /* before --help lists the backends */
   if (argc >= 2 && strcmp(argv[1], "diff") == 0)
     return diff_main(argc, argv);
-  /* '+': options end at the app's name, so the app's own options stay its own. */
-  while ((c = getopt_long(argc, argv, "+tjeo:m:b:r::l::qvhV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
     switch (c) {
     case 't': o.text = true; break;
     case 'j': o.json = true; break;
@@ -363,6 +424,7 @@ int main(int argc, char **argv) {
       }
       break;
     case 'b': o.backends = optarg; break;
+    case OPT_BACKEND_PATH: break; /* read before the backends were loaded */
     case OPT_EVENTS: o.events = optarg; break;
     case 'e': o.extended = true; break;
     case OPT_FULL_NAMES: o.full_names = true; break;

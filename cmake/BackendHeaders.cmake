@@ -1,34 +1,35 @@
-# Whether this machine has a backend's headers, read from its spec's one-line `headers:`
-# and `include_dirs:` lists (a `${VAR:-default}` in a folder is expanded as apigen does).
-# The CUDA toolkit is no Debian package: on a fresh Debian 12 the CUDA, NCCL and NVTX
-# backends cannot be built, and a default build leaves them out instead of failing.
-# Headers in a list written over several lines, and relative folders (the repository's
-# own), are taken as present: apigen, which reads the whole spec, still checks them.
-function(tracer_backend_headers spec found_var why_var)
+# Whether this machine has a backend's headers, as apigen read them from its spec into
+# generated/<backend>/<backend>_build.cmake (tracer_headers, tracer_include_dirs as the
+# spec writes them, tracer_missing_hint): CMake reads no spec with a pattern of its own.
+# A ${VAR} or ${VAR:-default} in a folder is expanded here, as apigen expands it, from this
+# machine's environment. The CUDA toolkit is no Debian package: on a fresh Debian 12 the
+# CUDA, NCCL and NVTX backends cannot be built, and a default build leaves them out
+# instead of failing. Relative folders (the repository's own) and a backend apigen has not
+# written yet are taken as present: apigen, which reads the whole spec, still checks them.
+function(tracer_backend_headers facts found_var why_var)
   set(${found_var} TRUE PARENT_SCOPE)
   set(${why_var} "" PARENT_SCOPE)
-  file(STRINGS "${spec}" headers_line REGEX "^headers: *\\[")
-  file(STRINGS "${spec}" dirs_line REGEX "^include_dirs: *\\[")
-  file(STRINGS "${spec}" hint_line REGEX "^missing_hint: ")
-  if(NOT headers_line)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${facts}")
+  set(tracer_headers "")
+  set(tracer_include_dirs "")
+  set(tracer_missing_hint "")
+  include("${facts}" OPTIONAL RESULT_VARIABLE read) # sets them in this function's scope
+  if(NOT read)
     return()
   endif()
-  string(REGEX REPLACE "^headers: *\\[([^]]*)\\].*" "\\1" headers "${headers_line}")
-  string(REGEX REPLACE "^include_dirs: *\\[([^]]*)\\].*" "\\1" dirs "${dirs_line}")
-  string(REPLACE "\"" "" headers "${headers}")
-  string(REPLACE "\"" "" dirs "${dirs}")
-  string(REPLACE "," ";" headers "${headers}")
-  string(REPLACE "," ";" dirs "${dirs}")
   set(search "")
-  foreach(dir IN LISTS dirs)
-    string(STRIP "${dir}" dir)
-    if(dir MATCHES "^\\$\\{([A-Za-z_]+):-([^}]*)\\}(.*)$")
-      set(value "$ENV{${CMAKE_MATCH_1}}")
+  foreach(dir IN LISTS tracer_include_dirs)
+    set(rest "${dir}")
+    set(dir "")
+    while(rest MATCHES "^([^$]*)\\$\\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\\}(.*)$")
+      set(value "$ENV{${CMAKE_MATCH_2}}")
       if(value STREQUAL "")
-        set(value "${CMAKE_MATCH_2}")
+        set(value "${CMAKE_MATCH_4}")
       endif()
-      set(dir "${value}${CMAKE_MATCH_3}")
-    endif()
+      string(APPEND dir "${CMAKE_MATCH_1}${value}")
+      set(rest "${CMAKE_MATCH_5}")
+    endwhile()
+    string(APPEND dir "${rest}")
     if(NOT IS_ABSOLUTE "${dir}")
       return() # the repository's own headers
     endif()
@@ -40,8 +41,7 @@ function(tracer_backend_headers spec found_var why_var)
   file(GLOB clang_resources /usr/lib/llvm-*/lib/clang/*/include)
   list(APPEND search /usr/local/include /usr/include/${CMAKE_LIBRARY_ARCHITECTURE} /usr/include
        ${CMAKE_C_IMPLICIT_INCLUDE_DIRECTORIES} ${clang_resources})
-  foreach(header IN LISTS headers)
-    string(STRIP "${header}" header)
+  foreach(header IN LISTS tracer_headers)
     set(here FALSE)
     foreach(dir IN LISTS search)
       if(EXISTS "${dir}/${header}")
@@ -50,13 +50,12 @@ function(tracer_backend_headers spec found_var why_var)
       endif()
     endforeach()
     if(NOT here)
-      string(REGEX REPLACE "^missing_hint: *" "" hint "${hint_line}")
       if(where)
         list(JOIN where ", " where)
         set(where " in ${where} or the system's folders")
       endif()
       set(${found_var} FALSE PARENT_SCOPE)
-      set(${why_var} "${header} not found${where}; ${hint}" PARENT_SCOPE)
+      set(${why_var} "${header} not found${where}; ${tracer_missing_hint}" PARENT_SCOPE)
       return()
     endif()
   endforeach()

@@ -16,6 +16,7 @@
 #include "model_write.h"
 #include "render.h"
 #include "spec.h"
+#include "spec_init.h"
 #include "translation_unit.h"
 #include "util.h"
 
@@ -50,6 +51,20 @@ static const char usage[] =
     "                        that checks every declaration of the model against the real\n"
     "                        headers with the compiler (see scripts/model-check.sh)\n"
     "      --print-cflags    print the compiler flags that find the spec's headers, and exit\n"
+    "      --print KEY       print a key of the spec as apigen reads it, and exit (no\n"
+    "                        header is parsed): backend, library, collector, description,\n"
+    "                        headers (one a line), defines (one a line), hooks, trace\n"
+    "                        (true when the spec has a trace section); so that scripts\n"
+    "                        read a spec as YAML, whatever its quoting or flow style\n"
+    "      --init HEADER...  write a starting spec for a C library from its headers\n"
+    "                        alone (the headers given as #include names them, or as\n"
+    "                        paths), to standard output or --output FILE: see below\n"
+    "      --library SONAME  with --init: the library that exports the functions\n"
+    "                        (default: found through the Debian package of the first\n"
+    "                        header, the one of its libraries that exports the most of\n"
+    "                        the header's functions)\n"
+    "      --backend NAME    with --init: the backend's name (default: the first\n"
+    "                        header's name, a-z0-9_)\n"
     "  -t, --templates DIR   templates for specs with a `trace` section (default: templates/\n"
     "                        beside the api-specs folder, else the installed ones in\n"
     "                        PREFIX/" APIGEN_TEMPLATE_SUBDIR ")\n"
@@ -61,6 +76,16 @@ static const char usage[] =
     "spec that fails. Exit status: 0 success, 2 bad usage, 3 invalid spec, 4 header\n"
     "missing or not compilable, 5 model cannot be built or read, 6 output not written\n"
     "(or clang-format missing or failing).\n"
+    "--init parses the headers (adding the defines a header's #error demands), selects\n"
+    "the functions declared in the headers of the headers' package that the library\n"
+    "exports, by prefix (json_*), and infers each result's status from the header's own\n"
+    "words: an enum whose constants name errors, a type named *_status, *_result,\n"
+    "*_error_t, *_errorCode_t, a size_t that the header's own *isError() function tests,\n"
+    "an int whose error constants are negative or whose doc comment says what an error\n"
+    "returns; sizes, counts, pointers, booleans and versions are no statuses. Each rule\n"
+    "comes with a comment saying why. The spec is checked (its model built) before it\n"
+    "is written. See docs/adding-a-backend.md.\n"
+    "\n"
     "The spec format is described in docs/spec-format.md, the model in\n"
     "docs/model-format.md.\n";
 
@@ -69,7 +94,9 @@ struct options {
   const char *output;
   const char *check_source;
   const char *templates;
-  int to_stdout, print_cflags, quiet, all;
+  const char *print_key; /* --print KEY */
+  const char *library, *backend; /* --init's */
+  int to_stdout, print_cflags, quiet, all, init;
 };
 
 static bool is_file(const char *path) {
@@ -179,6 +206,35 @@ static int print_cflags(const struct spec *s, struct diag *d) {
   return rc ? APIGEN_EXIT_HEADER : APIGEN_EXIT_OK;
 }
 
+/* One key of the spec, as read: for scripts, which then never parse YAML themselves. */
+static int print_key(const struct spec *s, const char *key, struct diag *d) {
+  const char *value = strcmp(key, "backend") == 0       ? s->backend
+                      : strcmp(key, "library") == 0     ? s->library
+                      : strcmp(key, "collector") == 0   ? s->collector
+                      : strcmp(key, "description") == 0 ? s->description
+                      : strcmp(key, "hooks") == 0       ? s->trace.hooks
+                      : strcmp(key, "trace") == 0       ? (s->trace.present ? "true" : "false")
+                                                        : NULL;
+  const struct ptrvec *list = strcmp(key, "headers") == 0   ? &s->headers
+                              : strcmp(key, "defines") == 0 ? &s->defines
+                                                            : NULL;
+  if (list) {
+    for (size_t i = 0; i < list->len; i++)
+      printf("%s\n", ((const struct spec_string *)list->items[i])->value);
+    return APIGEN_EXIT_OK;
+  }
+  if (!value && strcmp(key, "backend") && strcmp(key, "library") && strcmp(key, "collector") &&
+      strcmp(key, "description") && strcmp(key, "hooks")) {
+    diag_error(d, "Cannot print key=%s: use backend, library, collector, description, headers, "
+                  "defines, hooks or trace",
+               key);
+    return APIGEN_EXIT_USAGE;
+  }
+  if (value)
+    printf("%s\n", value);
+  return APIGEN_EXIT_OK;
+}
+
 static int run_spec(const char *arg, const struct options *o) {
   struct diag d;
   diag_init(&d);
@@ -200,6 +256,10 @@ static int run_spec(const char *arg, const struct options *o) {
   }
   if (o->print_cflags) {
     status = print_cflags(&s, &d);
+    goto free_spec;
+  }
+  if (o->print_key) {
+    status = print_key(&s, o->print_key, &d);
     goto free_spec;
   }
   outdir = o->output ? xstrdup(o->output) : default_output(&s);
@@ -286,6 +346,10 @@ int main(int argc, char **argv) {
       {"check-source", required_argument, NULL, 'C'},
       {"print-cflags", no_argument, NULL, 'F'}, {"quiet", no_argument, NULL, 'q'},
       {"templates", required_argument, NULL, 't'},
+      {"print", required_argument, NULL, 'P'},
+      {"init", no_argument, NULL, 'I'},
+      {"library", required_argument, NULL, 'L'},
+      {"backend", required_argument, NULL, 'B'},
       {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0}};
   struct options o;
@@ -300,6 +364,10 @@ int main(int argc, char **argv) {
     case 'C': o.check_source = optarg; break;
     case 'F': o.print_cflags = 1; break;
     case 't': o.templates = optarg; break;
+    case 'P': o.print_key = optarg; break;
+    case 'I': o.init = 1; break;
+    case 'L': o.library = optarg; break;
+    case 'B': o.backend = optarg; break;
     case 'q': o.quiet = 1; break;
     case 'h':
       fputs(usage, stdout);
@@ -317,6 +385,17 @@ int main(int argc, char **argv) {
   }
   for (; optind < argc; optind++)
     ptrvec_push(&o.specs, xstrdup(argv[optind])); /* `apigen ze.yaml` works too */
+  if (o.init) {
+    if (o.specs.len == 0) {
+      fputs("apigen: error: --init needs at least one HEADER\n", stderr);
+      return APIGEN_EXIT_USAGE;
+    }
+    struct spec_init_options io = {(const char *const *)o.specs.items, o.specs.len, o.library,
+                                   o.backend, o.output};
+    int status = spec_init_write(&io);
+    free_specs(&o);
+    return status;
+  }
   if (o.all)
     add_all_specs(&o);
   if (o.specs.len == 0) {

@@ -105,10 +105,18 @@ void model_free(struct model *m) {
         free(f->status->success.items[k]);
       for (size_t k = 0; k < f->status->not_ready.len; k++)
         free(f->status->not_ready.items[k]);
+      for (size_t k = 0; k < f->status->success_ranges.len; k++)
+        free(f->status->success_ranges.items[k]);
+      for (size_t k = 0; k < f->status->errors.len; k++)
+        free(f->status->errors.items[k]);
       ptrvec_free(&f->status->success);
       ptrvec_free(&f->status->not_ready);
+      ptrvec_free(&f->status->success_ranges);
+      ptrvec_free(&f->status->errors);
+      free(f->status->is_error);
       free(f->status);
     }
+    free(f->written);
     free(f);
   }
   ptrvec_free(&m->functions);

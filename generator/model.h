@@ -64,11 +64,22 @@ struct model_param {
   enum model_source optional_from;
 };
 
-/* A call's status and which of its values are not errors (the spec's trace.status). */
+/* The statuses from low to high, both included. */
+struct model_range {
+  int64_t low, high;
+};
+
+/* A call's status and which of its values are not errors (the spec's trace.status). A
+ * status in success or not_ready is no error; else one in an error range is, and without
+ * error ranges, one outside every success value and range is. With is_error, the wrapper
+ * asks that function of the library about the result and records 0 for no error. */
 struct model_status {
   char *param;              /* the out-param that carries it; NULL: the result */
   struct ptrvec success;    /* int64_t*: values that mean success */
   struct ptrvec not_ready;  /* int64_t*: values that mean "not ready yet", not an error */
+  struct ptrvec success_ranges; /* struct model_range*: more successes */
+  struct ptrvec errors;     /* struct model_range*: the errors, when the spec says which */
+  char *is_error;           /* the library's test of a result (LZ4F_isError); may be NULL */
 };
 
 struct model_function {
@@ -82,6 +93,9 @@ struct model_function {
   bool has_macro;       /* a function-like macro of the same name hides it from callers
                            (zlib's gzgetc): code defining it writes `(name)(...)` */
   struct model_status *status; /* traced backends: the call's status; NULL when it has none */
+  bool defined;         /* the header defines it (static inline): no symbol to wrap */
+  char *written;        /* the name callers write, when a macro of that name expands to
+                           this one (pcre2_match -> pcre2_match_8); may be NULL */
 };
 
 /* A typedef of a function pointer type, e.g. ze_pfnInit_t or a callback type. */

@@ -4,8 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fnmatch.h>
+
 #include "apigen_exit.h"
 #include "clang_type.h"
+#include "model_aliases.h"
 #include "model_constants.h"
 #include "model_status.h"
 #include "model_roles.h"
@@ -24,6 +27,7 @@ struct builder {
   struct ptrvec worklist;   /* CXCursor*: selected types whose dependencies are pending */
   struct ptrvec macros;     /* CXCursor*: candidate constants, in header order */
   struct strset function_macros; /* names of the API's function-like macros */
+  struct ptrvec alias_macros; /* CXCursor*: object-like macros named like functions */
   int status;
 };
 
@@ -137,6 +141,10 @@ static void build_function(struct builder *b, CXCursor c) {
   strbuf_add(&inner, ")");
   f->prototype = clang_type_decl(clang_getCursorResultType(c), inner.data);
   strbuf_free(&inner);
+  /* A function the header defines (static inline) has no symbol in the library; the
+   * parse skips function bodies, so a static or inline one counts as defined. */
+  f->defined = clang_Cursor_getStorageClass(c) == CX_SC_Static ||
+               clang_Cursor_isFunctionInlined(c) || clang_isCursorDefinition(c);
   model_roles_infer(f, c, b->tu);
   ptrvec_push(&b->model->functions, f);
 }
@@ -174,6 +182,14 @@ static enum CXChildVisitResult select_visit(CXCursor c, CXCursor parent, CXClien
       return CXChildVisit_Continue;
     }
     char *name = clang_string_take(clang_getCursorSpelling(c));
+    /* A macro named like the API's functions may rename one (model_aliases.h). */
+    for (size_t i = 0; i < b->spec->functions.len; i++)
+      if (fnmatch(((const struct spec_pattern *)b->spec->functions.items[i])->glob, name, 0) == 0) {
+        CXCursor *copy = xmalloc(sizeof *copy);
+        *copy = c;
+        ptrvec_push(&b->alias_macros, copy);
+        break;
+      }
     if (spec_patterns_match((struct ptrvec *)&b->spec->constants, name) &&
         !spec_patterns_match((struct ptrvec *)&b->spec->exclude_constants, name)) {
       CXCursor *copy = xmalloc(sizeof *copy);
@@ -511,6 +527,7 @@ int model_build(const struct spec *s, struct model *m, struct diag *d) {
       struct model_function *f = m->functions.items[i];
       f->has_macro = strset_has(&b.function_macros, f->name);
     }
+    model_aliases_find(m, index, &b.cfg, b.tu, &b.alias_macros);
     rc |= check_patterns(&b, &s->functions, "select.functions");
     rc |= check_patterns(&b, &s->types, "select.types");
     rc |= check_patterns(&b, &s->constants, "select.constants");
@@ -532,6 +549,9 @@ int model_build(const struct spec *s, struct model *m, struct diag *d) {
   for (size_t i = 0; i < b.macros.len; i++)
     free(b.macros.items[i]);
   ptrvec_free(&b.macros);
+  for (size_t i = 0; i < b.alias_macros.len; i++)
+    free(b.alias_macros.items[i]);
+  ptrvec_free(&b.alias_macros);
   strset_free(&b.selected);
   strset_free(&b.emitted);
   strset_free(&b.functions);

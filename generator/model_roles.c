@@ -215,9 +215,64 @@ static void read_doxygen_params(struct model_function *f, CXCursor fn) {
   free(raw);
 }
 
+/* The length suffixes of a param that counts the bytes of another, lower case. */
+static const char *const length_suffixes[] = {"length", "len", "size", "bytes", "sz", NULL};
+
+/* A buffer's length: an integer param named after it (`src`, `srcSize`; `dict`,
+ * `dict_len`) anywhere, or a plain length (`len`, `size`, `length`, `n`) right after it.
+ * MPI_Info_get's `key` is no buffer of `valuelen`: that names another param. */
+static bool is_length_of(const struct model_param *buffer, const struct model_param *length,
+                         bool next) {
+  const struct model_type *t = length->type;
+  if (t->kind != MODEL_KIND_INT || t->size < 2)
+    return false;
+  char *lower = xstrdup(length->name), *name = xstrdup(buffer->name);
+  for (char *c = lower; *c; c++)
+    *c = (char)tolower((unsigned char)*c);
+  for (char *c = name; *c; c++)
+    *c = (char)tolower((unsigned char)*c);
+  bool found = false;
+  size_t len = strlen(lower);
+  for (size_t i = 0; length_suffixes[i] && !found; i++) {
+    size_t n = strlen(length_suffixes[i]);
+    if (len < n || strcmp(lower + len - n, length_suffixes[i]) != 0)
+      continue;
+    size_t stem = len - n;
+    while (stem > 0 && lower[stem - 1] == '_')
+      stem--;
+    found = stem == 0 ? next : stem == strlen(name) && strncmp(lower, name, stem) == 0;
+  }
+  if (!found && next)
+    found = strcmp(lower, "n") == 0;
+  free(lower);
+  free(name);
+  return found;
+}
+
+/* A `const char *` with a length beside it holds bytes, not a NUL-terminated string
+ * (compressed data, a dictionary, a buffer of text that need not end in NUL). */
+static void infer_buffers(struct model_function *f) {
+  for (size_t i = 0; i < f->params.len; i++) {
+    struct model_param *p = f->params.items[i];
+    if (!p->string || p->string_from != MODEL_FROM_C)
+      continue;
+    for (size_t k = 0; k < f->params.len; k++) {
+      struct model_param *q = f->params.items[k];
+      if (k != i && is_length_of(p, q, k == i + 1)) {
+        p->string = false;
+        free(p->length);
+        p->length = xstrdup(q->name);
+        p->length_from = MODEL_FROM_C;
+        break;
+      }
+    }
+  }
+}
+
 void model_roles_infer(struct model_function *f, CXCursor fn, CXTranslationUnit tu) {
   for (size_t i = 0; i < f->params.len; i++)
     infer_from_c(f->params.items[i]);
+  infer_buffers(f);
   read_doxygen_params(f, fn);
   read_trailing_param_comments(f, fn, tu);
 }
@@ -275,7 +330,8 @@ int model_roles_apply_spec(struct model *m, const struct spec *s, struct diag *d
     struct spec_param_rule *rule = s->param_rules.items[r];
     for (size_t i = 0; i < m->functions.len; i++) {
       struct model_function *f = m->functions.items[i];
-      if (fnmatch(rule->function, f->name, 0) != 0)
+      if (fnmatch(rule->function, f->name, 0) != 0 &&
+          !(f->written && fnmatch(rule->function, f->written, 0) == 0))
         continue;
       for (size_t k = 0; k < f->params.len; k++) {
         struct model_param *p = f->params.items[k];
@@ -303,6 +359,8 @@ int model_roles_apply_spec(struct model *m, const struct spec *s, struct diag *d
         if (rule->string >= 0) {
           p->string = rule->string;
           p->string_from = MODEL_FROM_SPEC;
+          /* A string after all, with any length apigen saw beside it as its bound: a
+           * string of at most that many chars (docs/spec-format.md). */
         }
         if (rule->optional >= 0) {
           p->optional = rule->optional;

@@ -169,7 +169,27 @@ static void write_values(struct writer *w, const char *k, const struct ptrvec *v
   seq_end(w);
 }
 
-/* status: {from: result | param, param: NAME, success: [..], not_ready: [..]} */
+/* Ranges of statuses as [LOW, HIGH] pairs; nothing when there are none. */
+static void write_ranges(struct writer *w, const char *k, const struct ptrvec *ranges) {
+  if (ranges->len == 0)
+    return;
+  scalar(w, k);
+  seq_start(w, true);
+  for (size_t i = 0; i < ranges->len; i++) {
+    const struct model_range *r = ranges->items[i];
+    seq_start(w, true);
+    char *low = xasprintf("%" PRId64, r->low), *high = xasprintf("%" PRId64, r->high);
+    scalar(w, low);
+    scalar(w, high);
+    free(low);
+    free(high);
+    seq_end(w);
+  }
+  seq_end(w);
+}
+
+/* status: {from: result | param, param: NAME, success: [..], not_ready: [..],
+ * success_ranges: [[LOW, HIGH]..], errors: [[LOW, HIGH]..], is_error: FUNCTION} */
 static void write_status(struct writer *w, const struct model_status *st) {
   scalar(w, "status");
   map_start(w, true);
@@ -178,6 +198,10 @@ static void write_status(struct writer *w, const struct model_status *st) {
     key_string(w, "param", st->param);
   write_values(w, "success", &st->success);
   write_values(w, "not_ready", &st->not_ready);
+  write_ranges(w, "success_ranges", &st->success_ranges);
+  write_ranges(w, "errors", &st->errors);
+  if (st->is_error)
+    key_string(w, "is_error", st->is_error);
   map_end(w);
 }
 
@@ -200,6 +224,10 @@ static void write_functions(struct writer *w, const struct model *m) {
     }
     if (f->has_macro)
       key_true(w, "macro");
+    if (f->defined)
+      key_true(w, "defined");
+    if (f->written)
+      key_string(w, "written", f->written);
     write_params(w, &f->params, true);
     if (f->status)
       write_status(w, f->status);

@@ -34,8 +34,10 @@ static const char *const fortran_keys[] = {"library", "integer", "handles", "abs
                                            "exclude", NULL};
 static const char *const poll_keys[] = {"done", NULL};
 static const char *const status_keys[] = {"type",      "success", "params", "names", "not_ready",
-                                          "functions", "exclude", "rules",  NULL};
-static const char *const status_rule_keys[] = {"success", "not_ready", NULL};
+                                          "functions", "exclude", "rules",  "error",
+                                          "is_error",  NULL};
+static const char *const status_rule_keys[] = {"type", "success", "not_ready", "error", "is_error",
+                                               NULL};
 static const char *const select_keys[] = {"functions", "types", "constants", NULL};
 static const char *const rule_keys[] = {"role", "length", "string", "optional", NULL};
 
@@ -264,7 +266,28 @@ static int read_optional(struct yamldoc *y, yaml_node_t *map, const char *key, c
   return spec_read_string(y, map, key, false, out, d);
 }
 
-/* trace.status.rules: FUNCTION-OR-GLOB: {success: [VALUE...], not_ready: [VALUE...]}. */
+/* One located string (a function name), or NULL when the key is absent. */
+static int read_located(struct yamldoc *y, yaml_node_t *map, const char *key,
+                        struct spec_string **out, struct diag *d) {
+  yaml_node_t *n = yamldoc_get(y, map, key);
+  if (!n)
+    return 0;
+  const char *v = yamldoc_scalar(n);
+  if (!v || !*v)
+    return yamldoc_error(y, n, d, "Cannot read key %s: expected a non-empty string", key);
+  *out = xcalloc(1, sizeof **out);
+  (*out)->value = xstrdup(v);
+  (*out)->loc = spec_loc_of(n);
+  return 0;
+}
+
+static void free_located(struct spec_string *s) {
+  if (s)
+    free(s->value);
+  free(s);
+}
+
+/* trace.status.rules: FUNCTION-OR-GLOB: {type, success, not_ready, error, is_error}. */
 static int read_status_rules(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
                              struct diag *d) {
   if (!n)
@@ -286,6 +309,9 @@ static int read_status_rules(struct yamldoc *y, yaml_node_t *n, struct spec_trac
     ptrvec_push(&t->status_rules, r);
     rc |= spec_read_list(y, yamldoc_get(y, body, "success"), "success", false, &r->success, d);
     rc |= spec_read_list(y, yamldoc_get(y, body, "not_ready"), "not_ready", false, &r->not_ready, d);
+    rc |= spec_read_list(y, yamldoc_get(y, body, "error"), "error", false, &r->error, d);
+    rc |= read_located(y, body, "is_error", &r->is_error, d);
+    rc |= read_optional(y, body, "type", &r->type, d);
   }
   return rc;
 }
@@ -398,7 +424,11 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   if (status) {
     if (yamldoc_check_keys(y, status, status_keys, "trace.status", d))
       return -1;
-    rc |= read_optional(y, status, "type", &t->status_type, d);
+    rc |= spec_read_list(y, yamldoc_get(y, status, "type"), "type", false, &t->status_types, d);
+    if (t->status_types.len)
+      t->status_type = xstrdup(((struct spec_string *)t->status_types.items[0])->value);
+    rc |= spec_read_list(y, yamldoc_get(y, status, "error"), "error", false, &t->status_error, d);
+    rc |= read_located(y, status, "is_error", &t->status_is_error, d);
     rc |= read_optional(y, status, "success", &t->status_success, d);
     rc |= spec_read_list(y, yamldoc_get(y, status, "params"), "params", false, &t->status_params, d);
     rc |= spec_read_list(y, yamldoc_get(y, status, "names"), "names", true, &t->status_names, d);
@@ -536,6 +566,9 @@ static int spec_read(struct spec *s, struct yamldoc *y, struct diag *d) {
         break;
       }
   }
+  for (size_t i = 0; i < s->include_dirs.len; i++)
+    ptrvec_push(&s->include_dirs_written,
+                xstrdup(((struct spec_string *)s->include_dirs.items[i])->value));
   /* Relative include dirs are relative to the spec's folder, so specs are portable. */
   for (size_t i = 0; i < s->include_dirs.len + s->include_dirs_after.len; i++) {
     struct spec_string *inc = i < s->include_dirs.len
@@ -619,6 +652,9 @@ void spec_free(struct spec *s) {
   free(s->std);
   free_strings(&s->headers);
   free_strings(&s->include_dirs);
+  for (size_t i = 0; i < s->include_dirs_written.len; i++)
+    free(s->include_dirs_written.items[i]);
+  ptrvec_free(&s->include_dirs_written);
   free_strings(&s->include_dirs_after);
   free_strings(&s->defines);
   free_patterns(&s->functions);
@@ -638,6 +674,9 @@ void spec_free(struct spec *s) {
   ptrvec_free(&s->param_rules);
   free(s->trace.hooks);
   free(s->trace.status_type);
+  free_strings(&s->trace.status_types);
+  free_strings(&s->trace.status_error);
+  free_located(s->trace.status_is_error);
   free(s->trace.status_success);
   free(s->trace.device_times);
   free_patterns(&s->trace.before);
@@ -653,8 +692,11 @@ void spec_free(struct spec *s) {
   for (size_t i = 0; i < s->trace.status_rules.len; i++) {
     struct spec_status_rule *r = s->trace.status_rules.items[i];
     free(r->function);
+    free(r->type);
     free_strings(&r->success);
     free_strings(&r->not_ready);
+    free_strings(&r->error);
+    free_located(r->is_error);
     free(r);
   }
   ptrvec_free(&s->trace.status_rules);
@@ -714,6 +756,18 @@ bool spec_patterns_match(struct ptrvec *v, const char *name) {
   for (size_t i = 0; i < v->len; i++) {
     struct spec_pattern *p = v->items[i];
     if (fnmatch(p->glob, name, 0) == 0) {
+      p->matches++;
+      matched = true;
+    }
+  }
+  return matched;
+}
+
+bool spec_patterns_match_function(struct ptrvec *v, const char *name, const char *written) {
+  bool matched = false;
+  for (size_t i = 0; i < v->len; i++) {
+    struct spec_pattern *p = v->items[i];
+    if (fnmatch(p->glob, name, 0) == 0 || (written && fnmatch(p->glob, written, 0) == 0)) {
       p->matches++;
       matched = true;
     }

@@ -121,11 +121,17 @@ struct spec_copy_kinds {
 };
 
 /* Which values of a function's status mean success or "not ready yet" rather than an
- * error (trace.status.rules): the first rule whose glob matches a function applies. */
+ * error (trace.status.rules): the first rule whose glob matches a function (and whose
+ * `type`, when it has one, is the function's result) applies. Values of `success` and
+ * `error` may also be ranges (`1..`, `..-1`, `A..B`) or the words negative, positive,
+ * zero, nonzero and nonnegative (model_status.c). */
 struct spec_status_rule {
   char *function;          /* name or glob */
-  struct ptrvec success;   /* struct spec_string*: integers or constant names */
+  char *type;              /* results spelled so have a status by this rule; may be NULL */
+  struct ptrvec success;   /* struct spec_string*: integers, constant names or ranges */
   struct ptrvec not_ready; /* struct spec_string* */
+  struct ptrvec error;     /* struct spec_string*: what is an error; else the rest is */
+  struct spec_string *is_error; /* the library's own test of a result; may be NULL */
   struct spec_loc loc;
   unsigned matches;
 };
@@ -325,7 +331,11 @@ struct spec_trace {
   struct ptrvec exclude;      /* struct spec_pattern*: functions left alone */
   struct ptrvec counted;      /* struct spec_pattern*: functions counted per thread, not
                                  recorded one event per call (templates/interposer.c.tmpl) */
-  char *status_type;          /* results of this type are statuses; may be NULL */
+  char *status_type;          /* the first of status_types; may be NULL */
+  struct ptrvec status_types; /* struct spec_string*: results spelled so are statuses */
+  struct ptrvec status_error; /* struct spec_string*: values or ranges that are errors */
+  struct spec_string *status_is_error; /* a function of the model that tests a result
+                                          (LZ4F_isError); may be NULL */
   char *status_success;       /* a constant name or an integer; may be NULL */
   struct ptrvec status_params; /* struct spec_string*: out params carrying the status */
   struct ptrvec status_names; /* struct spec_pattern*: constants that name statuses */
@@ -460,6 +470,9 @@ struct spec {
   char *std;         /* C standard for parsing, default "gnu11" */
   struct ptrvec headers;      /* struct spec_string* */
   struct ptrvec include_dirs; /* struct spec_string*, expanded and resolved */
+  /* The same as the spec writes them (char*): ${VAR:-default} unexpanded, for the build,
+   * which expands them on the machine that builds (<backend>_build.cmake). */
+  struct ptrvec include_dirs_written;
   /* Searched after the compiler's own folders (-idirafter): for a header installed beside
    * another compiler's builtin headers, which must not replace this one's. */
   struct ptrvec include_dirs_after; /* struct spec_string*, expanded and resolved */
@@ -484,5 +497,8 @@ void spec_free(struct spec *s);
 
 /* True when name matches any pattern of v; counts the match on every pattern that matches. */
 bool spec_patterns_match(struct ptrvec *v, const char *name);
+/* The same for a function, which a pattern may also match by the name its callers write
+ * (`written`, a macro's name: pcre2_match for pcre2_match_8; may be NULL). */
+bool spec_patterns_match_function(struct ptrvec *v, const char *name, const char *written);
 
 #endif

@@ -33,6 +33,7 @@ struct view {
   const char *upper;  /* the backend's name in capitals */
   const char *prefix; /* of the hook functions: the hooks file's, <prefix>_hooks.c */
   struct view_device *device;
+  struct strset tests; /* the library's tests of results that statuses use (is_error) */
 };
 
 static const char *stdint_type(int64_t size, bool is_signed) {
@@ -66,6 +67,14 @@ static const char *element_type(const struct model_type *t, bool *hex) {
     return "uintptr_t";
   }
   return NULL;
+}
+
+/* `char`, however qualified: the element of strings and of the buffers C spells alike. */
+static bool is_plain_char(const struct model_type *t) {
+  if (t->kind != MODEL_KIND_INT || t->size != 1 || !t->canonical)
+    return false;
+  const char *c = strncmp(t->canonical, "const ", 6) == 0 ? t->canonical + 6 : t->canonical;
+  return strcmp(c, "char") == 0;
 }
 
 static bool is_struct(const struct model_type *t) {
@@ -204,12 +213,24 @@ static void param_contents(const struct model_function *f, const struct model_pa
   bool wanted = entry ? is_in(p) : is_out(p);
   const char *a = "tracer_args->";
   char *ptr = xasprintf("%s%s", a, p->name);
-  if (p->string && pointer) {
-    if (entry)
+  if (p->string && pointer && p->length && wanted) {
+    /* A string of at most `length` chars: it ends at its NUL or after them, so it need
+     * not end in one (a name buffer; ITT's metadata, -1 for "up to the NUL"). */
+    char *count = view_length_expr(f, p->length, a);
+    add_field(list,
+              "lttng_ust_field_sequence_text(char, %s_str%s, (const char *)%s, size_t, "
+              "tracer_string_count((const char *)%s, %s))",
+              p->name, suffix, ptr, ptr, count);
+    free(count);
+  } else if (p->string && pointer) {
+    if (entry && !p->length)
       add_field(list, "lttng_ust_field_string(%s_str, %s ? %s : \"\")", p->name, ptr, ptr);
   } else if (array && wanted) {
     char *count = view_length_expr(f, p->length, a);
-    char *guarded = xasprintf("%s ? %s : 0", ptr, count);
+    /* The chars of a buffer: a negative length counts none (tracer_buffer_count). */
+    char *guarded = is_plain_char(target)
+                        ? xasprintf("tracer_buffer_count((const char *)%s, %s)", ptr, count)
+                        : xasprintf("%s ? %s : 0", ptr, count);
     char *name = xasprintf("%s_vals%s", p->name, suffix);
     sequence_field(list, target, name, ptr, guarded);
     free(name);
@@ -244,8 +265,9 @@ static void build_full_fields(const struct model_function *f, struct tree *fn) {
     tree_set_string(full->items[i], "when", i < entry ? "at entry" : "at exit");
 }
 
-static bool matches(const struct ptrvec *patterns, const char *name) {
-  return spec_patterns_match((struct ptrvec *)patterns, name);
+/* By the function's name or the name its callers write (model_aliases.h). */
+static bool matches(const struct ptrvec *patterns, const struct model_function *f) {
+  return spec_patterns_match_function((struct ptrvec *)patterns, f->name, f->written);
 }
 
 /* The model's status rules as data: `status_success` and `status_not_ready`, lists of
@@ -262,13 +284,39 @@ static void build_status_values(const struct model_function *f, struct tree *fn)
   /* The analyses count as errors the statuses in neither list (both empty: the backend's
    * one success value). */
   tree_set(fn, "status_ok_count", tree_stringf("%zu", success->len + not_ready->len));
+  struct tree *ranges = tree_set(fn, "status_ranges", tree_list());
+  for (int error = 0; error < 2 && f->status; error++) {
+    const struct ptrvec *from = error ? &f->status->errors : &f->status->success_ranges;
+    for (size_t i = 0; i < from->len; i++) {
+      const struct model_range *r = from->items[i];
+      struct tree *item = tree_push(ranges, tree_map());
+      tree_set(item, "low", r->low == INT64_MIN ? tree_stringf("INT64_MIN")
+                                                : tree_stringf("INT64_C(%" PRId64 ")", r->low));
+      tree_set(item, "high", r->high == INT64_MAX ? tree_stringf("INT64_MAX")
+                                                  : tree_stringf("INT64_C(%" PRId64 ")", r->high));
+      tree_set_string(item, "error", error ? "1" : "0");
+    }
+  }
+  tree_set(fn, "status_range_count", tree_stringf("%zu", ranges->len));
+  if (f->written)
+    tree_set(fn, "written", tree_stringf("\"%s\"", f->written));
+  else
+    tree_set_string(fn, "written", "NULL");
 }
 
 /* The status of a call: its result when it has the status type, else the value of a
  * status out-param, which the wrapper always supplies (the app may pass NULL). */
 static void build_status(struct view *v, const struct model_function *f, struct tree *fn) {
-  (void)v;
   build_status_values(f, fn);
+  if (f->status && f->status->is_error) {
+    /* The library's own test says whether the result is an error (view_status_tests). */
+    strset_add(&v->tests, f->status->is_error);
+    tree_set(fn, "status", tree_stringf("%s_status_of_%s(tracer_args.tracer_result)",
+                                        v->m->backend, f->status->is_error));
+    tree_set(fn, "lean_status_test", tree_stringf("%s_status_of_%s(tracer_result)",
+                                                  v->m->backend, f->status->is_error));
+    return;
+  }
   if (f->status && !f->status->param) {
     tree_set_string(fn, "status", "(int64_t)tracer_args.tracer_result");
     return;
@@ -352,9 +400,12 @@ static struct tree *build_function(struct view *v, const struct model_function *
   struct spec_rma_sync *sync = view_rma_sync_of(v->s, f);
   if (sync && view_rma_sync_slots(v->s, f, sync, &extra, v->d))
     v->status = -1;
-  bool counted = matches(&v->s->trace.counted, f->name);
-  const char *lean_status =
-      returns && strcmp(tree_get(fn, "status")->string, "0") ? "(int64_t)tracer_result" : "0";
+  bool counted = matches(&v->s->trace.counted, f);
+  const struct tree *test = tree_get(fn, "lean_status_test");
+  const char *lean_status = test ? test->string
+                            : returns && strcmp(tree_get(fn, "status")->string, "0")
+                                ? "(int64_t)tracer_result"
+                                : "0";
   if (view_poll_function(v->s, b, f, lean_status, counted, &extra, fn, v->d))
     v->status = -1;
   view_record_build(f, status_is_result, slot_param, &extra, fn);
@@ -377,8 +428,8 @@ static struct tree *build_function(struct view *v, const struct model_function *
   if (view_group_call(v->s, v->prefix, f, fn, v->d))
     v->status = -1;
   tree_set_string(fn, "status_field", slot ? "status" : status_is_result ? "result" : "");
-  bool before = matches(&v->s->trace.before, f->name);
-  bool after = matches(&v->s->trace.after, f->name);
+  bool before = matches(&v->s->trace.before, f);
+  bool after = matches(&v->s->trace.after, f);
   tree_set_bool(fn, "hook_before", before);
   tree_set_bool(fn, "hook_after", after);
   view_device_function(v->device, f, fn);
@@ -407,6 +458,40 @@ static struct tree *build_function(struct view *v, const struct model_function *
     tree_set_string(lean, "status", lean_status);
   }
   return fn;
+}
+
+/* The helpers that ask the library's own test about a result (trace.status.is_error),
+ * one per test that a status uses: a test the header defines is called as it is, any
+ * other through its real function, which must then be wrapped too. */
+static void build_status_tests(struct view *v, const struct model_function **traced,
+                               size_t count, struct tree *root) {
+  struct tree *tests = tree_set(root, "status_tests", tree_list());
+  for (size_t i = 0; i < v->m->functions.len; i++) {
+    const struct model_function *f = v->m->functions.items[i];
+    if (!strset_has(&v->tests, f->name))
+      continue;
+    bool wrapped = false;
+    for (size_t k = 0; k < count && !wrapped; k++)
+      wrapped = traced[k] == f;
+    if (!wrapped && !f->defined) {
+      v->status = diag_error_at(v->d, v->s->path, v->s->trace.status_loc.line,
+                                v->s->trace.status_loc.column,
+                                "Cannot use trace.status.is_error=%s: the interposer calls it "
+                                "through its wrapper's real function, and the spec leaves it "
+                                "unwrapped (trace.exclude)",
+                                f->name);
+      continue;
+    }
+    struct tree *item = tree_push(tests, tree_map());
+    tree_set_string(item, "name", f->name);
+    tree_set(item, "helper", tree_stringf("%s_status_of_%s", v->m->backend, f->name));
+    tree_set(item, "fn_type", tree_stringf("%s_%s_fn", v->m->backend, f->name));
+    const struct model_param *p = f->params.items[0];
+    char *decl = typed_decl(p->type->spelling, "tracer_value");
+    tree_set_string(item, "value_decl", decl);
+    free(decl);
+    tree_set_bool(item, "direct", f->defined);
+  }
 }
 
 /* `NAME=VALUE` defines become `#define NAME VALUE`. */
@@ -495,7 +580,7 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   for (char *c = upper; *c; c++)
     *c = (char)toupper((unsigned char)*c);
   char *prefix = hooks_prefix(s, m->backend);
-  struct view v = {m, s, d, 0, upper, prefix, view_device_new(m, s, d, prefix)};
+  struct view v = {m, s, d, 0, upper, prefix, view_device_new(m, s, d, prefix), {0}};
   check_trace(&v);
   if (view_handles_prepare(m, s, d))
     v.status = -1;
@@ -524,12 +609,15 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
       xcalloc(m->functions.len + callbacks.len + 1, sizeof *traced);
   for (size_t i = 0; i < m->functions.len; i++) {
     const struct model_function *f = m->functions.items[i];
-    if (matches(&s->trace.exclude, f->name) || f->variadic || !f->has_prototype) {
+    bool excluded = matches(&s->trace.exclude, f);
+    if (excluded || f->variadic || !f->has_prototype || f->defined) {
       struct tree *item = tree_push(skipped, tree_map());
       tree_set_string(item, "name", f->name);
       tree_set_string(item, "why", f->variadic ? "variadic: its arguments cannot be forwarded"
                                    : !f->has_prototype ? "no prototype"
-                                                       : "excluded by the spec");
+                                   : excluded          ? "excluded by the spec"
+                                                       : "defined in the header (static inline): "
+                                                         "no symbol of the library to wrap");
       continue;
     }
     traced[index] = f;
@@ -545,6 +633,7 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   }
   if (view_callbacks_rows(m, s, root, traced, index, d))
     v.status = -1;
+  build_status_tests(&v, traced, index, root);
   if (view_events(m, s, root, traced, index, d) || view_messages_finish(s, root, d) ||
       view_rma_sync_finish(s, root, d) ||
       view_polls_finish(s, d) || view_fortran(m, s, root, traced, index, d))
@@ -563,6 +652,7 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
     v.status = -1;
   free(upper);
   free(prefix);
+  strset_free(&v.tests);
   if (v.status) {
     tree_free(root);
     return NULL;

@@ -90,10 +90,12 @@ void view_null(const struct model *m, const struct spec *s, struct tree *root) {
   struct tree *skipped = tree_set(root, "null_skipped", tree_list());
   for (size_t i = 0; i < m->functions.len; i++) {
     const struct model_function *f = m->functions.items[i];
-    if (f->variadic || !f->has_prototype) {
+    if (f->variadic || !f->has_prototype || f->defined) {
       struct tree *item = tree_push(skipped, tree_map());
       tree_set_string(item, "name", f->name);
-      tree_set_string(item, "why", f->variadic ? "variadic" : "no prototype");
+      tree_set_string(item, "why", f->variadic ? "variadic"
+                                   : f->defined ? "defined in the header"
+                                                : "no prototype");
       continue;
     }
     struct tree *fn = tree_push(functions, tree_map());

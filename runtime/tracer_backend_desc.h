@@ -155,6 +155,13 @@ struct tracer_rma_sync {
   int16_t win, peer, shared;
 };
 
+/* Statuses from low to high, both included, that are errors or not (the spec's status
+ * rules: `error: negative`, `success: 1..`). */
+struct tracer_status_range {
+  int64_t low, high;
+  uint8_t error; /* 1: errors; 0: successes */
+};
+
 /* What a call's time is to the verdict (trace.calls of the spec: waits_for, setup): time
  * the host waits for a device's work or for a peer (cuCtxSynchronize, clFinish, MPI_Wait,
  * a blocking ncclGroupEnd), or sets up (cuInit, module loading, communicator creation). */
@@ -190,6 +197,14 @@ struct tracer_function_desc {
   struct tracer_message message;
   struct tracer_rma_sync rma_sync;
   enum tracer_role role;
+  /* Ranges of statuses beside ok_statuses (which win over them): with error ranges, a
+   * status in none of them is no error; with success ranges only, one in none of them and
+   * not in ok_statuses is. */
+  const struct tracer_status_range *status_ranges;
+  uint32_t status_range_count;
+  /* The name callers write when a macro renames the function (pcre2_match for
+   * pcre2_match_8); NULL when none. */
+  const char *written;
 };
 
 struct tracer_backend_desc {

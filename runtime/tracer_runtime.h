@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #include "tracer_call_batch.h"
@@ -26,6 +27,29 @@
 #define TRACER_MAX_BYTES ((size_t)65536)
 
 static inline size_t tracer_clamp(size_t n, size_t max) { return n < max ? n : max; }
+
+/* Full mode's count of the chars of a `char` buffer of length n. A length negative as a
+ * signed number counts no bytes: many C APIs take -1 for "up to the NUL" (sqlite's nByte,
+ * ITT's metadata), so the string up to its NUL is taken, never TRACER_MAX_ELEMENTS bytes
+ * of whatever follows it. */
+static inline size_t tracer_buffer_count(const char *s, size_t n) {
+  if (!s)
+    return 0;
+  if ((ptrdiff_t)n >= 0)
+    return tracer_clamp(n, TRACER_MAX_ELEMENTS);
+  const char *nul = memchr(s, 0, TRACER_MAX_ELEMENTS);
+  return nul ? (size_t)(nul - s) : TRACER_MAX_ELEMENTS;
+}
+
+/* The length of a string of at most n chars (-1: no bound but the NUL): it ends at its
+ * NUL or after n chars, which need not be followed by one. */
+static inline size_t tracer_string_count(const char *s, size_t n) {
+  if (!s)
+    return 0;
+  size_t max = (ptrdiff_t)n < 0 ? TRACER_MAX_BYTES : tracer_clamp(n, TRACER_MAX_BYTES);
+  const char *nul = memchr(s, 0, max);
+  return nul ? (size_t)(nul - s) : max;
+}
 
 /* The trace clock (tracer_clock.h): CLOCK_MONOTONIC in nanoseconds, LTTng-UST's default,
  * or the TSC when LTTng loaded the tracer's clock plugin; tracer_clock_is_tsc is set

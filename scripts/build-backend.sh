@@ -20,13 +20,15 @@ apigen=$build/bin/apigen
 cc=${CC:-cc}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-backend=$(sed -n 's/^backend: *//p' "$spec")
-[ -n "$backend" ] || { echo "$0: error: Cannot read backend: spec=$spec" >&2; exit 1; }
+# apigen reads the spec (YAML, whatever its quoting, comments or flow style).
+backend=$("$apigen" --spec "$spec" --print backend)
+[ "$("$apigen" --spec "$spec" --print trace)" = true ] ||
+  { echo "$0: error: Cannot build backend=$backend: its spec has no trace section" >&2; exit 1; }
 
 # 1. The model and the tracer sources.
-"$apigen" --quiet --spec "$spec" --templates "$root/templates" --output "$out"
-[ -f "$out/${backend}_interposer.c" ] ||
-  { echo "$0: error: Cannot build backend=$backend: its spec has no trace section" >&2; exit 1; }
+summary=$("$apigen" --spec "$spec" --templates "$root/templates" --output "$out" 2>&1) ||
+  { echo "$summary" >&2; exit 1; }
+summary=$(echo "$summary" | sed -n "s|^apigen: $backend: \([^>]*\) -> .*|\1|p")
 
 # 2. The model is exact: the compiler checks every declaration against the headers.
 cflags=$("$apigen" --spec "$spec" --print-cflags)
@@ -45,7 +47,7 @@ if $check_only; then
   for source in "${backend}_interposer.c" "${backend}_tracepoints.c" "${backend}_events.c"; do
     $cc -fsyntax-only $flags $cflags -I"$out" -I"$root/runtime" "$out/$source"
   done
-  echo "$backend: $(sed -n 's/^counts: //p' "$out/model.yaml"); $(cat "$out/model-check.txt"); sources compile without a warning"
+  echo "$backend: $summary; $(cat "$out/model-check.txt"); sources compile without a warning"
   exit 0
 fi
 # shellcheck disable=SC2086
@@ -58,4 +60,4 @@ $cc $flags -I"$root/runtime" -shared -o "$out/libtracer_${backend}_events.so.tmp
   "$out/${backend}_events.c"
 mv "$out/libtracer_$backend.so.tmp" "$out/libtracer_$backend.so"
 mv "$out/libtracer_${backend}_events.so.tmp" "$out/libtracer_${backend}_events.so"
-echo "$backend: $(sed -n 's/^counts: //p' "$out/model.yaml"); $(cat "$out/model-check.txt")"
+echo "$backend: $summary; $(cat "$out/model-check.txt")"

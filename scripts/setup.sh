@@ -18,6 +18,8 @@ packages="
   zlib1g-dev pigz libbz2-dev bzip2 libarchive-dev libarchive-tools libsqlite3-dev sqlite3
   libcurl4-openssl-dev liblapacke-dev libuv1-dev libnetcdf-dev libfftw3-dev libpng-dev
   libxml2-dev libxml2-utils
+  libjansson-dev libpcre2-dev pcre2-utils libzstd-dev zstd liblz4-dev liblzma-dev xz-utils
+  libseccomp-dev libexpat1-dev expat libgcrypt20-dev libwebp-dev webp
   libopen-trace-format2-dev otf2-tools python3-otf2
   python3-mpi4py lammps lammps-examples hpcc python3-torch quantum-espresso quantum-espresso-data
 "

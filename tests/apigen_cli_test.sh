@@ -139,5 +139,129 @@ fi
 [ ! -e "$tmp/unformatted" ] || fail "clang-format failing: apigen wrote $(ls "$tmp/unformatted")"
 unset CLANG_FORMAT
 
+# --print KEY reads the spec as YAML, whatever its quoting, comments or flow style: what
+# scripts ask instead of reading it with sed.
+cat >"$tmp/quirky.yaml" <<'YAML'
+backend: "quirky"   # quoted, with a comment
+library: 'libz.so.1'
+headers: [ "zlib.h" ]  # flow style
+defines: ["ZLIB_CONST", "Z_SOLO=1"]
+select: {functions: ["deflate*"]}
+trace: {}
+YAML
+for pair in "backend quirky" "library libz.so.1" "headers zlib.h" "trace true"; do
+  key=${pair%% *} expect=${pair#* }
+  if run 0 --spec "$tmp/quirky.yaml" --print "$key"; then
+    [ "$(cat "$tmp/out")" = "$expect" ] && ok "--print $key: $expect" ||
+      fail "--print $key printed '$(cat "$tmp/out")', expected '$expect'"
+  fi
+done
+if run 0 --spec "$tmp/quirky.yaml" --print defines; then
+  [ "$(cat "$tmp/out")" = "$(printf 'ZLIB_CONST\nZ_SOLO=1')" ] && ok "--print defines: one a line" ||
+    fail "--print defines printed '$(cat "$tmp/out")'"
+fi
+if run 2 --spec "$tmp/quirky.yaml" --print no_such_key; then
+  grep -q "Cannot print key=no_such_key" "$tmp/err" && ok "--print of an unknown key: exit 2" ||
+    fail "--print no_such_key: unexpected message: $(cat "$tmp/err")"
+fi
+# What the build needs of a spec (library, trace.hooks, trace.runtime_parts) apigen writes
+# as it reads it, quotes and flow style included, into B_build.cmake, which CMake includes
+# (generated/CMakeLists.txt); a runtime part that is a path is refused, located. (The
+# hooks file lives in ../runtime/hooks/ from the spec's folder.)
+mkdir -p "$tmp/fx/specs" "$tmp/fx/runtime/hooks"
+: >"$tmp/fx/runtime/hooks/facts_hooks.c"
+cat >"$tmp/fx/specs/facts.yaml" <<'YAML'
+backend: facts
+library: "libz.so.1"  # quoted
+headers: [zlib.h]
+select: {functions: ["deflateEnd"]}
+trace: {hooks: 'facts_hooks.c', runtime_parts: ["one", two]}  # flow style
+YAML
+if run 0 --quiet --spec "$tmp/fx/specs/facts.yaml" --templates "$src/templates" --output "$tmp/facts"; then
+  grep -qx 'set(tracer_library "libz.so.1")' "$tmp/facts/facts_build.cmake" &&
+    grep -qx 'set(tracer_hooks "facts_hooks.c")' "$tmp/facts/facts_build.cmake" &&
+    grep -qx 'set(tracer_runtime_parts "one;two")' "$tmp/facts/facts_build.cmake" &&
+    ok "B_build.cmake: library, hooks and runtime parts as the spec gives them" ||
+    fail "B_build.cmake: $(cat "$tmp/facts/facts_build.cmake" 2>&1)"
+fi
+sed 's|"one"|"../one"|' "$tmp/fx/specs/facts.yaml" >"$tmp/fx/specs/facts_path.yaml"
+if run 3 --quiet --spec "$tmp/fx/specs/facts_path.yaml" --templates "$src/templates" \
+     --output "$tmp/facts_path"; then
+  grep -q "facts_path.yaml:5:[0-9]*: error: Cannot use trace.runtime_parts=../one" "$tmp/err" &&
+    [ ! -e "$tmp/facts_path/facts_build.cmake" ] && ok "a runtime part that is a path: refused, located" ||
+    fail "a runtime part that is a path: $(cat "$tmp/err")"
+fi
+
+# --init HEADER writes a starting spec from the header alone (zstd.h: libzstd-dev, which
+# scripts/setup.sh installs): library found from the package, the prefix, the library's
+# own test of its size_t results, each inferred line with a comment; and the spec it
+# writes is one apigen reads.
+if [ -f /usr/include/zstd.h ]; then
+  if run 0 --init zstd.h -o "$tmp/zstd.yaml"; then
+    for words in "backend: zstd" "library: libzstd.so" 'functions: \["ZSTD_\*"\]' \
+                 "is_error: ZSTD_isError" "# size_t: ZSTD_isError(), the header's own test"; do
+      grep -q "$words" "$tmp/zstd.yaml" || fail "--init zstd.h: no '$words' in the spec"
+    done
+    [ ! -s "$tmp/out" ] || fail "--init -o FILE also wrote to stdout"
+    run 0 --spec "$tmp/zstd.yaml" --print backend && [ "$(cat "$tmp/out")" = zstd ] &&
+      ok "--init zstd.h -o FILE: $(grep -c . "$tmp/zstd.yaml") lines, read back by --print" ||
+      fail "--init zstd.h: the spec is not read back"
+  fi
+  if run 0 --init zstd.h --backend myzstd; then
+    grep -q "^backend: myzstd$" "$tmp/out" && ok "--init --backend NAME, to stdout" ||
+      fail "--init --backend myzstd: $(head -n 5 "$tmp/out")"
+  fi
+else
+  echo "skipped: --init zstd.h (libzstd-dev not installed)"
+fi
+# The comment of a rule inferred from a doc comment quotes its clause, lines joined, with
+# no comment stars or doxygen commands (seccomp.h, yaml.h: libseccomp-dev, libyaml-dev).
+if [ -f /usr/include/seccomp.h ] && [ -f /usr/include/yaml.h ]; then
+  run 0 --init seccomp.h -o "$tmp/seccomp.yaml" && run 0 --init yaml.h -o "$tmp/yaml.yaml" &&
+    grep -q '^      # its doc comment: "returns __NR_SCMP_ERROR on failure" (__NR_SCMP_ERROR = -1)$' "$tmp/seccomp.yaml" &&
+    grep -q '^      seccomp_syscall_resolve_name: {type: "int", error: \[-1\]}$' "$tmp/seccomp.yaml" &&
+    grep -q '^    # its doc comment: "Returns zero on success, negative values on failure"$' "$tmp/seccomp.yaml" &&
+    grep -q '# its doc comment: "1 if the function succeeded, 0 on error"$' "$tmp/yaml.yaml" &&
+    ok "--init quotes the doc comments' clauses" ||
+    fail "--init's quotes of doc comments: $(grep -h 'doc comment' "$tmp/seccomp.yaml" "$tmp/yaml.yaml" | head -n 4)"
+fi
+# A size_t function whose doc comment describes a size and names no error has no status,
+# though the header tests such results (lz4frame.h's LZ4F_compressBound); a function with
+# no words of its own takes those of the function the header defines to return a call of
+# it (webp/decode.h's inline WebPInitDecBuffer: "Returns false in case of version
+# mismatch", for the exported WebPInitDecBufferInternal). liblz4-dev, libwebp-dev.
+if [ -f /usr/include/lz4frame.h ] && [ -f /usr/include/webp/decode.h ]; then
+  run 0 --init lz4frame.h -o "$tmp/lz4frame.yaml" && run 0 --init webp/decode.h -o "$tmp/webp.yaml" &&
+    grep -q '^    exclude: \[.*LZ4F_compressBound\]$' "$tmp/lz4frame.yaml" &&
+    grep -q '^    is_error: LZ4F_isError$' "$tmp/lz4frame.yaml" &&
+    grep -q '# the doc comment of WebPInit[A-Za-z]*, which returns it: "Returns false in case of' "$tmp/webp.yaml" &&
+    grep -q '^    error: zero$' "$tmp/webp.yaml" &&
+    ok "--init: sizes by their doc comments, the words of an inline wrapper" ||
+    fail "--init of lz4frame.h, webp/decode.h: $(sed -n '/^trace:/,$p' "$tmp/lz4frame.yaml" "$tmp/webp.yaml" | head -n 12)"
+fi
+# Bad input to --init: no header, a header that does not exist, one that does not parse
+# (a located message), a library that does not exist. Never a spec on stdout.
+if run 2 --init; then
+  grep -q "error: --init needs at least one HEADER" "$tmp/err" && ok "--init without a header: exit 2" ||
+    fail "--init without a header: unexpected message: $(cat "$tmp/err")"
+fi
+if run 4 --init "$tmp/no_such_header.h"; then
+  grep -q "no_such_header.h" "$tmp/err" && [ ! -s "$tmp/out" ] &&
+    ok "--init of a missing header: exit 4, '$(grep -m1 error "$tmp/err")'" ||
+    fail "--init of a missing header: unexpected output: $(cat "$tmp/err")"
+fi
+printf '/* a header with a mistake */\nint broken(int x;\n' >"$tmp/broken.h"
+if run 4 --init "$tmp/broken.h"; then
+  grep -q "broken.h:2:[0-9]*: error: " "$tmp/err" && [ ! -s "$tmp/out" ] &&
+    ok "--init of a header that does not parse: exit 4, located: '$(grep -m1 'broken.h:2' "$tmp/err")'" ||
+    fail "--init of a broken header: unexpected output: $(cat "$tmp/err")"
+fi
+printf 'int fine(int x);\n' >"$tmp/fine.h"
+if run 3 --init "$tmp/fine.h" --library libno_such_library.so.9; then
+  grep -q "Cannot find the library of header=.*fine.h" "$tmp/err" && [ ! -s "$tmp/out" ] &&
+    ok "--init with a library that does not exist: exit 3" ||
+    fail "--init --library libno_such_library.so.9: unexpected output: $(cat "$tmp/err")"
+fi
+
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)" >&2; exit 1; }
 echo "apigen command line: all checks passed"

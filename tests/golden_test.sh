@@ -61,7 +61,7 @@ echo "$name: exactness check passed"
 #    errors, as the build compiles them (with and without CMake's release -DNDEBUG).
 if grep -q '^trace:' spec.yaml; then
   runtime=$templates/../runtime
-  backend=$(sed -n 's/^backend: *//p' spec.yaml)
+  backend=$("$apigen" --spec spec.yaml --print backend)
   for release in -DNDEBUG -UNDEBUG; do
     for source in interposer tracepoints events; do
       # shellcheck disable=SC2086

@@ -562,7 +562,8 @@ void __itt_metadata_add(const __itt_domain *domain, __itt_id id, __itt_string_ha
  *  \param[in] id     instance id, or __itt_null for the current task
  *  \param[in] key    metadata name
  *  \param[in] data   the string
- *  \param[in] length number of characters in data */
+ *  \param[in] length number of characters in data, or -1 (0 in older versions) when
+ *                    unknown (data then ends in NUL) */
 void __itt_metadata_str_add(const __itt_domain *domain, __itt_id id,
                             __itt_string_handle *key, const char *data, size_t length);
 /** Attach numeric metadata to a scope.
@@ -580,7 +581,8 @@ void __itt_metadata_add_with_scope(const __itt_domain *domain, __itt_scope scope
  *  \param[in] scope  scope the metadata belongs to
  *  \param[in] key    metadata name
  *  \param[in] data   the string
- *  \param[in] length number of characters in data */
+ *  \param[in] length number of characters in data, or -1 (0 in older versions) when
+ *                    unknown (data then ends in NUL) */
 void __itt_metadata_str_add_with_scope(const __itt_domain *domain, __itt_scope scope,
                                        __itt_string_handle *key, const char *data,
                                        size_t length);

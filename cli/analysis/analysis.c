@@ -1,6 +1,7 @@
 /* analysis: see analysis.h. */
 #include "analysis.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,6 +200,8 @@ enum analysis_status analysis_run(const struct analysis_request *given,
     fold_causes(d, mark, "Cannot read the trace");
     return ANALYSIS_NO_TRACE;
   }
+  snprintf(result->unknown_backends, sizeof result->unknown_backends, "%s",
+           trace_reader_map(reader)->unknown_backends);
   /* The window, and the steps it or the steps table asks for: found in a read of their
    * own, before the one the outputs share, which then hands out only the window. */
   struct steps steps = {0};

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "backends.h"
 #include "commands.h"
 #include "flame.h"
 #include "job_folder.h"
@@ -290,6 +291,15 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
   say_missing(&result);
   if (!rc && result.missing_unexplained)
     rc = TRACER_EXIT_INCOMPLETE;
+  if (result.unknown_backends[0]) {
+    char looked[1024];
+    backends_where(looked, sizeof looked, true);
+    log_warn("Cannot decode the calls of backend %s: the trace has its events, but it is "
+             "neither built in nor found on the backend path (looked in: %s). Give its "
+             "folder (scripts/build-backend.sh's output) with --backend-path DIR or "
+             "TRACER_BACKEND_PATH",
+             result.unknown_backends, looked);
+  }
   if (result.timeline)
     say_timeline(path, request.timeline_json_path, &result);
   if (result.csv)

@@ -195,9 +195,13 @@ static int select_backends(const struct tracer_options *o, char ***names, char *
     char *copy = strdup(o->backends), *save = NULL;
     for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
       if (!backends_find(t)) {
-        char known[1024];
+        char known[1024], looked[1024];
         backends_names(", ", known, sizeof known);
-        log_error("Unknown backend: %s (the backends here: %s)", t, known);
+        backends_where(looked, sizeof looked, false);
+        log_error("Unknown backend: %s (the backends here: %s; one built outside the tracer "
+                  "by scripts/build-backend.sh is found with --backend-path DIR or "
+                  "TRACER_BACKEND_PATH; looked in: %s)",
+                  t, known, looked);
         free(copy);
         return -1;
       }

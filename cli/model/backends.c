@@ -106,6 +106,25 @@ const char *backends_path_dir(const char *name) {
   return NULL;
 }
 
+void backends_where(char *out, size_t size, bool builtin) {
+  const char *env = getenv("TRACER_BACKEND_PATH");
+  int n;
+  if (!env || !*env) {
+    n = snprintf(out, size, "no backend path (neither --backend-path nor TRACER_BACKEND_PATH)");
+  } else {
+    /* --backend-path joined the front of TRACER_BACKEND_PATH (tracer_main.c). */
+    n = snprintf(out, size, "the backend path %s (--backend-path, TRACER_BACKEND_PATH), %s", env,
+                 path_count ? "which holds" : "which holds no backend (a folder of "
+                                             "libtracer_B_events.so and libtracer_B.so)");
+    for (size_t i = 0; i < path_count && n >= 0 && (size_t)n < size; i++)
+      n += snprintf(out + n, size - (size_t)n, " %s", path_backends[i]->name);
+  }
+  if (builtin && n >= 0 && (size_t)n < size)
+    n += snprintf(out + n, size - (size_t)n, "; and the backends built in:");
+  for (size_t i = 0; builtin && tracer_backends_builtin[i] && n >= 0 && (size_t)n < size; i++)
+    n += snprintf(out + n, size - (size_t)n, " %s", tracer_backends_builtin[i]->name);
+}
+
 size_t backends_count(void) {
   size_t n = 0;
   while (tracer_backends[n])

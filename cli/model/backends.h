@@ -10,6 +10,7 @@
 #ifndef TRACER_BACKENDS_H
 #define TRACER_BACKENDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "tracer_backend_desc.h"
@@ -25,6 +26,11 @@ void backends_load_path(void);
 /* The folder a backend of the path was found in (its interposer lives there); NULL for
  * a built-in backend or an unknown name. */
 const char *backends_path_dir(const char *name);
+
+/* Where backends are looked for, for messages: the folders of the backend path
+ * (--backend-path, TRACER_BACKEND_PATH) and the backends found there, or that it is
+ * empty; with builtin, the built-in list too. */
+void backends_where(char *out, size_t size, bool builtin);
 
 size_t backends_count(void);
 /* The names of the backends known (backends_load_path() first for those of the path),

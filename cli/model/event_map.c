@@ -1,6 +1,7 @@
 /* event_map: event class name -> backend, function and role. */
 #include "event_map.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,8 +116,14 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   }
   const struct tracer_backend_desc *desc =
       backends_find_provider(c->name, (size_t)(colon - c->name));
-  if (!desc)
+  if (!desc) {
+    /* A backend's events carry its records (`record`, or minimal mode's `calls`);
+     * LTTng's own providers (lttng_ust_statedump, lttng_ust_libc, ...) do not. */
+    info->unknown_backend = strncmp(c->name, "lttng_ust_", 10) == 0 &&
+                            (ctf_event_class_field_index(c, "record") >= 0 ||
+                             ctf_event_class_field_index(c, "calls") >= 0);
     return;
+  }
   info->desc = desc;
   info->backend = backend_index(desc);
   /* One event per call: `call` (minimal mode), `F` (default) or `F__full` (two
@@ -157,6 +164,21 @@ int event_map_build(const struct ctf_trace *trace, struct event_map *map) {
   for (size_t i = 0; i < map->count; i++) {
     const struct ctf_event_class *c = ctf_trace_event_class(trace, i);
     map_class(c, &map->infos[c->index]);
+    /* An interposer's provider is lttng_ust_<backend>: name each unknown one once. */
+    if (map->infos[c->index].unknown_backend) {
+      const char *name = c->name + 10, *colon = strchr(name, ':');
+      int len = (int)(colon ? (size_t)(colon - name) : strlen(name));
+      char item[80];
+      snprintf(item, sizeof item, "%.*s", len, name);
+      size_t used = strlen(map->unknown_backends);
+      bool seen = false;
+      for (const char *s = map->unknown_backends; (s = strstr(s, item)) && !seen; s++)
+        seen = (s == map->unknown_backends || s[-1] == ',') &&
+               (s[strlen(item)] == ',' || s[strlen(item)] == '\0');
+      if (!seen && used + strlen(item) + 2 < sizeof map->unknown_backends)
+        snprintf(map->unknown_backends + used, sizeof map->unknown_backends - used, "%s%s",
+                 used ? "," : "", item);
+    }
   }
   map->vpid_key = ctf_trace_context_key(trace, "vpid");
   map->vtid_key = ctf_trace_context_key(trace, "vtid");

@@ -30,6 +30,7 @@ struct event_info {
   enum event_role role;
   bool full;                              /* an F__full event */
   bool batch;                             /* minimal mode's `call`: a batch of calls */
+  bool unknown_backend;                   /* lttng_ust_<b>:* of a backend not known here */
   int backend;                            /* index in tracer_backends[], -1 if none */
   const struct tracer_backend_desc *desc; /* NULL if none */
   int function;                           /* index in desc->functions, -1 if none (and
@@ -55,6 +56,9 @@ struct event_map {
   struct event_info *infos; /* by ctf_event_class.index */
   size_t count;
   int vpid_key, vtid_key;   /* ctf_trace_context_key() of vpid and vtid, -1 if absent */
+  /* Backends whose events the trace has but the tracer does not know (neither built in
+   * nor on TRACER_BACKEND_PATH), comma-separated: their calls cannot be decoded. */
+  char unknown_backends[256];
 };
 
 int event_map_build(const struct ctf_trace *trace, struct event_map *map);
@@ -98,19 +102,28 @@ size_t event_map_record(const struct event_info *info, const struct ctf_event *e
                         uint64_t *slots, size_t max);
 
 /* Whether a call of function f (of backend b) with this status failed: the function's own
- * success and "not ready" values when its spec gives them, else the backend's success
+ * success and "not ready" values when its spec gives them, then its ranges (error ranges:
+ * only those are errors; success ranges: those are not), else the backend's success
  * value. Records keep a status's low 32 bits: compared as such. */
 static inline bool event_map_call_failed(const struct tracer_backend_desc *b,
                                          const struct tracer_function_desc *f,
                                          int64_t status) {
   if (f->status == TRACER_STATUS_NONE)
     return false;
-  if (!f->ok_status_count)
+  if (!f->ok_status_count && !f->status_range_count)
     return (int32_t)status != (int32_t)b->success;
   for (uint32_t i = 0; i < f->ok_status_count; i++)
     if ((int32_t)status == (int32_t)f->ok_statuses[i])
       return false;
-  return true;
+  int64_t value = (int32_t)status;
+  bool error_ranges = false;
+  for (uint32_t i = 0; i < f->status_range_count; i++) {
+    const struct tracer_status_range *r = &f->status_ranges[i];
+    if (value >= r->low && value <= r->high)
+      return r->error;
+    error_ranges |= r->error;
+  }
+  return !error_ranges;
 }
 
 /* An integer payload field (its index in the event's class), false when absent (-1) or

@@ -85,6 +85,9 @@ struct analysis_result {
   uint64_t flame_device_lines, flame_host_lines;
   bool otf2;                     /* the OTF2 archive was written: */
   uint64_t otf2_locations, otf2_events;
+  /* Backends the trace has events of that the tracer does not know (event_map.h);
+   * "" when none. */
+  char unknown_backends[256];
   /* Packets the trace should hold and does not (trace_reader.h: struct trace_losses):
    * those its index lists that its files lack, those never written (gaps in the packets'
    * sequence numbers), of them those the run record does not account for (lost while

@@ -1453,8 +1453,12 @@ LTTNG_UST_TRACEPOINT_EVENT(
         lttng_ust_field_sequence_hex(uint8_t, key_bytes, (const uint8_t *)tracer_args->key, size_t,
                                      tracer_clamp((tracer_args->key ? 1 : 0) *
                                                       sizeof(*tracer_args->key),
-                                                  TRACER_MAX_BYTES))                 // at entry
-        lttng_ust_field_string(data_str, tracer_args->data ? tracer_args->data : "") // at entry
+                                                  TRACER_MAX_BYTES)) // at entry
+        lttng_ust_field_sequence_text(char, data_str, (const char *)tracer_args->data, size_t,
+                                      tracer_string_count((const char *)tracer_args->data,
+                                                          (size_t)(tracer_args->length
+                                                                       ? tracer_args->length
+                                                                       : -1))) // at entry
         ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
@@ -1493,20 +1497,24 @@ LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_metadata_str_add_with_scope__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_str_add_with_scope_args *, tracer_args,
                       const struct itt___itt_metadata_str_add_with_scope_record *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(
-            uint64_t, record, (const uint64_t *)tracer_record,
-            TRACER_RECORD_SLOTS(struct itt___itt_metadata_str_add_with_scope_record)) // the slots
-        lttng_ust_field_sequence_hex(
-            uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
-            tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
-                         TRACER_MAX_BYTES)) // at entry
-        lttng_ust_field_sequence_hex(uint8_t, key_bytes, (const uint8_t *)tracer_args->key, size_t,
-                                     tracer_clamp((tracer_args->key ? 1 : 0) *
-                                                      sizeof(*tracer_args->key),
-                                                  TRACER_MAX_BYTES))                 // at entry
-        lttng_ust_field_string(data_str, tracer_args->data ? tracer_args->data : "") // at entry
-        ))
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_metadata_str_add_with_scope_record)) // the slots
+                        lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
+                                                     (const uint8_t *)tracer_args->domain, size_t,
+                                                     tracer_clamp((tracer_args->domain ? 1 : 0) *
+                                                                      sizeof(*tracer_args->domain),
+                                                                  TRACER_MAX_BYTES)) // at entry
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, key_bytes, (const uint8_t *)tracer_args->key, size_t,
+                            tracer_clamp((tracer_args->key ? 1 : 0) * sizeof(*tracer_args->key),
+                                         TRACER_MAX_BYTES)) // at entry
+                        lttng_ust_field_sequence_text(
+                            char, data_str, (const char *)tracer_args->data, size_t,
+                            tracer_string_count((const char *)tracer_args->data,
+                                                (size_t)(tracer_args->length ? tracer_args->length
+                                                                             : -1))) // at entry
+                        ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_relation_add_to_current,
@@ -2275,8 +2283,10 @@ LTTNG_UST_TRACEPOINT_EVENT(
     LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
         uint64_t, record, (const uint64_t *)tracer_record,
         TRACER_RECORD_SLOTS(struct itt___itt_event_create_record)) // the slots
-                        lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
-                                                                           : "") // at entry
+                        lttng_ust_field_sequence_text(
+                            char, name_str, (const char *)tracer_args->name, size_t,
+                            tracer_string_count((const char *)tracer_args->name,
+                                                (size_t)(tracer_args->namelen))) // at entry
                         ))
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_start,

@@ -40,6 +40,26 @@ traced_like_plain driver "$(abspath "$2")"
 E2E_BACKEND=cuda compare_tally "$tmp/driver.tally.json" "$tmp/driver.json"
 device_timed "$tmp/driver.tally.json"
 
+# cuda.h renames functions with macros (#define cuMemAlloc cuMemAlloc_v2): -t shows the
+# symbol's name and, after an entry's arguments, the name the app's source writes; an
+# exit line and a function no macro renames get nothing after them.
+"$tracer" -r "$tmp/driver.trace" -t -o "$tmp/driver.text" 2>"$tmp/driver.text.err" ||
+  fail "tracer -r -t failed: $(cat "$tmp/driver.text.err")"
+written=$(awk '
+  match($0, /lttng_ust_cuda:[A-Za-z0-9_]+_(entry|exit): /) {
+    name = substr($0, RSTART + 15, RLENGTH - 15); sub(/_(entry|exit): $/, "", name)
+    stem = name; renamed = sub(/_v2$/, "", stem)
+    want = renamed && $0 ~ /_entry: / ? "} # " stem : "}"
+    if (substr($0, length($0) - length(want) + 1) != want) { print "not ending in \"" want "\": " $0; exit }
+    if (want != "}") shown++
+  }
+  END { if (!shown) print "no line shows a written name" }' "$tmp/driver.text")
+[ -z "$written" ] || fail "-t and the names the source writes: $written"
+renamed=$(jq '[.calls | to_entries[] | select(.key | endswith("_v2")) | .value] | add' "$tmp/driver.json")
+shown=$(grep -c '_v2_entry: {.*} # cu[A-Za-z0-9_]*$' "$tmp/driver.text" || true)
+[ "$shown" -eq "$renamed" ] ||
+  fail "-t shows the written name of $shown calls; the app made $renamed calls of _v2 functions"
+
 # The driver, dlopen'd and resolved with dlsym.
 traced_like_plain dlopen "$(abspath "$3")"
 E2E_BACKEND=cuda compare_tally "$tmp/dlopen.tally.json" "$tmp/dlopen.json"

@@ -18,7 +18,7 @@ spec=$here/$backend.yaml
 [ -f "$spec" ] || spec=$backend  # a spec given by path (the corpus_new_spec test)
 lines=$(wc -l <"$spec")
 [ "$lines" -le 30 ] || { echo "FAIL: $backend: the spec has $lines lines (at most 30)" >&2; exit 1; }
-backend=$(sed -n 's/^backend: *//p' "$spec")
+backend=$("$build/bin/apigen" --spec "$spec" --print backend)
 command=$(sed -n "s/^$backend: //p" "$here/programs.txt")
 if [ -z "$command" ]; then
   "$root/scripts/build-backend.sh" --check "$spec" "$tmp/backends" "$build"

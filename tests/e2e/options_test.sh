@@ -62,7 +62,7 @@ bad traced_backwards 2 "Cannot use --traced-ranks 5-2: expected ranks and ranges
 # An unknown backend: the message lists those there are, as --help does.
 known=$("$tracer" --help | sed -n 's/.*built here: \([^;)]*\).*/\1/p' | tr -d ' ')
 [ -n "$known" ] || fail "--help lists no backends"
-bad backend 2 "Unknown backend: nosuch (the backends here: $(echo "$known" | sed 's/,/, /g'))" \
+bad backend 2 "Unknown backend: nosuch (the backends here: $(echo "$known" | sed 's/,/, /g');" \
   -b nosuch
 
 # Output paths: checked before the app runs, nothing made.

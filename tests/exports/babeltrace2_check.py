@@ -172,7 +172,7 @@ def same(tracer_value, bt_value):
 
 
 TRACER_LINE = re.compile(
-    r"^\S+ - \S+ - pid: (-?\d+), tid: (-?\d+) - ([A-Za-z0-9_]+):(\S+)_(entry|exit): (\{.*\})$")
+    r"^\S+ - \S+ - pid: (-?\d+), tid: (-?\d+) - ([A-Za-z0-9_]+):(\S+)_(entry|exit): (\{.*\})(?: # \S+)?$")
 BT_LINE = re.compile(r"^\[[^\]]*\] \([^)]*\) \S+ ([A-Za-z0-9_]+):(\S+): (.*)$")
 
 

@@ -467,7 +467,13 @@ static void print_call_line(struct text_format *fm, const struct ctf_event *ev,
       if (!cf->shown[i] && !is_length_of_next(cf->c, i))
         print_field(out, f, cf, i, &first);
   }
-  text_line_puts(out, first ? "}\n" : " }\n");
+  text_line_puts(out, first ? "}" : " }");
+  /* The name callers write, where a macro renames the function (pcre2_match). */
+  if (!exit && f->written) {
+    text_line_puts(out, " # ");
+    text_line_puts(out, f->written);
+  }
+  text_line_putc(out, '\n');
 }
 
 /* A call's two lines, entry then exit, one after the other in f->line; *entry_length
