@@ -43,9 +43,16 @@ static const char usage[] =
     "                         DIR/traces.otf2 in Vampir, Scalasca, otf2-print); DIR is\n"
     "                         new, empty or an archive to replace; an MPI job gets one\n"
     "      --flame FILE       also write folded stacks for flame graphs: FILE weighted by\n"
-    "                         device time (rank;regions;calls;-;kernel), and FILE with\n"
-    "                         .host before its extension weighted by the time in API\n"
-    "                         calls (stacks.host.folded); an MPI job gets one pair\n"
+    "                         device time (rank;regions;code;calls;-;kernel, the code\n"
+    "                         being the Python and native frames of the calls that\n"
+    "                         submit work), and FILE with .host before its extension\n"
+    "                         weighted by the time in API calls (stacks.host.folded);\n"
+    "                         FILE ending in .svg: the flame graphs themselves, as\n"
+    "                         interactive SVG (stacks.svg, stacks.host.svg); an MPI job\n"
+    "                         gets one pair\n"
+    "      --no-stacks        keep no stacks: the calls that submit device work or a\n"
+    "                         collective record neither their Python nor their native\n"
+    "                         frames (by default they do, in default and full modes)\n"
     "  -m, --mode MODE        what each call's event records: minimal (names, times,\n"
     "                         status; written 32 calls an event, and a SIGKILL loses a\n"
     "                         thread's last 31 at most), default (scalar arguments and\n"
@@ -180,7 +187,8 @@ int main(int argc, char **argv) {
     OPT_CSV,
     OPT_OTF2,
     OPT_FLAME,
-    OPT_MAX_SIZE
+    OPT_MAX_SIZE,
+    OPT_NO_STACKS
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -195,6 +203,7 @@ int main(int argc, char **argv) {
       {"replay", optional_argument, NULL, 'r'},
       {"blocking", no_argument, NULL, OPT_BLOCKING},
       {"every-call", no_argument, NULL, OPT_EVERY_CALL},
+      {"no-stacks", no_argument, NULL, OPT_NO_STACKS},
       {"clock", required_argument, NULL, OPT_CLOCK},
       {"check", no_argument, NULL, OPT_CHECK},
       {"traced-ranks", required_argument, NULL, OPT_TRACED_RANKS},
@@ -294,6 +303,7 @@ int main(int argc, char **argv) {
     /* The app inherits it; its runtime reads it (runtime/tracer_counted.c). */
     case OPT_EVERY_CALL: setenv("TRACER_EVERY_CALL", "1", 1); break;
     case OPT_START_PAUSED: o.start_paused = true; break;
+    case OPT_NO_STACKS: o.no_stacks = true; break;
     case OPT_SAMPLE: {
       char *end = NULL;
       long ms = optarg ? strtol(optarg, &end, 10) : 100;

@@ -151,6 +151,7 @@ void tracer_demangle(const char *name, char *out, size_t size);
 struct tracer_call_id {
   int32_t tid;
   uint64_t start;
+  uint64_t stack; /* the call's stack (runtime/stacks/tracer_stacks.h); 0: none */
 };
 
 /* ---- which device a command runs on ----

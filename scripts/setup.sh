@@ -20,6 +20,7 @@ packages="
   libxml2-dev libxml2-utils
   libopen-trace-format2-dev otf2-tools python3-otf2
   python3-mpi4py lammps lammps-examples hpcc python3-torch
+  libunwind-dev libdw-dev python3-pyopencl
 "
 
 if [ "$(id -u)" -ne 0 ]; then

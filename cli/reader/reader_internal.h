@@ -11,14 +11,15 @@
 
 #include "trace_consumer.h"
 #include "trace_reader.h"
+#include "trace_stacks.h"
 
 enum { READER_MAX_ARGS = 24, READER_TEXT_BYTES = 1024, READER_MAX_FIELDS = 256,
-       READER_MAX_SLOTS = 256, READER_CALL_TARGETS = 16 };
+       READER_MAX_SLOTS = 256, READER_CALL_TARGETS = 16, READER_STACK_CACHE = 64 };
 
 /* Fields the event map does not name, by event class index: a device command's
  * submitting call and device, a region's depth; -1 when absent. */
 struct reader_extra_fields {
-  int call_tid, call_start, depth, device, device_name;
+  int call_tid, call_start, depth, device, device_name, call_stack;
 };
 
 struct trace_reader {
@@ -36,6 +37,9 @@ struct trace_reader {
    * the streams read after them. has_clock_read_least: the record had it. */
   uint64_t clock_read_least_ns;
   bool has_clock_read_least;
+  /* The stacks the records refer to, filled as their definitions are decoded
+   * (trace_stacks.h); owned. */
+  struct trace_stacks *stacks;
 };
 
 struct reader_target {
@@ -99,6 +103,13 @@ struct decoder {
   char text[READER_TEXT_BYTES];
   struct reader_slot_formats *formats; /* READER_FORMAT_CACHE; owned */
   struct ctf_value *values;       /* READER_MAX_FIELDS; owned */
+  /* The stacks the last records named, by id (the table takes a lock). */
+  struct reader_stack_cache {
+    int host;
+    int64_t pid;
+    uint64_t id;
+    const struct trace_stack *stack;
+  } stack_cache[READER_STACK_CACHE];
 };
 
 int decoder_init(struct decoder *d, const struct trace_reader *reader,

@@ -26,6 +26,7 @@
 #include "ctf.h"
 #include "event_map.h"
 #include "trace_arg.h"
+#include "trace_stacks.h"
 
 /* What a consumer needs from the read (struct trace_consumer.needs). */
 enum trace_need {
@@ -88,6 +89,9 @@ struct trace_call {
   /* TRACE_NEEDS_TIMES: wall-clock ns; end less one clock read (the least measured so far
    * in the read, lttng_ust_tracer:clock_read). */
   uint64_t start, end;
+  /* Where a call that submitted device work came from (trace_stacks.h): its Python and
+   * native frames; NULL for other calls, and when the run kept no stacks. */
+  const struct trace_stack *stack;
   const uint64_t *slots;        /* the record's slots read: its head, all with ARGS */
   size_t slot_count;
   /* TRACE_NEEDS_ARGS: the arguments as passed, then the result, status and out values
@@ -128,6 +132,7 @@ struct trace_device {
    * unknown, and its start (TRACE_NEEDS_TIMES). */
   int64_t call_tid;
   uint64_t call_start;
+  const struct trace_stack *stack; /* the submitting call's stack; NULL when unknown */
 };
 
 /* A named region of one thread (ITT tasks, NVTX ranges: any backend's trace.regions),

@@ -55,7 +55,7 @@ static void emit(const struct cupti_command *c, const struct tracer_call_id *cal
 }
 
 void cupti_command_record(const struct cupti_command *c) {
-  struct tracer_call_id call = {0, 0};
+  struct tracer_call_id call = {0, 0, 0};
   bool known = false;
   if (__atomic_load_n(&cupti_correlates, __ATOMIC_ACQUIRE) && c->correlation) {
     pthread_mutex_lock(&origins_lock);
@@ -104,7 +104,7 @@ void cupti_correlation_record(const CUpti_ActivityExternalCorrelation *r) {
     release = joined(r->correlationId, call, &c);
   else
     tracer_map_put(&by_external, r->externalId,
-                   &(struct tracer_call_id){JOIN_FIRST, r->correlationId});
+                   &(struct tracer_call_id){JOIN_FIRST, r->correlationId, 0});
   pthread_mutex_unlock(&origins_lock);
   if (release)
     emit(&c, &call);

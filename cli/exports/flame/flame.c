@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "call_stacks.h"
+#include "flame_svg.h"
 #include "key_map.h"
 #include "name_table.h"
 #include "tracer_backend_desc.h"
@@ -45,6 +46,7 @@ struct parked {
   uint32_t name;
   uint32_t next;             /* the next command of the same call, or NO_NODE */
   bool done;
+  const struct trace_stack *stack; /* its call's, as the command names it; may be NULL */
 };
 
 /* A thread's nodes, one per frame open on it. */
@@ -217,13 +219,28 @@ static int park(struct flame *f, const struct trace_device *d, uint32_t name) {
     return -1;
   f->parked[f->parked_len] = (struct parked){d->from.host, d->from.host_name, d->pid, d->call_tid,
                                              d->call_start, d->duration_ns, name,
-                                             added ? NO_NODE : (uint32_t)(*first - 1), false};
+                                             added ? NO_NODE : (uint32_t)(*first - 1), false,
+                                             d->stack};
   *first = ++f->parked_len;
   f->parked_open++;
   return 0;
 }
 
 /* ---- The stacks' sink ---------------------------------------------------------------- */
+
+/* The stack a call came with (its payload's first word, on_call). */
+static const struct trace_stack *stack_in(const struct stack_frame *frame) {
+  return (const struct trace_stack *)(uintptr_t)frame->payload[0];
+}
+
+/* The node of a submission's last Python or native frame, under node. */
+static uint32_t under_stack(struct flame *f, uint32_t node, const struct trace_stack *s) {
+  const struct trace_frame *frames;
+  size_t n = trace_stack_frames(s, &frames);
+  for (size_t i = 0; i < n && node != NO_NODE; i++)
+    node = child(f, node, frame_name(f, frames[i].label, strlen(frames[i].label)));
+  return node;
+}
 
 static int on_enter(void *context, struct stack_thread *t, const struct stack_frame *frame,
                     const struct stack_frame *const *stack, size_t depth) {
@@ -241,6 +258,11 @@ static int on_enter(void *context, struct stack_thread *t, const struct stack_fr
     ft->cap = cap;
   }
   uint32_t parent = depth ? ft->nodes[depth - 1] : root_of(f, t->host, t->pid);
+  /* A submission's stack goes between what was open around it and the call: the Python
+   * and native frames it came from, once (a call made inside it has the same). */
+  const struct trace_stack *from = frame->kind == STACK_CALL ? stack_in(frame) : NULL;
+  if (from && (!depth || stack[depth - 1]->kind != STACK_CALL || stack_in(stack[depth - 1]) != from))
+    parent = under_stack(f, parent, from);
   bool added;
   uint64_t *name = key_map_put(&f->name_of_address, (uint64_t)(uintptr_t)frame->name, &added);
   if (name && added)
@@ -300,7 +322,8 @@ static void start_over(struct flame *f) {
 
 static int on_call(void *context, const struct trace_call *c) {
   struct flame *f = context;
-  int rc = call_stacks_call(f->stacks, c, NULL);
+  uint64_t payload[STACK_PAYLOAD] = {(uint64_t)(uintptr_t)c->stack};
+  int rc = call_stacks_call(f->stacks, c, c->stack ? payload : NULL);
   if (rc == 1)
     start_over(f);
   return rc < 0 ? -1 : 0;
@@ -324,8 +347,9 @@ static int on_device(void *context, const struct trace_device *d) {
   uint32_t node = d->call_tid ? submitter_node(f, d->pid, d->call_tid, d->call_start) : NO_NODE;
   if (node == NO_NODE && d->call_tid) /* its call is still to come, or waits */
     return park(f, d, name);
-  if (node == NO_NODE)
-    node = root_of(f, d->from.host, d->pid);
+  if (node == NO_NODE) /* no call named: under its stack where the command has one */
+    node = d->stack ? under_stack(f, root_of(f, d->from.host, d->pid), d->stack)
+                    : root_of(f, d->from.host, d->pid);
   if (node == NO_NODE)
     return -1;
   add_device(f, node, name, d->duration_ns);
@@ -373,6 +397,8 @@ static int on_finish(void *context, const struct trace_summary *summary) {
     if (p->done)
       continue;
     uint32_t root = root_of(f, p->host, p->pid);
+    if (root != NO_NODE && p->stack)
+      root = under_stack(f, root, p->stack);
     if (root == NO_NODE)
       return -1;
     add_device(f, root, p->name, p->ns);
@@ -497,6 +523,46 @@ static int fill_side(FILE *out, void *context) {
                    : write_lines(s->f, false, out, &s->stats->host_lines, &s->stats->host_ns);
 }
 
+/* An SVG flame graph (flame_svg.h) of what fill writes as folded lines. */
+struct drawn {
+  int (*fill)(FILE *, void *);
+  void *context;
+  bool device;
+};
+
+static int fill_svg(FILE *out, void *context) {
+  struct drawn *dr = context;
+  char *folded = NULL;
+  size_t size = 0;
+  FILE *lines = open_memstream(&folded, &size);
+  if (!lines)
+    return -1;
+  int rc = dr->fill(lines, dr->context);
+  if (fclose(lines) != 0)
+    rc = -1;
+  FILE *in = rc == 0 ? fmemopen(folded, size ? size : 1, "r") : NULL;
+  if (rc == 0 && !in)
+    rc = -1;
+  if (rc == 0)
+    rc = flame_svg_write(in, out,
+                         dr->device ? "Device time under the code that launched it"
+                                    : "Host time in the API calls, under the code that made them",
+                         "ns");
+  if (in)
+    fclose(in);
+  free(folded);
+  return rc;
+}
+
+/* path written from fill's folded lines: as they are, or drawn when path ends in .svg. */
+static int write_side(const char *path, int (*fill)(FILE *, void *), void *context, bool device,
+                      struct diag *d) {
+  if (!flame_svg_path(path))
+    return write_file(path, fill, context, d);
+  struct drawn dr = {fill, context, device};
+  return write_file(path, fill_svg, &dr, d);
+}
+
 int flame_close(struct flame *f, bool read_failed, struct flame_stats *stats, struct diag *d) {
   struct flame_stats mine = {0};
   int rc = 0;
@@ -509,9 +575,9 @@ int flame_close(struct flame *f, bool read_failed, struct flame_stats *stats, st
     char host[4096];
     flame_host_path(f->options.path, host, sizeof host);
     struct side device_side = {f, true, &mine}, host_side = {f, false, &mine};
-    rc = write_file(f->options.path, fill_side, &device_side, d);
+    rc = write_side(f->options.path, fill_side, &device_side, true, d);
     if (rc == 0)
-      rc = write_file(host, fill_side, &host_side, d);
+      rc = write_side(host, fill_side, &host_side, false, d);
   }
   if (stats)
     *stats = mine;
@@ -563,9 +629,9 @@ int flame_join(const char *const *parts, size_t n, const char *path, struct flam
   flame_host_path(path, host, sizeof host);
   struct join device_join = {parts, n, false, &mine.device_lines, &mine.device_ns};
   struct join host_join = {parts, n, true, &mine.host_lines, &mine.host_ns};
-  int rc = write_file(path, fill_join, &device_join, d);
+  int rc = write_side(path, fill_join, &device_join, true, d);
   if (rc == 0)
-    rc = write_file(host, fill_join, &host_join, d);
+    rc = write_side(host, fill_join, &host_join, false, d);
   if (stats)
     *stats = mine;
   return rc;

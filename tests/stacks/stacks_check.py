@@ -1,0 +1,214 @@
+"""Checks the stacks of submissions against what the app did (tests/stacks/stacks_test.sh).
+
+Usage: stacks_check.py --folded FILE --tally JSON [--expect JSON] [--native K=F1,F2,...]
+                       [--text FILE] [--report FILE] [--svg FILE] [--svg-folded FILE]
+
+--expect is the app's own account (stacks_pyopencl.py, stacks_ctypes.py): per kernel its
+launches and the Python frames (file, line, function) that must be on its stacks; --native
+names native frames that must be on the stacks of kernel K, outermost first. Checks:
+  - every device line of kernel K holds K's frames, in that order (Python frames as
+    `FILE:LINE FUNCTION`, the function as Python names it: qualified from 3.11);
+  - per kernel, the lines ending in it add up to the tally's device time, and so do the
+    lines through each of its frames (a frame's width is what it launched);
+  - -t (--text): as many `at FILE:LINE FUNCTION` lines for each kernel's innermost frame
+    of the app as it launched;
+  - the report (--report): a "Top source lines" row for each kernel's launching line;
+  - the SVG (--svg, drawn from --svg-folded): each frame's rectangle is its weight wide
+    (weight * (width - 2 * margin) / total), and each frame's weight is what the folded
+    lines through it add up to.
+Prints `ok: ...` and exits 0, or each difference and exits 1."""
+
+import argparse
+import json
+import os
+import re
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter, defaultdict
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def read_folded(path):
+    lines = []
+    with open(path) as f:
+        for line in f:
+            stack, _, weight = line.rstrip("\n").rpartition(" ")
+            lines.append((stack.split(";"), int(weight)))
+    return lines
+
+
+def subsequence(want, frames):
+    """Index in frames after want matched in order, or -1."""
+    i = 0
+    for w in want:
+        while i < len(frames) and not w(frames[i]):
+            i += 1
+        if i == len(frames):
+            return -1
+        i += 1
+    return i
+
+
+def python_matcher(frame):
+    base = os.path.basename(frame["file"])
+    qualified = frame["function"]
+    plain = qualified.rsplit(".", 1)[-1]
+    labels = {"%s:%d %s" % (base, frame["line"], qualified), "%s:%d %s" % (base, frame["line"], plain)}
+    m = lambda f: f in labels
+    m.text = "%s:%d %s" % (base, frame["line"], qualified)
+    m.frame = frame
+    return m
+
+
+def native_matcher(name):
+    m = lambda f: f == name
+    m.text = name
+    return m
+
+
+def check_svg(svg_path, folded_path, problems):
+    root = ET.parse(svg_path).getroot()
+    width = float(root.get("width"))
+    pad = float(root.get("data-pad"))
+    total = int(root.get("data-total"))
+    scale = (width - 2 * pad) / total if total else 0
+    # What the folded lines add up to through each path from the root.
+    through = Counter()
+    for frames, weight in read_folded(folded_path):
+        for i in range(len(frames)):
+            through[tuple(frames[:i + 1])] += weight
+    frames = []
+    for g in root.iter(SVG + "g"):
+        if g.get("class") != "f":
+            continue
+        rect = g.find(SVG + "rect")
+        x, w, d = int(g.get("data-x")), int(g.get("data-w")), int(g.get("data-d"))
+        frames.append((d, x, w, g.get("data-n"), float(rect.get("width")), float(rect.get("x"))))
+        if abs(float(rect.get("width")) - w * scale) > 0.002:
+            problems.append("svg: %s is %s px wide, its weight %d makes %.3f" %
+                            (g.get("data-n"), rect.get("width"), w, w * scale))
+        if abs(float(rect.get("x")) - (pad + x * scale)) > 0.002:
+            problems.append("svg: %s starts at %s px, its offset %d makes %.3f" %
+                            (g.get("data-n"), rect.get("x"), x, pad + x * scale))
+    by_depth = defaultdict(list)
+    for f in frames:
+        by_depth[f[0]].append(f)
+    if [f[3] for f in by_depth[0]] != ["all"] or by_depth[0][0][2] != total:
+        problems.append("svg: the root is not `all` of the whole weight %d" % total)
+    checked = 0
+    for d, x, w, name, _, _ in frames:
+        if d == 0:
+            continue
+        path = [name]
+        px, pd = x, d
+        while pd > 1:  # the enclosing frame one level down holds this one's span
+            parent = [f for f in by_depth[pd - 1] if f[1] <= px and px < f[1] + f[2]]
+            if len(parent) != 1:
+                problems.append("svg: %s at depth %d has %d parents" % (name, pd, len(parent)))
+                break
+            path.insert(0, parent[0][3])
+            px, pd = parent[0][1], pd - 1
+        if through[tuple(path)] != w:
+            problems.append("svg: %s weighs %d, the folded lines through it %d" %
+                            (";".join(path), w, through[tuple(path)]))
+        checked += 1
+    return checked
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--folded", required=True)
+    ap.add_argument("--tally", required=True)
+    ap.add_argument("--expect")
+    ap.add_argument("--native", action="append", default=[])
+    ap.add_argument("--text")
+    ap.add_argument("--report")
+    ap.add_argument("--svg")
+    ap.add_argument("--svg-folded")
+    args = ap.parse_args()
+    problems = []
+    with open(args.tally) as f:
+        tally = json.load(f)
+    kernels = Counter()
+    for b in tally["backends"]:
+        for row in b.get("device", []):
+            kernels[row["name"]] += row["time_ns"]
+    device = read_folded(args.folded)
+
+    want = defaultdict(list)  # kernel -> matchers, outermost first
+    launches = {}
+    sources = {}  # kernel -> the app's innermost frame (its launching line)
+    if args.expect:
+        with open(args.expect) as f:
+            expect = json.load(f)
+        for k, e in expect.items():
+            if not isinstance(e, dict):
+                continue
+            frames = e.get("frames") or [{"file": e["file"], "line": e["line"],
+                                          "function": e["function"]}]
+            want[k] = [python_matcher(fr) for fr in reversed(frames)]
+            launches[k] = e["launches"]
+            sources[k] = python_matcher(frames[0])
+    for spec in args.native:
+        k, _, names = spec.partition("=")
+        want[k] += [native_matcher(n) for n in names.split(",")]
+        sources.setdefault(k, native_matcher(names.split(",")[-1]))
+
+    for k, matchers in want.items():
+        lines = [(fr, w) for fr, w in device if len(fr) >= 2 and fr[-2] == "-" and fr[-1] == k]
+        if not lines:
+            problems.append("kernel %s: no device line" % k)
+        for fr, w in lines:
+            if subsequence(matchers, fr) < 0:
+                problems.append("kernel %s: the line %s lacks %s" %
+                                (k, ";".join(fr), ";".join(m.text for m in matchers)))
+        got = sum(w for _, w in lines)
+        if got != kernels[k]:
+            problems.append("kernel %s: %d ns in the stacks, the tally counts %d" % (k, got, kernels[k]))
+        for m in matchers:
+            through = sum(w for fr, w in device if any(m(x) for x in fr))
+            if through != kernels[k]:
+                problems.append("frame %s: %d ns under it, the tally counts %d for %s" %
+                                (m.text, through, kernels[k], k))
+
+    if args.text:
+        text = open(args.text).read()
+        per_line = defaultdict(list)  # the app's launching line -> its kernels
+        for k, m in sources.items():
+            if k in launches and hasattr(m, "frame"):
+                per_line[m.text].append(k)
+        for label, ks in per_line.items():
+            fr = sources[ks[0]].frame
+            pattern = re.compile(r"^    at %s:%d (%s|%s)$" % (re.escape(fr["file"]), fr["line"],
+                                                           re.escape(fr["function"]),
+                                                           re.escape(fr["function"].rsplit(".", 1)[-1])),
+                                 re.M)
+            n = len(pattern.findall(text))
+            if n != sum(launches[k] for k in ks):
+                problems.append("-t: %d lines `at %s:%d`, the app launched %s %d times from it" %
+                                (n, fr["file"], fr["line"], "+".join(ks),
+                                 sum(launches[k] for k in ks)))
+    if args.report:
+        report = open(args.report).read()
+        if "Top source lines" not in report:
+            problems.append("report: no Top source lines table")
+        for k, m in sources.items():
+            rows = [l for l in report.splitlines() if l.startswith(m.text) and k in l]
+            if not rows:
+                problems.append("report: no source row %s launching %s" % (m.text, k))
+    svg_frames = 0
+    if args.svg:
+        svg_frames = check_svg(args.svg, args.svg_folded or args.folded, problems)
+
+    if problems:
+        for p in problems:
+            print(p)
+        return 1
+    print("ok: %d kernels, %d device stacks%s" %
+          (len(want), len(device), ", %d SVG frames" % svg_frames if args.svg else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
