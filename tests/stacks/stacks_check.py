@@ -8,8 +8,9 @@ launches and the Python frames (file, line, function) that must be on its stacks
 names native frames that must be on the stacks of kernel K, outermost first. Checks:
   - every device line of kernel K holds K's frames, in that order (Python frames as
     `FILE:LINE FUNCTION`, the function as Python names it: qualified from 3.11);
-  - per kernel, the lines ending in it add up to the tally's device time, and so do the
-    lines through each of its frames (a frame's width is what it launched);
+  - per kernel, the lines ending in it add up to the tally's device time; the lines
+    through each expected frame add up to the tally's time of the kernels expected under
+    it (a Python function's width is the device time it launched);
   - -t (--text): as many `at FILE:LINE FUNCTION` lines for each kernel's innermost frame
     of the app as it launched;
   - the report (--report): a "Top source lines" row for each kernel's launching line;
@@ -166,11 +167,20 @@ def main():
         got = sum(w for _, w in lines)
         if got != kernels[k]:
             problems.append("kernel %s: %d ns in the stacks, the tally counts %d" % (k, got, kernels[k]))
+    # A frame's width: the device time of the kernels launched from under it, no more.
+    under = defaultdict(set)  # frame -> the kernels whose stacks hold it
+    matcher_of = {}
+    for k, matchers in want.items():
         for m in matchers:
-            through = sum(w for fr, w in device if any(m(x) for x in fr))
-            if through != kernels[k]:
-                problems.append("frame %s: %d ns under it, the tally counts %d for %s" %
-                                (m.text, through, kernels[k], k))
+            under[m.text].add(k)
+            matcher_of[m.text] = m
+    for text, ks in sorted(under.items()):
+        m = matcher_of[text]
+        through = sum(w for fr, w in device if any(m(x) for x in fr))
+        expected = sum(kernels[k] for k in ks)
+        if through != expected:
+            problems.append("frame %s: %d ns under it, the tally counts %d for %s" %
+                            (text, through, expected, "+".join(sorted(ks))))
 
     if args.text:
         text = open(args.text).read()

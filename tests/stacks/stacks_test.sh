@@ -101,7 +101,7 @@ ctypes)
       gil=$mode
       walk=""
       [ "$mode" = api ] && gil=gil walk=api
-      name="py$(echo "$v" | tr -d .)_$mode"
+      name="py$(echo "$v" | tr -d .)_${versions}_$mode"
       TRACER_PYTHON_WALK=$walk traced "$name" --flame "$tmp/$name.folded" -j \
         -o "$tmp/$name.tally" -- "$python" "$here/stacks_ctypes.py" "$tmp/$name.expect" "$gil" 6 40
       check "$name" --expect "$tmp/$name.expect" --folded "$tmp/$name.folded" \
