@@ -16,6 +16,7 @@
 
 enum {
   SKIP_MAX = 8,      /* the runtime's and the interposer's frames on top of the caller's */
+  FIRST_WALK = 24,   /* frames walked first on a thread that runs Python */
   OBJECTS_MAX = 512, /* objects kept per process; past that, written again each time */
   BUILD_ID_MAX = 64,
 };
@@ -25,6 +26,14 @@ static struct tracer_code runtime_code;
 static pthread_once_t runtime_code_once = PTHREAD_ONCE_INIT;
 static void find_runtime_code(void) { tracer_code_of((const void *)stacks_native_frames, &runtime_code); }
 
+/* Whether the walk reached Python's interpreter within frames[0, got). */
+static bool reached_interpreter(void *const *frames, int got) {
+  for (int i = got; i-- > 0;)
+    if (stacks_python_interpreter((uintptr_t)frames[i]))
+      return true;
+  return false;
+}
+
 int stacks_native_frames(uint64_t *pcs, int max, const struct tracer_code *own, bool python,
                          bool *truncated, bool *cut) {
   pthread_once(&runtime_code_once, find_runtime_code);
@@ -32,7 +41,12 @@ int stacks_native_frames(uint64_t *pcs, int max, const struct tracer_code *own, 
   int want = max + SKIP_MAX;
   if (want > (int)(sizeof frames / sizeof *frames))
     want = (int)(sizeof frames / sizeof *frames);
-  int got = unw_backtrace(frames, want);
+  /* A thread that runs Python needs its frames up to the interpreter only, most often a
+   * few (a launcher, ctypes, a binding): a short walk first, the whole one when it did not
+   * get there (libunwind walks until its buffer is full, each frame some 10-30 ns). */
+  int got = python && want > FIRST_WALK ? unw_backtrace(frames, FIRST_WALK) : 0;
+  if (!got || (got == FIRST_WALK && !reached_interpreter(frames, got)))
+    got = unw_backtrace(frames, want);
   int i = 0, n = 0;
   while (i < got && (tracer_code_contains(&runtime_code, frames[i]) ||
                      (own && tracer_code_contains(own, frames[i]))))

@@ -122,7 +122,7 @@ uint64_t tracer_stack_capture(unsigned depth, const struct tracer_code *own) {
                    (np > 0 ? TRACER_STACK_PYTHON : 0);
   uint64_t id = mix(0x5eed, flags);
   for (int i = 0; i < np; i++)
-    id = mix(mix(mix(id, py[i].code), (uint64_t)(uint32_t)py[i].offset), (uint64_t)py[i].line);
+    id = mix(mix(id, py[i].code), (uint64_t)(uint32_t)py[i].offset | (uint64_t)py[i].line << 32);
   for (int i = 0; i < nn; i++)
     id = mix(id, pcs[i]);
   id = id ? id : 1;
