@@ -70,6 +70,7 @@ enum record_kind { R_CALL, R_DEVICE, R_REGION, R_PAUSE, R_COUNTED, R_UNFINISHED,
  * every call of the trace crosses from one core to the other. */
 struct queued_call {
   uint64_t start_clock, end_clock, duration_ns, start, end;
+  const struct trace_stack *stack;
   int64_t pid, tid, status;
   int32_t backend, function;
   uint32_t depth, text_used;
@@ -358,7 +359,7 @@ static int queue_call(void *context, const struct trace_call *c) {
   struct group *g = context;
   bool slots_copied = g->read->copy_slots;
   struct queued_call q = {c->start_clock, c->end_clock, c->duration_ns, c->start, c->end,
-                          c->pid, c->tid, c->status, c->backend, c->function, c->depth,
+                          c->stack, c->pid, c->tid, c->status, c->backend, c->function, c->depth,
                           (uint32_t)c->text_used, (uint16_t)c->arg_count,
                           (uint16_t)(slots_copied ? c->slot_count : 0), c->has_status,
                           c->failed, c->batched};
@@ -553,7 +554,7 @@ static void unqueue_call(const struct ordered_read *o, const struct item *it,
       .tid = q->tid, .depth = q->depth, .status = q->status, .has_status = q->has_status,
       .failed = q->failed, .batched = q->batched, .start_clock = q->start_clock,
       .end_clock = q->end_clock, .duration_ns = q->duration_ns, .start = q->start,
-      .end = q->end, .slots = q->slot_count ? (const uint64_t *)(base + rec->slots) : NULL,
+      .end = q->end, .stack = q->stack, .slots = q->slot_count ? (const uint64_t *)(base + rec->slots) : NULL,
       .slot_count = q->slot_count, .args = args, .arg_count = q->arg_count, .text = text,
       .text_used = q->text_used};
   if (o->queue_needs & TRACE_NEEDS_TIMES)
