@@ -2,11 +2,14 @@
  * (docs/flame.md): main -> run_steps -> layer_forward -> launch_light launches `light`,
  * main -> run_steps -> layer_backward -> launch_heavy launches `heavy` (16 times its
  * work); with --helper, a thread of its own (helper_main -> launch_heavy) launches
- * `helper` while the main thread waits for it. Built with frame pointers and debug
- * information; every call counted (cl_count.h).
+ * `helper` while the main thread waits for it. Where the ITT collector loads, the main
+ * thread opens a task `steps` around run_steps and `helper wait` around the helper thread
+ * (which opens none of its own). Built with frame pointers and debug information; every
+ * call counted (cl_count.h).
  *
  * usage: stacks_app [--helper] [STEPS]   (default 20) */
 #include "cl_util.h"
+#include "itt_loader.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -105,12 +108,23 @@ int main(int argc, char **argv) {
     clu_check(CL(clSetKernelArg, kernels[k], 0, sizeof x, &x), "clSetKernelArg");
     clu_check(CL(clSetKernelArg, kernels[k], 1, sizeof rounds, &rounds), "clSetKernelArg");
   }
+  struct itt_api itt = {0};
+  __itt_domain *domain = NULL;
+  if (itt_load(&itt) && itt.domain_create)
+    domain = itt.domain_create("stacks_app");
+  __itt_string_handle *steps_name = itt.string_handle_create ? itt.string_handle_create("steps") : NULL;
+  __itt_string_handle *wait_name =
+      itt.string_handle_create ? itt.string_handle_create("helper wait") : NULL;
+  ITT_DOMAIN_CALL(&itt, domain, task_begin, __itt_null, __itt_null, steps_name);
   run_steps(&l, steps);
+  ITT_DOMAIN_CALL0(&itt, domain, task_end);
   if (helper) {
+    ITT_DOMAIN_CALL(&itt, domain, task_begin, __itt_null, __itt_null, wait_name);
     pthread_t thread;
     if (pthread_create(&thread, NULL, helper_main, &l) != 0)
       clu_fail("pthread_create");
     pthread_join(thread, NULL);
+    ITT_DOMAIN_CALL0(&itt, domain, task_end);
   }
   clu_check(CL(clFinish, l.queue), "clFinish");
   printf("stacks_app: %d steps%s: ok\n", steps, helper ? " and a helper thread" : "");

@@ -17,9 +17,11 @@
 #            its five known frames (stacks_ctypes.py), deep in a recursion.
 #  native    APP (stacks_app, built with frame pointers): each kernel under its native
 #            frames, main -> run_steps -> layer_forward -> launch_light for `light` and
-#            the same through layer_backward -> launch_heavy for `heavy`; a kernel launched
-#            by a thread of its own under helper_main -> launch_heavy; the symbols named
-#            when the trace is read.
+#            the same through layer_backward -> launch_heavy for `heavy`, under the ITT
+#            task `steps` the main thread opened; a kernel launched by a thread of its own
+#            (which opened no region) under helper_main -> launch_heavy, and under the
+#            region the main thread had open then (`helper wait`), marked `[thread TID]`;
+#            the symbols named when the trace is read.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../e2e/lib.sh
@@ -116,14 +118,19 @@ native)
   [ $# -ge 3 ] || fail "usage: $0 TRACER native APP"
   app=$(abspath "$3")
   need_app "$app"
-  traced native --flame "$tmp/stacks.folded" -- "$app" --helper 10
+  INTEL_ITTNOTIFY_GROUPS=all traced native --flame "$tmp/stacks.folded" -- "$app" --helper 10
   "$tracer" -q -r "$tmp/native.trace" -j >"$tmp/tally.json" || fail "tracer -r -j failed"
   "$tracer" -q -r "$tmp/native.trace" -t >"$tmp/text.out" || fail "tracer -r -t failed"
   "$tracer" -q -r "$tmp/native.trace" >"$tmp/report.out" || fail "tracer -r failed"
   check native --folded "$tmp/stacks.folded" --tally "$tmp/tally.json" --report "$tmp/report.out" \
     --native light=main,run_steps,layer_forward,launch_light \
     --native heavy=main,run_steps,layer_backward,launch_heavy \
-    --native helper=helper_main,launch_heavy
+    --native "helper=helper wait,helper_main,launch_heavy"
+  # The helper thread opened no region: its work goes under the main thread's, marked.
+  grep -q '^stacks_app (pid [0-9]*);helper wait;\[thread [0-9]*\];.*;helper_main;launch_heavy;clEnqueueNDRangeKernel;-;helper ' \
+    "$tmp/stacks.folded" || fail "the helper's kernels are not under the main thread's region: $(grep ';helper ' "$tmp/stacks.folded")"
+  grep -q '^stacks_app (pid [0-9]*);steps;.*;main;run_steps;layer_forward;launch_light;' \
+    "$tmp/stacks.folded" || fail "the main thread's kernels are not under its region steps"
   n=$(grep -c '^    at launch_light' "$tmp/text.out" || true)
   [ "$n" -eq 10 ] || fail "-t names launch_light on $n launches, the app made 10"
   ;;

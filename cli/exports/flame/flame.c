@@ -233,6 +233,24 @@ static const struct trace_stack *stack_in(const struct stack_frame *frame) {
   return (const struct trace_stack *)(uintptr_t)frame->payload[0];
 }
 
+/* A call of a thread other than its process's main one, with nothing open around it (a
+ * helper thread: PyTorch's autograd threads, a data loader's): under the regions open on
+ * the main thread at its start, when there were any, then a frame `[thread TID]` that
+ * says the regions above it are inherited. Else under node as it is. */
+static uint32_t inherited(struct flame *f, const struct stack_thread *t, uint64_t start,
+                          uint32_t node) {
+  const struct stack_frame *regions[64];
+  size_t n = call_stacks_regions_at(f->stacks, t->host, t->pid, t->pid, start, regions,
+                                    sizeof regions / sizeof *regions);
+  if (!n)
+    return node;
+  for (size_t i = 0; i < n && node != NO_NODE; i++)
+    node = child(f, node, frame_name(f, regions[i]->name, strlen(regions[i]->name)));
+  char marker[48];
+  int len = snprintf(marker, sizeof marker, "[thread %" PRId64 "]", t->tid);
+  return node == NO_NODE ? NO_NODE : child(f, node, frame_name(f, marker, (size_t)len));
+}
+
 /* The node of a submission's last Python or native frame, under node. */
 static uint32_t under_stack(struct flame *f, uint32_t node, const struct trace_stack *s) {
   const struct trace_frame *frames;
@@ -258,6 +276,8 @@ static int on_enter(void *context, struct stack_thread *t, const struct stack_fr
     ft->cap = cap;
   }
   uint32_t parent = depth ? ft->nodes[depth - 1] : root_of(f, t->host, t->pid);
+  if (!depth && frame->kind == STACK_CALL && t->tid != t->pid)
+    parent = inherited(f, t, frame->start, parent);
   /* A submission's stack goes between what was open around it and the call: the Python
    * and native frames it came from, once (a call made inside it has the same). */
   const struct trace_stack *from = frame->kind == STACK_CALL ? stack_in(frame) : NULL;
