@@ -53,6 +53,10 @@ static const char usage[] =
     "      --no-stacks        keep no stacks: the calls that submit device work or a\n"
     "                         collective record neither their Python nor their native\n"
     "                         frames (by default they do, in default and full modes)\n"
+    "      --pc-sampling      also sample the program counters of CUDA kernels with their\n"
+    "                         stall reasons (CUPTI's PC sampling, beside its activity\n"
+    "                         records): in --flame's device time, each kernel's frame\n"
+    "                         gets one per instruction and one per stall reason below it\n"
     "  -m, --mode MODE        what each call's event records: minimal (names, times,\n"
     "                         status; written 32 calls an event, and a SIGKILL loses a\n"
     "                         thread's last 31 at most), default (scalar arguments and\n"
@@ -188,7 +192,8 @@ int main(int argc, char **argv) {
     OPT_OTF2,
     OPT_FLAME,
     OPT_MAX_SIZE,
-    OPT_NO_STACKS
+    OPT_NO_STACKS,
+    OPT_PC_SAMPLING
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -204,6 +209,7 @@ int main(int argc, char **argv) {
       {"blocking", no_argument, NULL, OPT_BLOCKING},
       {"every-call", no_argument, NULL, OPT_EVERY_CALL},
       {"no-stacks", no_argument, NULL, OPT_NO_STACKS},
+      {"pc-sampling", no_argument, NULL, OPT_PC_SAMPLING},
       {"clock", required_argument, NULL, OPT_CLOCK},
       {"check", no_argument, NULL, OPT_CHECK},
       {"traced-ranks", required_argument, NULL, OPT_TRACED_RANKS},
@@ -304,6 +310,8 @@ int main(int argc, char **argv) {
     case OPT_EVERY_CALL: setenv("TRACER_EVERY_CALL", "1", 1); break;
     case OPT_START_PAUSED: o.start_paused = true; break;
     case OPT_NO_STACKS: o.no_stacks = true; break;
+    /* The app inherits it; its CUDA backend reads it (runtime/cupti/cupti_pc_sampling.c). */
+    case OPT_PC_SAMPLING: setenv("TRACER_PC_SAMPLING", "1", 1); break;
     case OPT_SAMPLE: {
       char *end = NULL;
       long ms = optarg ? strtol(optarg, &end, 10) : 100;

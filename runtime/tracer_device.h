@@ -207,6 +207,12 @@ void tracer_device_command_on(const struct tracer_call_id *call, const char *bac
                               int32_t device, enum tracer_command_kind kind, const char *name,
                               uint64_t bytes, uintptr_t queue, uint64_t start, uint64_t end);
 
+/* Records the GPU's samples of a kernel's instruction (lttng_ust_tracer:pc_sample):
+ * function demangled as kernels are named, the instruction's offset in it, the stall
+ * reason's name, and how many samples. */
+void tracer_pc_sample(const char *function, uint64_t pc_offset, const char *stall,
+                      uint64_t samples);
+
 /* The call the thread has just returned from: for a backend's <b>_command_end, which the
  * wrapper calls right after the real call returned (the popped entry is still there). */
 struct tracer_call_id tracer_call_returned(void);

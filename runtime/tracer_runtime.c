@@ -255,6 +255,14 @@ void tracer_device_command_on(const struct tracer_call_id *call, const char *bac
                        (uint8_t)kind, name ? name : "", bytes, queue, start, end, &origin);
 }
 
+void tracer_pc_sample(const char *function, uint64_t pc_offset, const char *stall,
+                      uint64_t samples) {
+  if (tracer_recording_limited())
+    return;
+  lttng_ust_tracepoint(lttng_ust_tracer, pc_sample, tracer_pid(), tracer_tid(), function,
+                       pc_offset, stall, samples);
+}
+
 struct tracer_call_id tracer_call_returned(void) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t || t->depth >= TRACER_INFLIGHT_DEPTH || !t->calls[t->depth].start)

@@ -240,6 +240,24 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, object,
   )
 )
 
+/* The GPU's own samples of a kernel's program counters (tracer --pc-sampling, CUPTI's PC
+ * sampling: runtime/cupti/cupti_pc_sampling.c): `samples` samples of the instruction at
+ * pc_offset in function (demangled, as device_command names kernels), found stalled for
+ * stall (CUPTI's name of the reason), since the function's previous event of that PC and
+ * reason. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, pc_sample,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, const char *, function, uint64_t, pc_offset,
+                    const char *, stall, uint64_t, samples),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_string(function, function)
+    lttng_ust_field_integer_hex(uint64_t, pc_offset, pc_offset)
+    lttng_ust_field_string(stall, stall)
+    lttng_ust_field_integer(uint64_t, samples, samples)
+  )
+)
+
 /* The recording was paused from start to end (tracer_recording.h): written when it
  * resumes, or when the process ends paused. */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, paused,

@@ -604,6 +604,26 @@ static void hand_out_cost(struct decoder *d, const struct trace_source *from) {
   HAND_OUT(d, cost, &c);
 }
 
+static void hand_out_pc_sample(struct decoder *d, const struct trace_source *from) {
+  const struct ctf_event *ev = from->event;
+  const struct event_info *info = from->info;
+  struct trace_pc_sample s = {.from = *from};
+  struct ctf_value function, stall;
+  int64_t pc, samples;
+  if (!event_map_ids(&d->reader->map, info, ev, &s.pid, &s.tid) ||
+      !field_string(ev, info->device_name, &function) || !field_string(ev, info->pc_stall, &stall) ||
+      !event_map_field_int(ev, info->pc_offset, &pc) ||
+      !event_map_field_int(ev, info->pc_samples, &samples) || samples <= 0)
+    return;
+  s.function = function.u.string.chars;
+  s.function_len = function.u.string.length;
+  s.pc_offset = (uint64_t)pc;
+  s.stall = stall.u.string.chars;
+  s.stall_len = stall.u.string.length;
+  s.samples = (uint64_t)samples;
+  HAND_OUT(d, pc_sample, &s);
+}
+
 int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
                   struct reader_stream_count *count) {
   const struct event_info *info = &d->reader->map.infos[ev->event_class->index];
@@ -648,6 +668,7 @@ int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
   case EVENT_RANK: hand_out_rank(d, &from); break;
   case EVENT_SAMPLE:
   case EVENT_SAMPLER_UNAVAILABLE: hand_out_sample(d, &from); break;
+  case EVENT_PC_SAMPLE: hand_out_pc_sample(d, &from); break;
   case EVENT_OTHER: break;
   }
   HAND_OUT(d, other, &from);

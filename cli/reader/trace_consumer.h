@@ -203,6 +203,20 @@ struct trace_sample {
   const char *why;              /* unavailable: why; NULL for a value */
 };
 
+/* The GPU's samples of one instruction of a kernel's function, found stalled for one
+ * reason (lttng_ust_tracer:pc_sample, `tracer --pc-sampling`): those taken since the
+ * function's previous event of that instruction and reason, in the process pid. */
+struct trace_pc_sample {
+  struct trace_source from;
+  int64_t pid, tid;             /* the process, and the thread that gathered them */
+  const char *function;         /* as device commands name kernels (NUL-terminated) */
+  size_t function_len;
+  uint64_t pc_offset;           /* the instruction's offset in the function */
+  const char *stall;            /* CUPTI's reason less its counter's prefix: long_scoreboard */
+  size_t stall_len;
+  uint64_t samples;
+};
+
 /* The runtime's measures of itself: what one clock read costs, and the calibration. */
 enum trace_cost_kind { TRACE_COST_CLOCK_READ, TRACE_COST_CALIBRATION };
 struct trace_cost {
@@ -267,6 +281,7 @@ struct trace_consumer {
   int (*notice)(void *context, const struct trace_notice *notice);
   int (*rank)(void *context, const struct trace_rank *rank);
   int (*sample)(void *context, const struct trace_sample *sample);
+  int (*pc_sample)(void *context, const struct trace_pc_sample *sample);
   /* Every event not handed out as a call, raw (device commands and regions too; never
    * the calibration's samples), for a consumer that shows events. */
   int (*other)(void *context, const struct trace_source *event);

@@ -35,6 +35,13 @@ extern bool cupti_correlates;
  * has no such API or refuses (cupti_records.c). */
 bool cupti_api_records(const char *function);
 
+/* --pc-sampling (cupti_pc_sampling.c): before each command, its context sampled from its
+ * first command on, the samples gathered now and then; at the end, or when the app's own
+ * CUPTI client comes (why: the notice's reason; NULL: none said), the last samples
+ * gathered and sampling turned off. */
+void cupti_pc_sampling_command(void);
+void cupti_pc_sampling_stop(const char *why);
+
 /* The app runs a CUPTI client of its own (cupti_choice.c). */
 bool cupti_app_has_cupti(void);
 /* libcupti, opened once: the real one the app loaded, else found on the search path. */

@@ -126,6 +126,7 @@ void cupti_held_release(void) {
  * the external correlation record comes only before one). */
 void cupti_launch_begin(const struct tracer_command *command) {
   pushed = 0;
+  cupti_pc_sampling_command();
   if (!__atomic_load_n(&cupti_correlates, __ATOMIC_ACQUIRE) || cupti_app_has_cupti() ||
       !cupti_api_records(command->name))
     return;

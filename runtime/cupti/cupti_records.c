@@ -177,8 +177,10 @@ static uint64_t CUPTIAPI default_timestamp(void) {
  * it runs before any library's destructors (the driver's teardown among them). Not once
  * the app has CUPTI: its buffers are the app's, and so is their last flush. */
 static void records_stop(void) {
-  if (!cupti_app_has_cupti())
+  if (!cupti_app_has_cupti()) {
+    cupti_pc_sampling_stop(NULL);
     cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  }
   cupti_held_release();
 }
 

@@ -26,6 +26,7 @@
  * - Records lie in slots of one size in the client's buffers; cuptiActivityGetNextRecord
  *   walks them. A buffer is handed back when full, flushed, or every
  *   STANDIN_LAUNCHES_PER_BUFFER launches, on a thread of the stand-in's own.
+ * - The PC sampling API: cupti_standin_pc_sampling.c.
  */
 #define _GNU_SOURCE
 #include <cupti.h>
@@ -42,6 +43,8 @@ void null_cuda_observe_launches(void (*observer)(const char *name, uintptr_t str
                                                  int device));
 void null_cuda_observe_copies(void (*observer)(const char *api, uint64_t bytes,
                                                uintptr_t stream, int device));
+/* The PC sampling API's side of a launch (cupti_standin_pc_sampling.c). */
+void standin_pc_sampling_launch(const char *name);
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static CUpti_BuffersCallbackRequestFunc requested;
@@ -219,6 +222,7 @@ CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t 
 }
 
 static void launched(const char *name, uintptr_t stream, int device) {
+  standin_pc_sampling_launch(name);
   pthread_mutex_lock(&lock);
   /* The buffer goes back every few launches, not only when full or flushed (CUPTI's
    * worker hands buffers over when it likes), here with the records of launches that

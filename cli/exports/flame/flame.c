@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "call_stacks.h"
+#include "flame_pc_samples.h"
 #include "flame_svg.h"
 #include "key_map.h"
 #include "name_table.h"
@@ -77,6 +78,8 @@ struct flame {
    * holds one, which the tally takes off, and so do the host-time weights. */
   uint64_t clock_read_ns;
   bool has_clock_read;
+  /* The GPU's samples of the kernels' instructions (--pc-sampling), by process root. */
+  struct flame_pc_samples pc_samples;
   bool failed;               /* out of memory */
 };
 
@@ -400,6 +403,65 @@ static int on_cost(void *context, const struct trace_cost *c) {
   return 0;
 }
 
+static int on_pc_sample(void *context, const struct trace_pc_sample *s) {
+  struct flame *f = context;
+  if (call_stacks_collecting(f->stacks))
+    return 0;
+  uint32_t root = root_of(f, s->from.host, s->pid);
+  uint32_t kernel = frame_name(f, s->function, s->function_len);
+  uint32_t stall = frame_name(f, s->stall, s->stall_len);
+  if (root == NO_NODE || kernel == UINT32_MAX || stall == UINT32_MAX ||
+      flame_pc_samples_add(&f->pc_samples, root, kernel, s->pc_offset, stall, s->samples))
+    return -1;
+  return 0;
+}
+
+/* Each kernel's frame with PC samples: its device time shared out over frames below it,
+ * one per instruction (`+0xOFFSET`) and under it one per stall reason, as its samples
+ * are (flame_pc_samples.h). */
+static int split_by_samples(struct flame *f) {
+  uint64_t *parts = NULL;
+  size_t parts_cap = 0;
+  uint32_t before = f->node_count; /* the frames made here are not split again */
+  for (uint32_t i = 0; i < before && f->pc_samples.count && !f->failed; i++) {
+    uint32_t parent = f->nodes[i].parent;
+    uint64_t ns = f->nodes[i].device_ns;
+    if (!ns || parent == NO_NODE || f->nodes[parent].name != f->dash)
+      continue;
+    uint32_t root = i;
+    while (f->nodes[root].parent != NO_NODE)
+      root = f->nodes[root].parent;
+    const struct flame_pc_sample *samples;
+    size_t n = flame_pc_samples_of(&f->pc_samples, root, f->nodes[i].name, &samples);
+    if (!n)
+      continue;
+    if (n > parts_cap) {
+      uint64_t *grown = realloc(parts, n * sizeof *grown);
+      if (!grown) {
+        f->failed = true;
+        break;
+      }
+      parts = grown, parts_cap = n;
+    }
+    flame_pc_share(ns, samples, n, parts);
+    f->nodes[i].device_ns = 0;
+    for (size_t k = 0; k < n && !f->failed; k++) {
+      if (!parts[k])
+        continue;
+      char pc[32];
+      int len = snprintf(pc, sizeof pc, "+0x%" PRIx64, samples[k].pc_offset);
+      uint32_t at = child(f, i, frame_name(f, pc, (size_t)len));
+      uint32_t leaf = at == NO_NODE ? NO_NODE : child(f, at, samples[k].stall);
+      if (leaf == NO_NODE)
+        f->failed = true;
+      else
+        f->nodes[leaf].device_ns += parts[k];
+    }
+  }
+  free(parts);
+  return f->failed ? -1 : 0;
+}
+
 static int on_horizon(void *context, uint64_t until) {
   struct flame *f = context;
   return call_stacks_horizon(f->stacks, until);
@@ -425,7 +487,7 @@ static int on_finish(void *context, const struct trace_summary *summary) {
     p->done = true;
     f->parked_open--;
   }
-  return f->failed ? -1 : 0;
+  return f->failed ? -1 : split_by_samples(f);
 }
 
 static void flame_free(struct flame *f) {
@@ -441,6 +503,7 @@ static void flame_free(struct flame *f) {
   key_map_free(&f->by_call);
   free(f->parked);
   key_map_free(&f->parked_by_call);
+  flame_pc_samples_free(&f->pc_samples);
   free(f);
 }
 
@@ -469,6 +532,7 @@ int flame_open(const struct flame_options *options, struct flame **out,
       .region = on_region,
       .counted = on_counted,
       .cost = on_cost,
+      .pc_sample = on_pc_sample,
       .horizon = on_horizon,
       .finish = on_finish,
   };
