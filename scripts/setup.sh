@@ -21,6 +21,7 @@ packages="
   libopen-trace-format2-dev otf2-tools python3-otf2
   python3-mpi4py lammps lammps-examples hpcc python3-torch
   libunwind-dev libdw-dev python3-pyopencl
+  chromium
 "
 
 if [ "$(id -u)" -ne 0 ]; then

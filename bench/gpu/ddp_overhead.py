@@ -1,10 +1,10 @@
-"""The DDP demo's step time untraced, traced (default and -m minimal) and under
+"""The DDP demo's step time untraced, traced (default, -m minimal, --no-stacks) and under
 torch.profiler, rounds interleaved so that the machine's drift falls on every mode alike
 (issue 32). Each run is a fresh `torchrun --nproc_per_node=2` job; the step time is
 rank 0's median over the steps after the warm-up (tests/gpu/ddp_demo.py prints it).
 
     python3 bench/gpu/ddp_overhead.py --out OUT [--rounds 5] [--budget 520]
-        [--sizes small,big] [--modes untraced,traced,minimal,profiler]
+        [--sizes small,big] [--modes untraced,traced,minimal,nostacks,profiler]
 
 Writes OUT/ddp_overhead.txt: every run, then per size and mode the median, least and most
 step time and the median's ratio to untraced. Rounds stop when the budget (seconds) would
@@ -36,6 +36,8 @@ def command(mode, size, trace_dir):
         tracer += ["-b", os.environ["TRACER_BACKENDS"]]
     if mode == "minimal":
         tracer += ["-m", "minimal"]
+    if mode == "nostacks":  # the submissions' stacks off (docs/flame.md)
+        tracer += ["--no-stacks"]
     return launcher + tracer + demo
 
 
@@ -101,6 +103,11 @@ def main():
                           if base_median else "-")
                 log.write(f"{size:6}{mode:10}{len(values):>5}{median:>9.3f}{min(values):>9.3f}"
                           f"{max(values):>9.3f}{ratio:>8}{spread:>16}\n")
+            with_stacks, without = results.get((size, "traced")), results.get((size, "nostacks"))
+            if with_stacks and without:  # issue 47: stacks cost under 5% of a host-bound step
+                log.write(f"{size:6}stacks: traced / --no-stacks = "
+                          f"{statistics.median(with_stacks) / statistics.median(without):.3f} "
+                          "(medians)\n")
     with open(os.path.join(args.out, "ddp_overhead.txt")) as log:
         print(log.read())
     return 0
