@@ -11,6 +11,7 @@
 #include "backends.h"
 #include "commands.h"
 #include "log.h"
+#include "option_values.h"
 #include "rank_env.h"
 #include "session.h"
 
@@ -18,10 +19,13 @@
 #define TRACER_VERSION "0.1.0"
 #endif
 
+enum { MAX_THREADS = 4096 }; /* --threads: the reader starts as many */
+
 static const char usage[] =
     "Usage: tracer [options] [--] APP [ARGS...]\n"
     "  or:  tracer -r [DIR] [options]\n"
     "  or:  tracer --check\n"
+    "  or:  tracer diff [-j] [-o FILE] A B\n"
     "\n"
     "Runs APP with the API calls of every supported backend traced through LTTng, then\n"
     "prints per backend where the time went: host API calls, device kernels and memory\n"
@@ -33,6 +37,10 @@ static const char usage[] =
     "  -j, --json             print the tallies as JSON\n"
     "  -e, --extended         also break the tallies down per hostname, process and\n"
     "                         thread (in an MPI job, per rank too): one table per thread\n"
+    "      --full-names       show kernel names whole in the tables; by default a C++\n"
+    "                         kernel is shown as nsys stats shows it, without return\n"
+    "                         type, template arguments and parameters (ns::kernel<...>);\n"
+    "                         -j, the timeline and the exports always have them whole\n"
     "      --ranks[=PCT]      in an MPI job's report, per call the least, median and\n"
     "                         most time of a rank and the straggler ranks, whose time is\n"
     "                         over the median by more than PCT%% (default 25); also for\n"
@@ -41,7 +49,8 @@ static const char usage[] =
     "      --csv FILE         also write the tally as CSV to FILE (one line per table row)\n"
     "      --otf2 DIR         also write the trace as an OTF2 archive in DIR (open\n"
     "                         DIR/traces.otf2 in Vampir, Scalasca, otf2-print); DIR is\n"
-    "                         new, empty or an archive to replace; an MPI job gets one\n"
+    "                         new, empty or an archive to replace; an MPI job gets one.\n"
+    "                         Needs libotf2, loaded for this option only\n"
     "      --flame FILE       also write folded stacks for flame graphs: FILE weighted by\n"
     "                         device time (rank;regions;code;calls;-;kernel, the code\n"
     "                         being the Python and native frames of the calls that\n"
@@ -57,18 +66,34 @@ static const char usage[] =
     "                         stall reasons (CUPTI's PC sampling, beside its activity\n"
     "                         records): in --flame's device time, each kernel's frame\n"
     "                         gets one per instruction and one per stall reason below it\n"
+    "      --steps[=PATTERN]  also print each rank's steps: count, median, least and most\n"
+    "                         step time, the slowest steps, and per step the GPUs' time\n"
+    "                         as HTA defines it; steps are the outermost region that\n"
+    "                         repeats (ProfilerStep#N, an NVTX or ITT range Step.N), or\n"
+    "                         the regions PATTERN matches (after -r: --steps PATTERN)\n"
+    "      --window NAME      analyse only the instances of the regions NAME matches (a\n"
+    "                         name or a pattern such as 'Step.[3-9]'): every table, the\n"
+    "                         verdict, the timeline, OTF2 and folded stacks (docs/steps.md)\n"
+    "      --skip-steps N     analyse only the steps after the first N (warm-up left out)\n"
+    "      --from WHEN, --to WHEN\n"
+    "                         analyse only from/to WHEN: seconds from each process's\n"
+    "                         start, or a region name (from its first start, to its last\n"
+    "                         end); window options combine (what all of them leave)\n"
     "  -m, --mode MODE        what each call's event records: minimal (names, times,\n"
     "                         status; written 32 calls an event, and a SIGKILL loses a\n"
     "                         thread's last 31 at most), default (scalar arguments and\n"
     "                         out values too) or full (arrays, strings and structs too)\n"
-    "  -b, --backends LIST    trace only these backends, comma-separated (default: all;\n"
-    "                         built here: %s); `none` records only --events\n"
+    "  -b, --backends LIST    trace only these backends, comma-separated; `none` records\n"
+    "                         only --events (default: every backend whose interposer is\n"
+    "                         there; built here: %s)\n"
     "      --events LIST      also record these LTTng-UST events (comma-separated name\n"
     "                         patterns, e.g. your own provider's myapp:*)\n"
     "      --trace-output DIR\n"
     "                         write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
     "  -r, --replay [DIR]     analyse the trace in DIR (default: the latest) instead of\n"
-    "                         running an app; any output option applies\n"
+    "                         running an app; any output option applies. DIR holds one\n"
+    "                         run, or an MPI job's ranks: a folder of several runs\n"
+    "                         (~/tracer-traces) lists them and asks for one\n"
     "      --every-call       an event for every call, also of the functions a spec\n"
     "                         counts (getters such as cudaGetDevice, called hundreds of\n"
     "                         times a step), which otherwise are counted and timed per\n"
@@ -103,9 +128,9 @@ static const char usage[] =
     "      --runtime-calls    also record the calls that runtime libraries make to an API\n"
     "                         for their own tools (libomp's ITT calls: a spec's\n"
     "                         trace.runtime_callers), which are left out by default\n"
-    "      --threads N        threads for the analysis (default: one per core; -t and\n"
-    "                         the timeline read in time order on one below 3 cores,\n"
-    "                         the timeline then written on a second)\n"
+    "      --threads N        threads for the analysis, 1 to 4096 (default: one per\n"
+    "                         core; -t and the timeline read in time order on one\n"
+    "                         below 3 cores, the timeline then written on a second)\n"
     "  -l, --timeline [FILE] also write a timeline for ui.perfetto.dev (Perfetto protobuf;\n"
     "                         default: timeline.pftrace in the trace folder). Before an\n"
     "                         app, FILE is taken only when it ends in .pftrace\n"
@@ -132,37 +157,67 @@ static const char usage[] =
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
     "\n"
+    "`tracer diff A B` compares two saved traces (or two MPI jobs' folders): per backend\n"
+    "the host calls, kernels and transfers whose time, count or bytes changed most, with\n"
+    "both values, the change and its share of the whole difference; rows in one run\n"
+    "only; the step time of both when both have steps, and changes within the runs' own\n"
+    "step-to-step spread marked as noise (docs/steps.md). `tracer -- diff ...` runs an\n"
+    "app named diff.\n"
+    "\n"
     "Exit status: APP's own (128+N when a signal N killed it; 127 when it cannot be\n"
-    "found), or 2 for a bad command line, 3 when no LTTng session could be set up or its\n"
-    "session daemon died or stopped answering, 4 when a trace cannot be read (or a report\n"
-    "or export cannot be written); with --check, 0 when a trace would work, else 1. The\n"
-    "output is described in analysis-output.md, the daemon in session-daemon.md (docs/ in\n"
-    "the sources, share/doc/tracer once installed).\n";
+    "found, 126 when it cannot be run), or 2 for a bad command line, 3 when no LTTng\n"
+    "session could be set up or its session daemon died or stopped answering, 4 when a\n"
+    "trace cannot be read (or a report or export cannot be written: the files of -o,\n"
+    "--csv, -l FILE, --flame and --otf2 are checked before APP runs, which then does not\n"
+    "run), 5 when packets that the trace's index or sequence numbers say it holds are\n"
+    "missing (a stream file cut, emptied or deleted); with --check, 0 when a trace would\n"
+    "work, else 1. The output is described in analysis-output.md, the daemon in\n"
+    "session-daemon.md, faults in reliability.md (docs/ in the sources, share/doc/tracer\n"
+    "once installed).\n";
 
 static void print_usage(FILE *out) {
-  char list[512] = "";
-  for (size_t i = 0; tracer_backends[i]; i++) {
-    strncat(list, i ? "," : "", sizeof list - strlen(list) - 1);
-    strncat(list, tracer_backends[i]->name, sizeof list - strlen(list) - 1);
-  }
-  fprintf(out, usage, list[0] ? list : "none",
+  char list[1024];
+  backends_names(",", list, sizeof list);
+  fprintf(out, usage, list,
           (unsigned long long)session_default_subbuf_count(SESSION_DEFAULT_SUBBUF_SIZE));
 }
 
-/* "SIZE" with an optional k, M or G suffix, at least min bytes. */
-static bool parse_size(const char *text, uint64_t min, uint64_t *value) {
-  char *end;
-  uint64_t v = strtoull(text, &end, 10);
-  if (*end == 'k' || *end == 'K')
-    v <<= 10, end++;
-  else if (*end == 'M')
-    v <<= 20, end++;
-  else if (*end == 'G')
-    v <<= 30, end++;
-  if (*end || v < min || text[0] == '-')
-    return false;
-  *value = v;
-  return true;
+/* A value an option refuses: says why (option_values.h), for the usage status. */
+static int bad_value(const char *option, const char *value, const char *why) {
+  log_error("Cannot use %s %s: %s", option, value, why);
+  return TRACER_EXIT_USAGE;
+}
+
+/* `tracer diff [-j] [-o FILE] [-q|-v] A B`. */
+static int diff_main(int argc, char **argv) {
+  struct tracer_options o = {0};
+  const char *paths[2];
+  size_t n = 0;
+  int level = LOG_INFO;
+  for (int i = 2; i < argc; i++) {
+    if (strcmp(argv[i], "-j") == 0 || strcmp(argv[i], "--json") == 0)
+      o.json = true;
+    else if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
+      o.output = argv[++i];
+    else if (strcmp(argv[i], "-q") == 0)
+      level = LOG_ERROR;
+    else if (strcmp(argv[i], "-v") == 0)
+      level = LOG_DEBUG;
+    else if (argv[i][0] == '-' && argv[i][1]) {
+      log_setup("tracer", level);
+      log_error("tracer diff takes -j, -o FILE, -q and -v, not %s", argv[i]);
+      return TRACER_EXIT_USAGE;
+    } else if (n < 2)
+      paths[n++] = argv[i];
+    else
+      n = 3;
+  }
+  log_setup("tracer", level);
+  if (n != 2) {
+    log_error("tracer diff compares two runs: tracer diff [-j] [-o FILE] A B");
+    return TRACER_EXIT_USAGE;
+  }
+  return command_diff(&o, paths[0], paths[1]);
 }
 
 static bool has_suffix(const char *s, const char *suffix) {
@@ -193,7 +248,13 @@ int main(int argc, char **argv) {
     OPT_FLAME,
     OPT_MAX_SIZE,
     OPT_NO_STACKS,
-    OPT_PC_SAMPLING
+    OPT_PC_SAMPLING,
+    OPT_STEPS,
+    OPT_WINDOW,
+    OPT_SKIP_STEPS,
+    OPT_FROM,
+    OPT_TO,
+    OPT_FULL_NAMES
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -226,6 +287,12 @@ int main(int argc, char **argv) {
       {"otf2", required_argument, NULL, OPT_OTF2},
       {"flame", required_argument, NULL, OPT_FLAME},
       {"max-size", required_argument, NULL, OPT_MAX_SIZE},
+      {"steps", optional_argument, NULL, OPT_STEPS},
+      {"window", required_argument, NULL, OPT_WINDOW},
+      {"skip-steps", required_argument, NULL, OPT_SKIP_STEPS},
+      {"from", required_argument, NULL, OPT_FROM},
+      {"to", required_argument, NULL, OPT_TO},
+      {"full-names", no_argument, NULL, OPT_FULL_NAMES},
       {"quiet", no_argument, NULL, 'q'},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
@@ -233,9 +300,12 @@ int main(int argc, char **argv) {
       {NULL, 0, NULL, 0}};
   struct tracer_options o = {.mode = MODE_DEFAULT, .ranks_pct = 25};
   bool quiet = false, verbose = false;
+  char why[160];
   session_set_hang_handler(command_daemon_hang);
   int c;
   backends_load_path(); /* before --help lists the backends */
+  if (argc >= 2 && strcmp(argv[1], "diff") == 0)
+    return diff_main(argc, argv);
   /* '+': options end at the app's name, so the app's own options stay its own. */
   while ((c = getopt_long(argc, argv, "+tjeo:m:b:r::l::qvhV", longopts, NULL)) != -1) {
     switch (c) {
@@ -257,11 +327,11 @@ int main(int argc, char **argv) {
     case 'b': o.backends = optarg; break;
     case OPT_EVENTS: o.events = optarg; break;
     case 'e': o.extended = true; break;
+    case OPT_FULL_NAMES: o.full_names = true; break;
     case OPT_RANKS: {
-      char *end = NULL;
-      unsigned long pct = optarg ? strtoul(optarg, &end, 10) : 25;
-      if (optarg && (end == optarg || *end || pct > 100000)) {
-        log_error("--ranks=PCT wants a percentage such as 25, got %s", optarg);
+      uint64_t pct = 25;
+      if (optarg && !option_count(optarg, 0, 100000, &pct, why, sizeof why)) {
+        log_error("Cannot use --ranks=%s: %s (a percentage such as 25)", optarg, why);
         return TRACER_EXIT_USAGE;
       }
       o.ranks = true;
@@ -293,17 +363,13 @@ int main(int argc, char **argv) {
       o.timeline_json = strcmp(optarg, "json") == 0;
       break;
     case OPT_TIMELINE_SPLIT:
-      if (!parse_size(optarg, 4096, &o.timeline_split)) {
-        log_error("--timeline-split wants a size of at least 4k, got %s", optarg);
-        return TRACER_EXIT_USAGE;
-      }
+      if (!option_size(optarg, 4096, UINT64_MAX, &o.timeline_split, why, sizeof why))
+        return bad_value("--timeline-split", optarg, why);
       o.timeline = true;
       break;
     case OPT_MAX_SIZE:
-      if (!parse_size(optarg, 1u << 20, &o.max_size)) {
-        log_error("--max-size wants a size of at least 1M, got %s", optarg);
-        return TRACER_EXIT_USAGE;
-      }
+      if (!option_size(optarg, 1u << 20, UINT64_MAX, &o.max_size, why, sizeof why))
+        return bad_value("--max-size", optarg, why);
       break;
     case OPT_BLOCKING: o.blocking = true; break;
     /* The app inherits it; its runtime reads it (runtime/tracer_counted.c). */
@@ -313,10 +379,9 @@ int main(int argc, char **argv) {
     /* The app inherits it; its CUDA backend reads it (runtime/cupti/cupti_pc_sampling.c). */
     case OPT_PC_SAMPLING: setenv("TRACER_PC_SAMPLING", "1", 1); break;
     case OPT_SAMPLE: {
-      char *end = NULL;
-      long ms = optarg ? strtol(optarg, &end, 10) : 100;
-      if ((optarg && (!end || *end)) || ms < 1 || ms > 3600000) {
-        log_error("--sample takes a period in ms from 1 to 3600000, not %s", optarg);
+      uint64_t ms = 100;
+      if (optarg && !option_count(optarg, 1, 3600000, &ms, why, sizeof why)) {
+        log_error("--sample takes a period in ms from 1 to 3600000, not %s: %s", optarg, why);
         return TRACER_EXIT_USAGE;
       }
       o.sample_ms = (unsigned)ms;
@@ -330,35 +395,61 @@ int main(int argc, char **argv) {
       }
       o.monotonic_clock = strcmp(optarg, "monotonic") == 0;
       break;
-    case OPT_THREADS: o.threads = (unsigned)strtoul(optarg, NULL, 10); break;
-    case OPT_BUFFER_SIZE:
-    case OPT_BUFFER_COUNT: {
-      char *end;
-      uint64_t v = strtoull(optarg, &end, 10);
-      if (c == OPT_BUFFER_SIZE && (*end == 'k' || *end == 'K'))
-        v <<= 10, end++;
-      else if (c == OPT_BUFFER_SIZE && *end == 'M')
-        v <<= 20, end++;
-      else if (c == OPT_BUFFER_SIZE && *end == 'G')
-        v <<= 30, end++;
-      if (*end || v == 0 || (v & (v - 1))) {
-        log_error("%s wants a power of 2, got %s",
-                  c == OPT_BUFFER_SIZE ? "--buffer-size" : "--buffer-count", optarg);
-        return TRACER_EXIT_USAGE;
-      }
-      if (c == OPT_BUFFER_SIZE)
-        o.subbuf_size = v;
-      else
-        o.subbuf_count = v;
+    case OPT_THREADS: {
+      uint64_t n;
+      if (!option_count(optarg, 1, MAX_THREADS, &n, why, sizeof why))
+        return bad_value("--threads", optarg, why);
+      o.threads = (unsigned)n;
       break;
     }
+    case OPT_BUFFER_SIZE:
+      if (!option_size(optarg, 1, UINT64_MAX, &o.subbuf_size, why, sizeof why) ||
+          !option_power_of_two(o.subbuf_size, why, sizeof why))
+        return bad_value("--buffer-size", optarg, why);
+      break;
+    case OPT_BUFFER_COUNT:
+      if (!option_count(optarg, 1, UINT32_MAX, &o.subbuf_count, why, sizeof why) ||
+          !option_power_of_two(o.subbuf_count, why, sizeof why))
+        return bad_value("--buffer-count", optarg, why);
+      break;
     case 'q': quiet = true; break;
     case 'v': verbose = true; break;
     case OPT_CSV: o.csv_path = optarg; break;
     case OPT_OTF2: o.otf2_path = optarg; break;
     case OPT_FLAME: o.flame_path = optarg; break;
     case OPT_CHECK: o.check = true; break;
-    case OPT_TRACED_RANKS: o.traced_ranks = optarg; break;
+    case OPT_STEPS:
+      o.steps = true;
+      if (optarg)
+        o.steps_pattern = optarg;
+      else if (o.replay && optind < argc && argv[optind][0] != '-')
+        o.steps_pattern = argv[optind++];
+      break;
+    case OPT_WINDOW: o.window = optarg; break;
+    case OPT_SKIP_STEPS: {
+      char *end = NULL;
+      unsigned long n = strtoul(optarg, &end, 10);
+      if (end == optarg || *end || optarg[0] == '-' || n > 100000000) {
+        log_error("--skip-steps wants a number of steps, got %s", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      o.skip_asked = true;
+      o.skip_steps = (unsigned)n;
+      break;
+    }
+    case OPT_FROM: o.from = optarg; break;
+    case OPT_TO: o.to = optarg; break;
+    case OPT_TRACED_RANKS: {
+      const char *bad = NULL;
+      rank_list_has(optarg, 0, &bad);
+      if (bad) {
+        log_error("Cannot use --traced-ranks %s: expected ranks and ranges such as 0,2-5, "
+                  "got '%s'", optarg, bad);
+        return TRACER_EXIT_USAGE;
+      }
+      o.traced_ranks = optarg;
+      break;
+    }
     case 'h': print_usage(stdout); return 0;
     case 'V': printf("tracer %s\n", TRACER_VERSION); return 0;
     default:
@@ -382,6 +473,14 @@ int main(int argc, char **argv) {
   }
   if (o.text && o.json) {
     log_error("-t and -j cannot be used together");
+    return TRACER_EXIT_USAGE;
+  }
+  if (o.text && o.steps) {
+    log_error("-t prints every call: --steps applies to the tallies");
+    return TRACER_EXIT_USAGE;
+  }
+  if ((o.from && !*o.from) || (o.to && !*o.to) || (o.window && !*o.window)) {
+    log_error("--window, --from and --to want a region name, a pattern or seconds");
     return TRACER_EXIT_USAGE;
   }
   if (o.text && (o.extended || o.ranks)) {

@@ -30,6 +30,7 @@ static const char *const rows_keys[] = {"param", "strip", NULL};
 static const char *const region_keys[] = {"open", "close", "mark",        "start", "end",
                                           "id",   "name",  "name_member", NULL};
 static const char *const fortran_keys[] = {"library", "integer", "handles", "absent_params",
+                                           "character", "index_base",
                                            "exclude", NULL};
 static const char *const poll_keys[] = {"done", NULL};
 static const char *const status_keys[] = {"type",      "success", "params", "names", "not_ready",
@@ -322,8 +323,38 @@ static int read_fortran(struct yamldoc *y, yaml_node_t *n, struct spec_fortran *
   f->loc = spec_loc_of(n);
   int rc = spec_read_string(y, n, "library", true, &f->library, d);
   rc |= read_optional(y, n, "integer", &f->integer, d);
-  rc |= spec_read_list(y, yamldoc_get(y, n, "absent_params"), "absent_params", false,
-                  &f->absent_params, d);
+  rc |= read_optional(y, n, "character", &f->character, d);
+  char *base = NULL;
+  rc |= read_optional(y, n, "index_base", &base, d);
+  if (base && strcmp(base, "0") != 0 && strcmp(base, "1") != 0)
+    rc = yamldoc_error(y, yamldoc_get(y, n, "index_base"), d,
+                       "Cannot read trace.fortran.index_base: expected 0 or 1, got %s", base);
+  else if (base)
+    f->index_base = base[0] - '0';
+  free(base);
+  yaml_node_t *absent = yamldoc_get(y, n, "absent_params");
+  if (absent && absent->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, absent, d,
+                         "Cannot read trace.fortran.absent_params: expected FUNCTION: [PARAM]");
+  for (int i = 0; absent && i < yamldoc_map_length(absent); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, absent, i);
+    const char *glob = yamldoc_scalar(key);
+    struct ptrvec params = {0};
+    if (!glob || !*glob) {
+      rc = yamldoc_error(y, key, d,
+                         "Cannot read trace.fortran.absent_params: expected FUNCTION: [PARAM]");
+      continue;
+    }
+    rc |= spec_read_list(y, yamldoc_map_value(y, absent, i), "absent_params", false, &params, d);
+    for (size_t k = 0; k < params.len; k++) {
+      struct spec_pattern *p = xcalloc(1, sizeof *p);
+      p->glob = xstrdup(glob);
+      p->loc = spec_loc_of(key);
+      ptrvec_push(&f->absent_functions, p);
+      ptrvec_push(&f->absent_params, params.items[k]);
+    }
+    ptrvec_free(&params);
+  }
   rc |= spec_read_list(y, yamldoc_get(y, n, "exclude"), "exclude", true, &f->exclude, d);
   yaml_node_t *handles = yamldoc_get(y, n, "handles");
   if (handles && handles->type != YAML_MAPPING_NODE)
@@ -641,9 +672,11 @@ void spec_free(struct spec *s) {
   free(s->trace.symbol_group);
   free(s->trace.fortran.library);
   free(s->trace.fortran.integer);
+  free(s->trace.fortran.character);
   free_strings(&s->trace.fortran.handle_types);
   free_strings(&s->trace.fortran.handle_f2c);
   free_strings(&s->trace.fortran.absent_params);
+  free_patterns(&s->trace.fortran.absent_functions);
   free_patterns(&s->trace.fortran.exclude);
   free_strings(&s->trace.templates);
   free_strings(&s->trace.exports);

@@ -72,7 +72,9 @@ struct spec_command {
  * (`ptr`). */
 struct spec_call {
   char *function; /* name or glob */
-  char *meaning;
+  char *meaning;  /* may be NULL when the entry gives a role */
+  char *waits_for; /* "device" or "peer": the call waits (for the verdict); may be NULL */
+  int setup;      /* the call sets up (start-up, for the verdict) */
   char *bytes;    /* may be NULL */
   char *pointer;  /* may be NULL */
   char *memory;   /* alloc with a pointer: host, device or shared */
@@ -152,6 +154,10 @@ struct spec_message {
   /* A call that also receives (MPI_Sendrecv), its receive's params (trace.messages'
    * `recv`); NULL when it does not. */
   char *recv_count, *recv_datatype, *recv_peer, *recv_tag;
+  /* A get that also writes to the target (MPI_Get_accumulate), the params of what it
+   * writes (trace.messages' `put`), and an expression that holds when it writes nothing
+   * (`op == MPI_NO_OP`); NULL when it does not. */
+  char *put_count, *put_datatype, *put_unless;
   /* The param pointing to the status a receive fills (`status`; `recv.status` for the
    * receive of a send, and a complete call's of its one request; of a complete call of an
    * array, the statuses of those it completes, one each in the order it names them): its
@@ -250,8 +256,19 @@ struct spec_fortran {
   struct ptrvec handle_types;  /* struct spec_string*: handle type names ... */
   struct ptrvec handle_f2c;    /* struct spec_string*: ... and the function that turns a
                                   Fortran handle of that type into a C one */
-  struct ptrvec absent_params; /* struct spec_string*: C params with no Fortran twin */
+  /* C params with no Fortran twin (MPI_Init's argc and argv), by function: pairs of a
+   * function glob and a param name. */
+  struct ptrvec absent_functions; /* struct spec_pattern* */
+  struct ptrvec absent_params;    /* struct spec_string*: the param of the same pair */
   struct ptrvec exclude;       /* struct spec_pattern*: functions with no such binding */
+  /* The C type of a CHARACTER's elements (char): a param pointing to it, or an array of
+   * them, is a Fortran string, whose length the caller passes by value after the last
+   * argument (one size_t each, in order); NULL: none. */
+  char *character;
+  /* Where the Fortran bindings count the indices of an array from (1 for MPI): the params
+   * a message's `index` and `indices` name are turned into C's (from 0) for the record;
+   * 0: as C. */
+  int index_base;
   struct spec_loc loc;
 };
 

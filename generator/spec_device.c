@@ -9,7 +9,8 @@
 static const char *const command_keys[] = {"kind",       "queue",     "kernel",          "bytes",
                                            "completion", "direction", "direction_param", "src",
                                            "dst",        NULL};
-static const char *const call_keys[] = {"meaning", "bytes", "pointer", "memory", NULL};
+static const char *const call_keys[] = {"meaning", "bytes", "pointer", "memory", "waits_for",
+                                        "setup", NULL};
 static const char *const kernel_name_keys[] = {"kernel", "name", NULL};
 static const char *const command_list_keys[] = {
     "create", "context", "device", "immediate", "execute", "count", "reset", "destroy", NULL};
@@ -74,13 +75,30 @@ static int read_call(struct yamldoc *y, const char *function, struct spec_loc lo
   c->function = xstrdup(function);
   c->loc = loc;
   ptrvec_push(&t->calls, c);
-  int rc = spec_read_string(y, body, "meaning", true, &c->meaning, d);
+  int rc = spec_read_string(y, body, "meaning", false, &c->meaning, d);
+  rc |= spec_read_string(y, body, "waits_for", false, &c->waits_for, d);
+  yaml_node_t *setup = yamldoc_get(y, body, "setup");
+  rc |= setup ? spec_read_bool(y, setup, &c->setup, d) : 0;
   rc |= spec_read_string(y, body, "bytes", false, &c->bytes, d);
   rc |= spec_read_string(y, body, "pointer", false, &c->pointer, d);
   rc |= spec_read_string(y, body, "memory", false, &c->memory, d);
   static const char *const meanings[] = {"alloc", "free", "sync", "group_begin", "group_end",
                                          NULL};
   static const char *const memories[] = {"host", "device", "shared", NULL};
+  static const char *const waits[] = {"device", "peer", NULL};
+  if (!c->meaning && !c->waits_for && !c->setup)
+    return yamldoc_error(y, body, d,
+                         "Cannot read trace call: function=%s: expected a meaning, waits_for or "
+                         "setup",
+                         c->function);
+  if (c->waits_for && !one_of(c->waits_for, waits))
+    return yamldoc_error(y, yamldoc_get(y, body, "waits_for"), d,
+                         "Cannot read waits_for: expected device or peer, got %s", c->waits_for);
+  if (c->waits_for && c->setup)
+    return yamldoc_error(y, body, d,
+                         "Cannot read trace call: function=%s: waits_for and setup exclude each "
+                         "other",
+                         c->function);
   if (c->meaning && !one_of(c->meaning, meanings))
     return yamldoc_error(y, yamldoc_get(y, body, "meaning"), d,
                          "Cannot read meaning: expected alloc, free, sync, group_begin or "
@@ -234,6 +252,7 @@ void spec_free_device(struct spec_trace *t) {
     struct spec_call *c = t->calls.items[i];
     free(c->function);
     free(c->meaning);
+    free(c->waits_for);
     free(c->bytes);
     free(c->pointer);
     free(c->memory);

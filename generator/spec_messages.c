@@ -10,8 +10,9 @@
 static const char *const message_keys[] = {
     "kind",     "count", "datatype", "peer",        "tag",        "comm", "request",
     "requests", "done",  "op",       "root",        "size_factor", "bus_factor",
-    "index",    "indices", "indices_count", "recv", "status", NULL};
+    "index",    "indices", "indices_count", "recv", "status", "put", NULL};
 static const char *const recv_keys[] = {"count", "datatype", "peer", "tag", "status", NULL};
+static const char *const put_keys[] = {"count", "datatype", "unless", NULL};
 static const char *const message_status_keys[] = {"type", "source", "bytes", NULL};
 static const char *const group_call_keys[] = {"made", "from", "type", NULL};
 static const char *const rma_sync_keys[] = {"sync", "win", "peer", "shared", NULL};
@@ -181,6 +182,21 @@ static int read_message(struct yamldoc *y, yaml_node_t *key, yaml_node_t *body,
     if (!m->kind || strcmp(m->kind, "send") != 0)
       rc = yamldoc_error(y, recv, d, "Cannot read trace message: function=%s: only a send "
                          "has a recv", m->function);
+  }
+  yaml_node_t *put = yamldoc_get(y, body, "put");
+  if (put && (put->type != YAML_MAPPING_NODE ||
+              yamldoc_check_keys(y, put, put_keys, "trace message put", d)))
+    rc = put->type != YAML_MAPPING_NODE
+             ? yamldoc_error(y, put, d, "Cannot read trace message: function=%s: expected "
+                             "put: {count, datatype, unless}", m->function)
+             : -1;
+  else if (put) {
+    rc |= spec_read_string(y, put, "count", true, &m->put_count, d);
+    rc |= spec_read_string(y, put, "datatype", true, &m->put_datatype, d);
+    rc |= read_optional(y, put, "unless", &m->put_unless, d);
+    if (!m->kind || strcmp(m->kind, "get") != 0)
+      rc = yamldoc_error(y, put, d, "Cannot read trace message: function=%s: only a get "
+                         "has a put", m->function);
   }
   if (m->status && (!m->kind || (strcmp(m->kind, "recv") != 0 &&
                                  (strcmp(m->kind, "complete") != 0 ||
@@ -449,7 +465,7 @@ void spec_free_messages(struct spec_trace *t) {
                        m->requests,   m->done,          m->op,         m->root,
                        m->index,      m->indices,       m->indices_count, m->recv_count,
                        m->recv_datatype, m->recv_peer,  m->recv_tag,    m->status,
-                       m->recv_status};
+                       m->recv_status,   m->put_count,  m->put_datatype, m->put_unless};
     for (size_t k = 0; k < sizeof strings / sizeof *strings; k++)
       free(strings[k]);
     free(m);

@@ -10,22 +10,22 @@ static const char *const sample_keys[] = {"init",    "init_args", "shutdown", "e
                                           "devices", "counters",  NULL};
 static const char *const device_keys[] = {"count", "get",         "drivers", "list",
                                           "name",  "name_member", NULL};
-static const char *const counter_keys[] = {"query", "args",    "value", "unit",
-                                           "scale", "domains", "rate",  NULL};
+static const char *const counter_keys[] = {"query",   "args", "set", "value", "unit",
+                                           "scale",   "domains", "rate", NULL};
 
-/* PARAM: VALUE pairs into args. */
+/* PARAM: VALUE pairs into args (`args`; `set`: MEMBER: VALUE). */
 static int read_args(struct yamldoc *y, yaml_node_t *n, struct ptrvec *args, struct diag *d) {
   if (!n)
     return 0;
   if (n->type != YAML_MAPPING_NODE)
-    return yamldoc_error(y, n, d, "Cannot read args: expected a mapping PARAM: VALUE");
+    return yamldoc_error(y, n, d, "Cannot read args: expected a mapping NAME: VALUE");
   int rc = 0;
   for (int i = 0; i < yamldoc_map_length(n); i++) {
     const char *param = yamldoc_scalar(yamldoc_map_key(y, n, i));
     yaml_node_t *v = yamldoc_map_value(y, n, i);
     const char *value = yamldoc_scalar(v);
     if (!param || !value || !*value) {
-      rc = yamldoc_error(y, v, d, "Cannot read args: expected PARAM: VALUE (a C expression)");
+      rc = yamldoc_error(y, v, d, "Cannot read args: expected NAME: VALUE (a C expression)");
       continue;
     }
     struct spec_sample_arg *a = xcalloc(1, sizeof *a);
@@ -51,6 +51,7 @@ static int read_counter(struct yamldoc *y, const char *name, yaml_node_t *body,
   rc |= spec_read_string(y, body, "domains", false, &c->domains, d);
   rc |= spec_read_string(y, body, "rate", false, &c->rate, d);
   rc |= read_args(y, yamldoc_get(y, body, "args"), &c->args, d);
+  rc |= read_args(y, yamldoc_get(y, body, "set"), &c->set, d);
   if (c->scale) {
     char *end = NULL;
     strtod(c->scale, &end);
@@ -139,6 +140,7 @@ void spec_sample_free(struct spec_sample *s) {
     free(c->domains);
     free(c->rate);
     free_args(&c->args);
+    free_args(&c->set);
     free(c);
   }
   ptrvec_free(&s->counters);

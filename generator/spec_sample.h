@@ -17,12 +17,15 @@ struct spec_sample_arg {
 };
 
 /* One counter: `query` called per device (or per domain of the device that `domains`
- * enumerates); its value read from the query's out param (the member `value` of it when
- * given), times `scale`; with `rate`, the value is cumulative and what is recorded is its
+ * enumerates), its out value zeroed and the members `set` names given first; its value
+ * read from the query's out param (the member `value` of it when given), times `scale`; with `rate`, the value is cumulative and what is recorded is its
  * change over the change of the member `rate` (a timestamp of the same out struct). */
 struct spec_sample_counter {
   char *name, *query, *value, *unit, *scale, *domains, *rate;
   struct ptrvec args; /* struct spec_sample_arg* */
+  /* MEMBER: VALUE (struct spec_sample_arg*, param the member): members of the out value
+   * set before the query, after it is zeroed (a versioned struct's `version`). */
+  struct ptrvec set;
   struct spec_loc loc;
 };
 

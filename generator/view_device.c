@@ -110,14 +110,15 @@ static void build_command(struct view_device *v, const struct model_function *f,
 static void build_call(struct view_device *v, const struct model_function *f,
                        const struct spec_call *c, struct tree *fn) {
   /* The hooks' pending commands are read after the calls that synchronize. */
-  if (strcmp(c->meaning, "sync") == 0 && v->s->trace.commands.len && !v->host_timed)
+  if (c->meaning && strcmp(c->meaning, "sync") == 0 && v->s->trace.commands.len &&
+      !v->host_timed)
     tree_set_bool(fn, "drain", true);
   if (!c->pointer)
     return;
   char *pointer = value_of(v, f, c->loc, "call", "pointer", c->pointer, false);
   if (!pointer)
     return;
-  if (strcmp(c->meaning, "free") == 0) {
+  if (c->meaning && strcmp(c->meaning, "free") == 0) {
     tree_set_string(tree_set(fn, "deallocation", tree_map()), "pointer", pointer);
   } else {
     struct tree *a = tree_set(fn, "allocation", tree_map());

@@ -221,6 +221,7 @@ static void set_bytes_param(struct tree *fn, const struct model_function *f, con
 static void function_meaning(struct events *ev, const struct model_function *f, struct tree *fn) {
   const struct spec_trace *t = &ev->s->trace;
   const char *meaning = "TRACER_MEANING_NONE", *direction = NULL, *bytes = NULL;
+  const char *role = "TRACER_ROLE_NONE";
   for (size_t i = 0; i < t->commands.len && !view_is_callback(ev->m, f); i++) {
     const struct spec_command *c = t->commands.items[i];
     if (fnmatch(c->function, f->name, 0) != 0)
@@ -237,15 +238,21 @@ static void function_meaning(struct events *ev, const struct model_function *f, 
     if (fnmatch(c->function, f->name, 0) != 0)
       continue;
     c->matches++;
-    meaning = strcmp(c->meaning, "alloc") == 0         ? "TRACER_MEANING_ALLOC"
-              : strcmp(c->meaning, "free") == 0        ? "TRACER_MEANING_FREE"
-              : strcmp(c->meaning, "group_begin") == 0 ? "TRACER_MEANING_GROUP_BEGIN"
-              : strcmp(c->meaning, "group_end") == 0   ? "TRACER_MEANING_GROUP_END"
-                                                       : "TRACER_MEANING_SYNC";
+    if (c->meaning)
+      meaning = strcmp(c->meaning, "alloc") == 0         ? "TRACER_MEANING_ALLOC"
+                : strcmp(c->meaning, "free") == 0        ? "TRACER_MEANING_FREE"
+                : strcmp(c->meaning, "group_begin") == 0 ? "TRACER_MEANING_GROUP_BEGIN"
+                : strcmp(c->meaning, "group_end") == 0   ? "TRACER_MEANING_GROUP_END"
+                                                         : "TRACER_MEANING_SYNC";
+    role = c->setup                                                 ? "TRACER_ROLE_SETUP"
+           : c->waits_for && strcmp(c->waits_for, "device") == 0 ? "TRACER_ROLE_WAITS_DEVICE"
+           : c->waits_for                                          ? "TRACER_ROLE_WAITS_PEER"
+                                                                   : role;
     bytes = c->bytes;
     break;
   }
   tree_set_string(fn, "meaning", meaning);
+  tree_set_string(fn, "role", role);
   if (direction)
     tree_set(fn, "direction", tree_stringf("\"%s\"", direction));
   else

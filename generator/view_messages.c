@@ -58,11 +58,12 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
   const char *names[] = {msg->count,      msg->datatype,      msg->peer,      msg->tag,
                          msg->comm,       msg->request,       msg->requests,  msg->op,
                          msg->root,       msg->indices,       msg->recv_count, msg->recv_datatype,
-                         msg->recv_peer,  msg->recv_tag,      msg->status,    msg->recv_status};
+                         msg->recv_peer,  msg->recv_tag,      msg->status,    msg->recv_status,
+                         msg->put_count,  msg->put_datatype};
   const char *keys[] = {"count", "datatype", "peer",    "tag",        "comm",
                         "request", "requests", "op",    "root",       "indices",
                         "recv.count", "recv.datatype", "recv.peer", "recv.tag", "status",
-                        "recv.status"};
+                        "recv.status", "put.count", "put.datatype"};
   int rc = 0;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (names[i] && !param_of(f, names[i]))
@@ -84,6 +85,26 @@ int view_message_slots(const struct spec *s, const char *prefix, const struct mo
     char *bytes = xasprintf("tracer_args.%s > 0 ? (uint64_t)tracer_args.%s * "
                             "%s_element_size(tracer_args.%s) : 0",
                             c, c, prefix, msg->datatype);
+    /* A get that also writes: the bytes it reads and those it writes, unless it writes
+     * none (MPI_NO_OP). */
+    if (msg->put_count && msg->put_datatype) {
+      char *unless = msg->put_unless ? view_value_expr(f, msg->put_unless, "tracer_args.")
+                                     : xstrdup("0");
+      if (!unless) {
+        free(bytes);
+        return diag_error_at(d, s->path, msg->loc.line, msg->loc.column,
+                             "Cannot describe message: function=%s, put.unless=%s names no "
+                             "param",
+                             f->name, msg->put_unless);
+      }
+      char *sum = xasprintf("(%s) + (!(%s) && tracer_args.%s > 0 ? (uint64_t)tracer_args.%s * "
+                            "%s_element_size(tracer_args.%s) : 0)",
+                            bytes, unless, msg->put_count, msg->put_count, prefix,
+                            msg->put_datatype);
+      free(unless);
+      free(bytes);
+      bytes = sum;
+    }
     /* A call that starts a request keeps its bytes for the call that completes it
      * (runtime/tracer_requests.h), by the request's value as the record holds it. */
     if (msg->request && strcmp(msg->kind, "complete") != 0) {

@@ -212,6 +212,49 @@ static char *members_of(const char *expr) {
   return strbuf_release(&b);
 }
 
+/* The record an out value's type names (its canonical "struct tag", or its name), or NULL. */
+static const struct model_record *record_of(const struct model *m,
+                                            const struct model_function *f) {
+  for (size_t i = 0; i < f->params.len; i++) {
+    const struct model_param *p = f->params.items[i];
+    if (!is_out_pointer(p))
+      continue;
+    const struct model_type *t = p->type->target;
+    for (size_t k = 0; k < m->records.len; k++) {
+      const struct model_record *r = m->records.items[k];
+      if (strcmp(r->name, t->canonical) == 0 || strcmp(r->name, t->spelling) == 0)
+        return r;
+    }
+    return NULL;
+  }
+  return NULL;
+}
+
+/* `set`: members of the out value given before the query; each must be a member of it. */
+static void add_set(struct sample_view *v, const struct spec_sample_counter *c,
+                    const struct model_function *f, struct tree *t) {
+  struct tree *set = tree_set(t, "set", tree_list());
+  const struct model_record *r = c->set.len ? record_of(v->m, f) : NULL;
+  for (size_t i = 0; i < c->set.len; i++) {
+    const struct spec_sample_arg *a = c->set.items[i];
+    bool member = false;
+    for (size_t k = 0; r && k < r->fields.len; k++) {
+      const struct model_field *field = r->fields.items[k];
+      member |= field->name && strcmp(field->name, a->param) == 0;
+    }
+    if (!member) {
+      v->rc = diag_error_at(v->d, v->s->path, c->loc.line, c->loc.column,
+                            "Cannot sample %s: set member=%s is not a member of the out value "
+                            "of function=%s",
+                            c->name, a->param, f->name);
+      continue;
+    }
+    struct tree *s = tree_push(set, tree_map());
+    tree_set_string(s, "member", a->param);
+    tree_set_string(s, "to", a->value);
+  }
+}
+
 static void add_counter(struct sample_view *v, const struct spec_sample_counter *c,
                         struct tree *list) {
   v->at = c->loc;
@@ -227,6 +270,7 @@ static void add_counter(struct sample_view *v, const struct spec_sample_counter 
   char *value = c->value ? members_of(c->value) : xstrdup("value");
   tree_set_string(t, "value", value);
   free(value);
+  add_set(v, c, f, t);
   struct tree *direct = tree_set(t, "direct", tree_list());
   struct tree *domains = tree_set(t, "domains", tree_list());
   struct tree *rate = tree_set(t, "rate", tree_list());

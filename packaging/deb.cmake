@@ -43,8 +43,12 @@ set(CPACK_COMPONENT_TRACER_DESCRIPTION
  environment modules for Lmod and Environment Modules and `tracer --check`.")
 # lttng-sessiond: started by the tracer when no session daemon runs.
 set(CPACK_DEBIAN_TRACER_PACKAGE_DEPENDS "lttng-tools (>= 2.13)")
-# An OpenCL platform for the example; babeltrace2 reads the traces with other tools.
+# An OpenCL platform for the example; babeltrace2 reads the traces with other tools;
+# libotf2 writes --otf2's archives (loaded then, not linked: the tracer runs without it).
 set(CPACK_DEBIAN_TRACER_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd, babeltrace2")
+if(TRACER_OTF2_PACKAGE_NAME)
+  string(APPEND CPACK_DEBIAN_TRACER_PACKAGE_RECOMMENDS ", ${TRACER_OTF2_PACKAGE_NAME}")
+endif()
 set(CPACK_DEBIAN_TRACER_PACKAGE_SUGGESTS "lmod | environment-modules")
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME tracer-dev)

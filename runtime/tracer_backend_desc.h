@@ -155,6 +155,16 @@ struct tracer_rma_sync {
   int16_t win, peer, shared;
 };
 
+/* What a call's time is to the verdict (trace.calls of the spec: waits_for, setup): time
+ * the host waits for a device's work or for a peer (cuCtxSynchronize, clFinish, MPI_Wait,
+ * a blocking ncclGroupEnd), or sets up (cuInit, module loading, communicator creation). */
+enum tracer_role {
+  TRACER_ROLE_NONE,
+  TRACER_ROLE_WAITS_DEVICE,
+  TRACER_ROLE_WAITS_PEER,
+  TRACER_ROLE_SETUP,
+};
+
 struct tracer_function_desc {
   const char *name;
   enum tracer_status_source status;
@@ -183,6 +193,7 @@ struct tracer_function_desc {
    * in this slot of its record, right after the head; 0 for other calls (the head holds
    * slot 0). */
   uint8_t stack_slot;
+  enum tracer_role role;
 };
 
 struct tracer_backend_desc {

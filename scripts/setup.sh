@@ -19,7 +19,7 @@ packages="
   libcurl4-openssl-dev liblapacke-dev libuv1-dev libnetcdf-dev libfftw3-dev libpng-dev
   libxml2-dev libxml2-utils
   libopen-trace-format2-dev otf2-tools python3-otf2
-  python3-mpi4py lammps lammps-examples hpcc python3-torch
+  python3-mpi4py lammps lammps-examples hpcc python3-torch quantum-espresso quantum-espresso-data
   libunwind-dev libdw-dev python3-pyopencl
   chromium
 "

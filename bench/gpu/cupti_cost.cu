@@ -15,6 +15,10 @@
 //   serial     CUPTI_ACTIVITY_KIND_KERNEL (kernels serialized), for reference
 //   hes        as kernels, with cuptiActivityEnableHWTrace(1) (Blackwell's hardware
 //              events); says so and goes on as kernels where it is not supported
+//   launchapi  as tracer, with the launch APIs' own activity records and external
+//              correlation records on (runtime/cupti/cupti_records.c), nothing pushed
+//   correlate  as launchapi, with an external id pushed and popped around each launch,
+//              as the tracer's cupti_launch_begin/end do: the whole of the tie's CUPTI cost
 //
 // Prints one line: config=... launch_ns=<median over rounds of the mean host ns of one
 // launch> getdevice_ns=... ctxgetcurrent_ns=... records=<kernel records CUPTI delivered>
@@ -26,6 +30,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti_activity.h>
+#include <cupti_driver_cbid.h>
 
 #include <algorithm>
 #include <stdint.h>
@@ -104,7 +109,9 @@ static void cupti_setup(const char *config) {
       printf("hes: cuptiActivityEnableHWTrace: %s; measuring as kernels\n", why);
     }
   }
-  if (strcmp(config, "tracer") == 0)
+  bool tracer_like = strcmp(config, "tracer") == 0 || strcmp(config, "launchapi") == 0 ||
+                     strcmp(config, "correlate") == 0;
+  if (tracer_like)
     CHECK_CUPTI(cuptiActivityRegisterTimestampCallback(raw_timestamp));
   CHECK_CUPTI(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed));
   if (strcmp(config, "serial") == 0) {
@@ -112,11 +119,24 @@ static void cupti_setup(const char *config) {
     return;
   }
   CHECK_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
-  if (strcmp(config, "tracer") == 0) {
+  if (tracer_like) {
     CHECK_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY));
     CHECK_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET));
   }
+  if (strcmp(config, "launchapi") == 0 || strcmp(config, "correlate") == 0) {
+    static const CUpti_CallbackId launch_apis[] = {
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,          CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz};
+    for (CUpti_CallbackId id : launch_apis)
+      CHECK_CUPTI(cuptiActivityEnableDriverApi(id, 1));
+    CHECK_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION));
+  }
 }
+
+static bool push_pop; /* correlate: an external id around each launch */
+static uint64_t external_id;
 
 /* The median over rounds of the mean ns of one call of `call`, `count` calls a round. */
 template <typename Call> static double median_call_ns(int rounds, int count, Call call) {
@@ -132,17 +152,20 @@ template <typename Call> static double median_call_ns(int rounds, int count, Cal
 }
 
 int main(int argc, char **argv) {
-  static const char *configs[] = {"off", "tracer", "kernels", "pinned", "serial", "hes"};
+  static const char *configs[] = {"off",    "tracer", "kernels",   "pinned",
+                                  "serial", "hes",    "launchapi", "correlate"};
   const char *config = argc > 1 ? argv[1] : "";
   bool known = false;
   for (const char *c : configs)
     known = known || strcmp(c, config) == 0;
   long launches = argc > 2 ? strtol(argv[2], NULL, 10) : 100000;
   if (!known || launches < 256) {
-    fprintf(stderr, "usage: cupti_cost off|tracer|kernels|pinned|serial|hes [LAUNCHES >= 256]\n");
+    fprintf(stderr, "usage: cupti_cost off|tracer|kernels|pinned|serial|hes|launchapi|correlate "
+                    "[LAUNCHES >= 256]\n");
     return 2;
   }
   cupti_setup(config);
+  push_pop = strcmp(config, "correlate") == 0;
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
     return 77;
@@ -159,8 +182,16 @@ int main(int argc, char **argv) {
     uint64_t host_ns = 0;
     for (long b = 0; b < batches; b++) {
       uint64_t t0 = now_ns(CLOCK_MONOTONIC);
-      for (int i = 0; i < BATCH; i++)
-        empty_kernel<<<1, 32, 0, stream>>>();
+      if (push_pop)
+        for (int i = 0; i < BATCH; i++) {
+          cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2,
+                                                 ++external_id);
+          empty_kernel<<<1, 32, 0, stream>>>();
+          cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, NULL);
+        }
+      else
+        for (int i = 0; i < BATCH; i++)
+          empty_kernel<<<1, 32, 0, stream>>>();
       host_ns += now_ns(CLOCK_MONOTONIC) - t0;
       CHECK(cudaStreamSynchronize(stream));
     }

@@ -12,6 +12,7 @@ enum analysis_status {
   ANALYSIS_OK,
   ANALYSIS_FAILED,        /* some output failed, or part of the trace could not be read */
   ANALYSIS_NO_TRACE,      /* the trace cannot be opened: nothing was made */
+  ANALYSIS_BAD_WINDOW,    /* the window or steps asked for find nothing: nothing was made */
 };
 
 /* Runs the analysis. Each failure is one cause in d, a whole sentence to print on its

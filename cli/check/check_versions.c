@@ -1,11 +1,12 @@
 /* check_versions: the LTTng parts a run uses (lttng-ust in the app, lttng-tools' session
- * daemon, liblttng-ctl in the tracer) and babeltrace2, which reads traces with other
- * tools. Versions are those the programs report, or the build's where a library has no
+ * daemon, liblttng-ctl in the tracer), babeltrace2, which reads traces with other tools,
+ * and libotf2, which --otf2 loads. Versions are those the programs report, or the build's where a library has no
  * way to say (lttng-ust). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check_report.h"
+#include "otf2_library.h"
 #include "path_search.h"
 
 #ifndef TRACER_CHECK_UST_VERSION
@@ -78,8 +79,21 @@ static void check_babeltrace(struct check_report *report) {
   free(path);
 }
 
+/* Optional: libotf2, which the tracer loads for --otf2 alone (otf2_library.h). */
+static void check_otf2(struct check_report *report) {
+  struct diag d;
+  diag_init(&d);
+  if (otf2_library_load(&d) == 0)
+    check_say(report, CHECK_OK, "otf2", "%s (loaded for --otf2 only)", otf2_library_soname());
+  else
+    check_say(report, CHECK_INFO, "otf2", "--otf2 cannot be used: %s",
+              d.count ? d.causes[0].message : "libotf2 cannot be loaded");
+  diag_clear(&d);
+}
+
 void check_versions(struct check_report *report, const struct check_request *request) {
   check_ust(report, request);
   check_tools(report);
   check_babeltrace(report);
+  check_otf2(report);
 }

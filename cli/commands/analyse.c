@@ -14,10 +14,12 @@
 #include "flame.h"
 #include "job_folder.h"
 #include "job_report.h"
+#include "job_steps.h"
 #include "log.h"
 #include "node_gather.h"
 #include "rank_exports.h"
 #include "run_record.h"
+#include "window_build.h"
 
 void report_errors(const struct diag *d, const char *prefix) {
   for (unsigned i = 0; i < d->count; i++) {
@@ -56,10 +58,38 @@ int analyse_job(const struct tracer_options *o, const char *job_dir, const long 
   FILE *out = open_output(o);
   if (!out)
     return TRACER_EXIT_ANALYSIS;
-  struct job_report_request req = {job_dir, ranks, n, timeout_s, o->threads, o->json,
-                                   o->extended, o->ranks, o->ranks_pct};
+  struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
+  struct job_report_request req = {job_dir,      ranks,         n,      timeout_s,
+                                   o->threads,   o->json,       o->extended, o->ranks,
+                                   o->ranks_pct, o->full_names, NULL,   NULL,
+                                   false};
+  if (window_requested(&window)) {
+    req.window = &window;
+    req.steps_pattern = o->steps_pattern;
+    req.reduce_again = ranks == NULL; /* a replay; a live job's ranks reduced through it */
+  }
   struct node_gather_report got;
   int rc = job_report_print(&req, out, &got) ? TRACER_EXIT_ANALYSIS : 0;
+  if (rc && got.window_error[0]) { /* no rank's window held anything: bad input */
+    log_error("%s", got.window_error);
+    return close_output(o, out, TRACER_EXIT_USAGE);
+  }
+  if (got.window_error[0])
+    log_warn("some ranks were left out: %s", got.window_error);
+  if (rc == 0 && o->steps && !o->json) { /* each rank's steps, the slowest rank of each */
+    struct job_steps_request steps = {job_dir, o->steps_pattern, req.window, o->threads};
+    struct diag d;
+    diag_init(&d);
+    if (job_steps_print(&steps, out, &d)) {
+      char chain[1024];
+      log_error("%s", diag_join(&d, chain, sizeof chain));
+      rc = TRACER_EXIT_USAGE;
+    }
+    diag_clear(&d);
+  } else if (o->steps && o->json) {
+    log_warn("--steps: a job's JSON report has no steps yet; replay a rank's folder "
+             "(tracer -r %s/rank-N --steps -j)", job_dir);
+  }
   if (got.from_events)
     log_warn("ranks without a result%s, counted from their events: %s",
              ranks ? " in time" : "", got.late);
@@ -109,6 +139,27 @@ static void say_timeline(const char *path, const char *json, const struct analys
              (int)stem, path, (int)stem, path);
   if (json)
     log_info("timeline: %s (Chrome trace-event JSON)", json);
+  if (r->timeline_left_out[0])
+    log_warn("timeline: it holds every event that could be read, and leaves out what the read "
+             "skipped: %s", r->timeline_left_out);
+}
+
+/* The packets the trace misses, a line each: errors when the trace lost them since it
+ * was written, warnings when the run record says the recording lost them. */
+static void say_missing(const struct analysis_result *r) {
+  if (r->missing_warning[0])
+    log_warn("%s", r->missing_warning);
+  void (*say)(const char *, ...) = r->missing_unexplained ? log_error : log_warn;
+  for (const char *line = r->missing_text; *line;) {
+    size_t len = strcspn(line, "\n");
+    say("%.*s", (int)len, line);
+    line += len + (line[len] == '\n');
+  }
+  if (r->missing_unexplained)
+    log_error("The trace misses %llu packet%s (above): the report counts what the files hold "
+              "(exit status %d)",
+              (unsigned long long)r->missing_unexplained, r->missing_unexplained == 1 ? "" : "s",
+              TRACER_EXIT_INCOMPLETE);
 }
 
 int export_job(const struct tracer_options *o, const char *job_dir, long size,
@@ -124,7 +175,9 @@ int export_job(const struct tracer_options *o, const char *job_dir, long size,
       char folder[PATH_MAX];
       job_rank_folder(job_dir, ranks[i], folder, sizeof folder);
       log_debug("rank %ld: writing its part of the job's exports", ranks[i]);
+      struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
       if (rank_exports_write(folder, o->otf2_path != NULL, o->flame_path != NULL, o->threads,
+                             window_requested(&window) ? &window : NULL, o->steps_pattern,
                              &d)) {
         char chain[1024];
         log_warn("rank %ld: %s", ranks[i], diag_join(&d, chain, sizeof chain));
@@ -166,7 +219,15 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
   if (!o->text && !o->timeline && job_folder_is_job(trace_dir))
     return analyse_job(o, trace_dir, NULL, 0, 0);
   struct run_record run;
-  run_record_read(trace_dir, &run);
+  struct diag record_problems;
+  diag_init(&record_problems);
+  run_record_load(trace_dir, &run, &record_problems);
+  for (unsigned i = 0; i < record_problems.count; i++)
+    log_warn("%s", record_problems.causes[i].message);
+  if (record_problems.count)
+    log_warn("the report leaves those lines of %s out and goes by what the trace says",
+             RUN_RECORD_FILE);
+  diag_clear(&record_problems);
   FILE *out = open_output(o);
   if (!out)
     return TRACER_EXIT_ANALYSIS;
@@ -186,6 +247,7 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
       .text = o->text,
       .json = o->json,
       .extended = o->extended,
+      .full_names = o->full_names,
       .rank_view = o->ranks,
       .ranks_pct = o->ranks_pct,
       .threads = o->threads,
@@ -196,6 +258,13 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
       .csv_path = o->csv_path,
       .otf2_path = o->otf2_path,
       .flame_path = o->flame_path,
+      .window = o->window,
+      .skip_asked = o->skip_asked,
+      .skip_steps = o->skip_steps,
+      .from = o->from,
+      .to = o->to,
+      .steps = o->steps,
+      .steps_pattern = o->steps_pattern,
       .progress = progress ? draw_progress : NULL,
   };
   struct analysis_result result;
@@ -206,7 +275,10 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
       log_debug("%s %s (option %s): reads %s",
                 outputs[i]->kind == OUTPUT_REPORT ? "report" : "export", outputs[i]->name,
                 outputs[i]->option, outputs[i]->reads);
-  int rc = analysis_run(&request, &result, &d) == ANALYSIS_OK ? 0 : TRACER_EXIT_ANALYSIS;
+  enum analysis_status status = analysis_run(&request, &result, &d);
+  int rc = status == ANALYSIS_OK            ? 0
+           : status == ANALYSIS_BAD_WINDOW ? TRACER_EXIT_USAGE
+                                           : TRACER_EXIT_ANALYSIS;
   if (result.read.threads)
     log_debug("read the trace %s on %u thread%s%s%s",
               result.read.ordered ? "in time order" : "stream by stream", result.read.threads,
@@ -214,6 +286,11 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
               result.read.beside ? "; on one more: " : "", result.read.beside_names);
   report_errors(&d, NULL);
   diag_clear(&d);
+  if (result.run_record_note[0])
+    log_warn("%s", result.run_record_note);
+  say_missing(&result);
+  if (!rc && result.missing_unexplained)
+    rc = TRACER_EXIT_INCOMPLETE;
   if (result.timeline)
     say_timeline(path, request.timeline_json_path, &result);
   if (result.csv)

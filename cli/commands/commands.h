@@ -5,9 +5,11 @@
  *   replay.c      tracer -r [DIR]: analyse a saved trace again
  *   job_rank.c    mpirun -n N tracer APP: one rank of an MPI job; rank 0 reports for all
  *   self_check.c  tracer --check: would a trace work here
+ *   diff.c        tracer diff A B: two runs compared
  *   analyse.c     the analysis of a trace, for the three first (cli/analysis/analysis.h)
  *   trace_paths.c where traces go and where the tracer's libraries are
  *   calibrate.c   what recording costs on this machine, for the report
+ *   option_values.c, output_paths.c  the options' values, and their files before a run
  *
  * Commands are the only code that prints messages: through common/log.h, at levels
  * error, warn, info and debug (-q: errors only; -v: debug), each library's causes
@@ -16,9 +18,11 @@
 #ifndef TRACER_COMMANDS_H
 #define TRACER_COMMANDS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "diag.h"
 #include "rank_env.h"
@@ -31,6 +35,9 @@ enum tracer_exit {
   TRACER_EXIT_USAGE = 2,    /* bad command line */
   TRACER_EXIT_SESSION = 3,  /* no LTTng session, or its daemon was lost or silent */
   TRACER_EXIT_ANALYSIS = 4, /* the trace could not be read, or a report or export failed */
+  TRACER_EXIT_INCOMPLETE = 5, /* the trace was read, but packets its index or sequence
+                                 numbers say it had are missing (and were not lost while
+                                 recording, which the run record would say) */
 };
 
 enum tracer_mode { MODE_MINIMAL, MODE_DEFAULT, MODE_FULL };
@@ -50,6 +57,7 @@ struct tracer_options {
   const char *backends;     /* -b */
   const char *events;       /* --events: more event patterns */
   bool extended;            /* -e: the tally per hostname, process and thread too */
+  bool full_names;          /* --full-names: kernel names whole in the text tables */
   bool ranks;               /* --ranks: an MPI job's per-rank times, with stragglers */
   unsigned ranks_pct;       /* --ranks=PCT: a straggler's excess over the median */
   unsigned threads;
@@ -62,6 +70,12 @@ struct tracer_options {
   const char *csv_path;     /* --csv FILE */
   const char *otf2_path;    /* --otf2 DIR: the trace as an OTF2 archive */
   const char *flame_path;   /* --flame FILE: folded stacks (and FILE's host twin) */
+  const char *window;       /* --window NAME|PATTERN */
+  bool skip_asked;          /* --skip-steps N */
+  unsigned skip_steps;
+  const char *from, *to;    /* --from, --to: seconds or region names */
+  bool steps;               /* --steps[=PATTERN] */
+  const char *steps_pattern;
   char **app;               /* argv of the app */
   const char *traced_ranks; /* --traced-ranks: the ranks of an MPI job to trace */
   bool job_member;          /* one rank of a job: rank 0 reports for all */
@@ -72,6 +86,8 @@ int command_run_app(const struct tracer_options *o);
 int command_replay(const struct tracer_options *o);
 int command_job_rank(const struct tracer_options *o, const struct rank_env *rank);
 int command_self_check(const struct tracer_options *o, const char *version);
+/* tracer diff A B: two saved traces or jobs compared (diff.c). */
+int command_diff(const struct tracer_options *o, const char *a, const char *b);
 
 /* The session daemon stopped answering (session_set_hang_handler): says so and exits
  * TRACER_EXIT_SESSION, with async-signal-safe calls only. */
@@ -89,8 +105,27 @@ int analyse_job(const struct tracer_options *o, const char *job_dir, const long 
  * job's ranks (0: its folders'). 0 or an exit status. */
 int export_job(const struct tracer_options *o, const char *job_dir, long size,
                bool parts_written);
+/* output_paths.c: before an app runs, whether the files that -o, --csv, -l FILE, --flame
+ * and --otf2 name can be written, making none, and --otf2's libotf2 loads: 0, or -1 with
+ * a cause per problem in d. */
+int output_paths_check(const struct tracer_options *o, struct diag *d);
 /* Each cause of d as an error line, prefixed (when not NULL) and joined as a chain. */
 void report_errors(const struct diag *d, const char *prefix);
+
+/* trace_runs.c: the runs under a folder given to `tracer -r`, each once whatever links
+ * lead to it twice: a run's own folder (the tracer's trace, an LTTng session's output, a
+ * bare CTF trace) or an MPI job's; newest first. 0 (none found when dir is no folder or
+ * a job's: the analysis reads it or says why), or -1 with a cause in d (no trace below
+ * it, the search stopped at its bound). */
+struct trace_run {
+  char path[PATH_MAX];  /* its real path */
+  char name[256];       /* as under dir (its real path when a link leads out of dir) */
+  time_t when;          /* its run record's time (when its run ended), else the folder's */
+  char app[64];         /* the app's name (its run record's command), or "job, N ranks" */
+  uint64_t bytes;
+  bool job;
+};
+int trace_runs_find(const char *dir, struct trace_run **runs, size_t *count, struct diag *d);
 
 /* trace_paths.c */
 char *traces_home(void);                       /* ~/tracer-traces; owned by the caller */

@@ -17,7 +17,9 @@
 #include "job_folder.h"
 #include "launch.h"
 #include "log.h"
+#include "window_build.h"
 #include "node_gather.h"
+#include "option_values.h"
 #include "rank_timeline.h"
 
 /* Rank 0: the job's timeline, the ranks' own joined; 0 or an exit status. */
@@ -57,6 +59,18 @@ static int run_untraced(const struct tracer_options *o) {
   return launch_exit_code(status);
 }
 
+/* TRACER_JOB_TIMEOUT, seconds (--help); 120 when unset, or when it is no number (said). */
+static unsigned job_timeout(void) {
+  const char *t = getenv("TRACER_JOB_TIMEOUT");
+  uint64_t seconds = 120;
+  char why[160];
+  if (t && *t && !option_count(t, 0, 86400 * 365, &seconds, why, sizeof why)) {
+    log_warn("TRACER_JOB_TIMEOUT=%s is no number of seconds (%s): 120 is used", t, why);
+    seconds = 120;
+  }
+  return (unsigned)seconds;
+}
+
 /* One rank of an MPI job (docs/multi-rank.md): the job's trace folder holds one folder
  * per traced rank; rank 0, once its own app is done, waits for the others' and prints
  * one report for the job. */
@@ -67,6 +81,17 @@ int command_job_rank(const struct tracer_options *o, const struct rank_env *rank
     log_error("Cannot read --traced-ranks %s: expected ranks and ranges such as 0,2-5, got '%s'",
               o->traced_ranks, bad);
     return TRACER_EXIT_USAGE;
+  }
+  if (rank->rank == 0) { /* it writes the job's report and exports */
+    struct diag d;
+    diag_init(&d);
+    int rc = output_paths_check(o, &d);
+    report_errors(&d, NULL);
+    diag_clear(&d);
+    if (rc) {
+      log_error("Rank 0 did not run the app: the files above cannot be written");
+      return TRACER_EXIT_ANALYSIS;
+    }
   }
   char *job_dir = NULL;
   if (o->trace_output) {
@@ -98,10 +123,12 @@ int command_job_rank(const struct tracer_options *o, const struct rank_env *rank
     log_setup("tracer", LOG_ERROR);
   int rc = traced ? command_run_app(&mine) : run_untraced(o);
   log_setup("tracer", level);
-  const char *t = getenv("TRACER_JOB_TIMEOUT");
-  unsigned timeout = t && *t ? (unsigned)strtoul(t, NULL, 10) : 120;
+  unsigned timeout = job_timeout();
   if (rc != TRACER_EXIT_USAGE) {
-    if (traced && node_gather_rank(job_dir, rank->rank, 1))
+    struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
+    if (traced && node_gather_rank(job_dir, rank->rank, 1,
+                                   window_requested(&window) ? &window : NULL,
+                                   o->steps_pattern))
       log_warn("cannot write the result of rank %ld: %s", rank->rank, strerror(errno));
     if (rank->local_rank == 0 && node_gather_node(job_dir, rank->node, rank->local_size,
                                                   timeout) < 0)

@@ -21,6 +21,7 @@
 #include "rank_exports.h"
 #include "rank_timeline.h"
 #include "log.h"
+#include "window_build.h"
 #include "rank_env.h"
 #include "run_record.h"
 #include "sampler_launch.h"
@@ -36,6 +37,12 @@ static int drop_group_write(const char *path, const struct stat *st, int type, s
   if (st->st_mode & (S_IWGRP | S_IWOTH))
     chmod(path, st->st_mode & ~(mode_t)(S_IWGRP | S_IWOTH) & 07777);
   return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+  (void)st;
+  (void)ftw;
+  return type == FTW_DP ? rmdir(path) : unlink(path);
 }
 
 /* The event patterns of the chosen mode for each selected backend, NULL-terminated. */
@@ -172,7 +179,9 @@ static void pick_symbol_groups(const struct tracer_options *o, char **names, cha
   free(linked);
 }
 
-/* The backends to trace: -b's list, else every one built; each must have its library. */
+/* The backends to trace: -b's list, each of which must have its library; else every one
+ * whose library is there (a GPU node may carry the CUDA backends alone: the others are
+ * named in one line, and only none at all is an error). */
 static int select_backends(const struct tracer_options *o, char ***names, char ***libs, size_t *n) {
   size_t total = backends_count();
   *names = calloc(total + 1, sizeof **names);
@@ -182,6 +191,19 @@ static int select_backends(const struct tracer_options *o, char ***names, char *
     return -1;
   if (o->backends && strcmp(o->backends, "none") == 0)
     return 0; /* only the -e events */
+  char missing[512] = ""; /* the backends left out for want of their library */
+  if (o->backends) {
+    char *copy = strdup(o->backends), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+      if (!backends_find(t)) {
+        char known[1024];
+        backends_names(", ", known, sizeof known);
+        log_error("Unknown backend: %s (the backends here: %s)", t, known);
+        free(copy);
+        return -1;
+      }
+    free(copy);
+  }
   for (size_t i = 0; i < total; i++) {
     const char *b = tracer_backends[i]->name;
     if (o->backends) {
@@ -194,27 +216,31 @@ static int select_backends(const struct tracer_options *o, char ***names, char *
         continue;
     }
     char *lib = find_library(b);
-    if (!lib) {
+    if (!lib && o->backends) {
       log_error("Cannot find the %s interposer (libtracer_%s.so next to the tracer or on "
                 "TRACER_BACKEND_PATH)",
                 b, b);
       return -1;
     }
+    if (!lib) {
+      size_t used = strlen(missing);
+      snprintf(missing + used, sizeof missing - used, "%s%s", used ? ", " : "", b);
+      continue;
+    }
     (*names)[*n] = strdup(b);
     (*libs)[(*n)++] = lib;
   }
+  if (missing[0] && *n == 0) {
+    log_error("Cannot find any backend's interposer (libtracer_NAME.so next to the tracer or on "
+              "TRACER_BACKEND_PATH): looked for %s",
+              missing);
+    return -1;
+  }
+  if (missing[0])
+    log_info("not traced: %s (no interposer next to the tracer or on TRACER_BACKEND_PATH)",
+             missing);
   if (!o->backends)
     pick_symbol_groups(o, *names, *libs, n);
-  if (o->backends) {
-    char *copy = strdup(o->backends), *save = NULL;
-    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-      if (!backends_find(t)) {
-        log_error("Unknown backend: %s (built here: run tracer --help)", t);
-        free(copy);
-        return -1;
-      }
-    free(copy);
-  }
   return 0;
 }
 
@@ -363,7 +389,10 @@ static void write_rank_timeline(const struct tracer_options *o, const char *rank
   struct diag d;
   diag_init(&d);
   char chain[1024];
-  if (rank_timeline_write(rank_dir, o->timeline_split, NULL, &d))
+  struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
+  if (rank_timeline_write(rank_dir, o->timeline_split,
+                          window_requested(&window) ? &window : NULL, o->steps_pattern, NULL,
+                          &d))
     log_error("Cannot write the rank's timeline: %s", diag_join(&d, chain, sizeof chain));
   diag_clear(&d);
 }
@@ -373,7 +402,9 @@ static void write_rank_exports(const struct tracer_options *o, const char *rank_
   struct diag d;
   diag_init(&d);
   char chain[1024];
-  if (rank_exports_write(rank_dir, o->otf2_path != NULL, o->flame_path != NULL, o->threads, &d))
+  struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
+  if (rank_exports_write(rank_dir, o->otf2_path != NULL, o->flame_path != NULL, o->threads,
+                         window_requested(&window) ? &window : NULL, o->steps_pattern, &d))
     log_error("Cannot write the rank's part of the job's exports: %s",
               diag_join(&d, chain, sizeof chain));
   diag_clear(&d);
@@ -403,6 +434,32 @@ static void start_sampler(const struct tracer_options *o, struct session *sessio
   free(program);
 }
 
+/* Before anything is made for the app: that it can be started (a run that cannot start
+ * it leaves no empty trace folder) and, unless a rank of a job (rank 0 checks for the
+ * job, job_rank.c), that the reports' and exports' files can be written. 0, or the exit
+ * status, said. */
+static int check_before_run(const struct tracer_options *o) {
+  char *path = NULL;
+  struct launch_error lerr;
+  enum launch_status ls = launch_resolve(o->app[0], &path, &lerr);
+  free(path);
+  if (ls != LAUNCH_OK) {
+    log_error("%s", lerr.message);
+    return launch_status_exit_code(ls);
+  }
+  if (o->job_member)
+    return 0;
+  struct diag d;
+  diag_init(&d);
+  int rc = output_paths_check(o, &d) ? TRACER_EXIT_ANALYSIS : 0;
+  if (rc) {
+    report_errors(&d, NULL);
+    log_error("The app was not run: the files above cannot be written");
+  }
+  diag_clear(&d);
+  return rc;
+}
+
 /* The session daemon did not answer in time (session_set_hang_handler): a thread is
  * still blocked in liblttng-ctl, so only async-signal-safe calls, then exit. */
 void command_daemon_hang(const char *message) {
@@ -419,8 +476,9 @@ int command_run_app(const struct tracer_options *o) {
   char **names = NULL, **libs = NULL;
   size_t n = 0;
   bool only_events = o->backends && strcmp(o->backends, "none") == 0;
-  if (select_backends(o, &names, &libs, &n) || (n == 0 && !only_events)) {
-    if (n == 0 && names)
+  int selected = select_backends(o, &names, &libs, &n);
+  if (selected != 0 || (n == 0 && !only_events)) {
+    if (selected == 0 && n == 0 && names)
       log_error("No backend to trace");
     free_strings(names);
     free_strings(libs);
@@ -428,6 +486,13 @@ int command_run_app(const struct tracer_options *o) {
   }
   for (size_t i = 0; i < n; i++)
     log_debug("backend %s: %s", names[i], libs[i]);
+  /* What would fail only after the app, or with an empty trace folder, fails now. */
+  int early = check_before_run(o);
+  if (early) {
+    free_strings(names);
+    free_strings(libs);
+    return early;
+  }
   char *trace_dir = o->trace_output ? strdup(o->trace_output) : default_trace_dir(o->app[0]);
   log_debug("trace folder: %s", trace_dir);
   char **patterns = event_patterns(o, names, n);
@@ -599,6 +664,12 @@ int command_run_app(const struct tracer_options *o) {
     log_error("%s", lerr.message);
     rc = launch_status_exit_code(ls);
     launch_free(app);
+    /* The app never ran (exec refused it): the folder holds only what this run put
+     * there, no trace. */
+    if (session_output_created(session) &&
+        session_trace_content(trace_dir) == SESSION_TRACE_NO_METADATA &&
+        nftw(trace_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0)
+      log_debug("removed %s: the app never ran", trace_dir);
     goto done;
   }
   rc = launch_exit_code(status);

@@ -197,6 +197,26 @@ const char *launch_default_ust_fork_library(void)
   return carried != NULL && carried[0] != '\0' ? carried : TRACER_UST_FORK_LIBRARY;
 }
 
+enum launch_status launch_resolve(const char *command, char **path_out,
+                                  struct launch_error *error)
+{
+  int search_errno = 0;
+  *path_out = NULL;
+  switch (path_search_executable(command, path_out, &search_errno)) {
+  case PATH_SEARCH_FOUND:
+    return LAUNCH_OK;
+  case PATH_SEARCH_NOT_FOUND:
+    return launch_fail(error, LAUNCH_ERR_NOT_FOUND, "Cannot run app: command=%s, %s", command,
+                       strchr(command, '/') != NULL ? "no such file" : "not found in PATH");
+  case PATH_SEARCH_NOT_EXECUTABLE:
+    return launch_fail(error, LAUNCH_ERR_NOT_EXECUTABLE, "Cannot run app: command=%s, %s",
+                       command, strerror(search_errno));
+  case PATH_SEARCH_NO_MEMORY:
+    break;
+  }
+  return launch_fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
+}
+
 enum launch_status launch_start(const struct launch_request *request,
                                 struct launch_process **process_out,
                                 struct launch_error *error)
@@ -218,25 +238,14 @@ enum launch_status launch_start(const struct launch_request *request,
   char **shell_argv = NULL;
   int release_channel[2] = {-1, -1}, exec_error_pipe[2] = {-1, -1};
   char *path = NULL;
-  int search_errno = 0;
   struct child_plan plan;
   sigset_t forwarded;
   pid_t pid = -1;
   int fork_errno = 0;
 
-  switch (path_search_executable(request->argv[0], &path, &search_errno)) {
-  case PATH_SEARCH_FOUND:
-    break;
-  case PATH_SEARCH_NOT_FOUND:
-    return launch_fail(error, LAUNCH_ERR_NOT_FOUND, "Cannot run app: command=%s, %s",
-                request->argv[0],
-                strchr(request->argv[0], '/') != NULL ? "no such file"
-                                                      : "not found in PATH");
-  case PATH_SEARCH_NOT_EXECUTABLE:
-    return launch_fail(error, LAUNCH_ERR_NOT_EXECUTABLE, "Cannot run app: command=%s, %s",
-                request->argv[0], strerror(search_errno));
-  case PATH_SEARCH_NO_MEMORY:
-    return launch_fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
+  status = launch_resolve(request->argv[0], &path, error);
+  if (status != LAUNCH_OK) {
+    return status;
   }
 
   const char *fork_library = request->ust_fork_library != NULL

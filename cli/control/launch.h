@@ -82,6 +82,13 @@ struct launch_request {
 
 struct launch_process; /* opaque */
 
+/* Finds command as launch_start() will (through PATH as a shell does): LAUNCH_OK with
+ * *path_out (malloc'ed, owned by the caller), or LAUNCH_ERR_NOT_FOUND,
+ * LAUNCH_ERR_NOT_EXECUTABLE with the sentence in *error. For a caller that wants to know
+ * before it prepares anything for the app (its trace folder). */
+enum launch_status launch_resolve(const char *command, char **path_out,
+                                  struct launch_error *error);
+
 /* Resolves the command, builds the app's environment and forks. The child has not run
  * any of the app's code yet: call launch_pid() to track it, then launch_release(). The
  * signal forwarders are installed from here on. */

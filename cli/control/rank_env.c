@@ -2,6 +2,7 @@
 #include "rank_env.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,7 @@ bool rank_list_has(const char *list, long rank, const char **bad) {
       return false;
     }
     char *end;
+    errno = 0;
     long lo = strtol(p, &end, 10), hi = lo;
     if (*end == '-') {
       if (!isdigit((unsigned char)end[1])) {
@@ -89,6 +91,10 @@ bool rank_list_has(const char *list, long rank, const char **bad) {
         return false;
       }
       hi = strtol(end + 1, &end, 10);
+    }
+    if (errno == ERANGE || hi < lo) { /* a rank past 64 bits, a range backwards (5-2) */
+      *bad = p;
+      return false;
     }
     found |= rank >= lo && rank <= hi;
     if (*end == ',')

@@ -35,7 +35,8 @@ struct rank_env {
 void rank_env_read(struct rank_env *r);
 
 /* Parses a rank list ("0,2-3"): true when rank is in it. *bad is set to the first
- * character that is neither a number, ',' nor '-' (NULL when the list is well formed). */
+ * character that is neither a number, ',' nor '-', or to the start of a number too large
+ * or of a range that ends before it starts (NULL when the list is well formed). */
 bool rank_list_has(const char *list, long rank, const char **bad);
 
 #endif

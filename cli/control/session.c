@@ -2,6 +2,7 @@
 #include "control_error.h"
 #include "session.h"
 
+#include "daemon_namespace.h"
 #include "daemon_watchdog.h"
 #include "session_daemon.h"
 #include "session_flush.h"
@@ -45,7 +46,7 @@ struct session {
   /* The daemon that answered could not serve (session_daemon_trouble): this job runs
    * with one of its own. */
   bool own_daemon;
-  char trouble[512];
+  char trouble[768];
 };
 
 static uint64_t now_ns(void)
@@ -194,6 +195,7 @@ struct channel_shape {
   uint64_t subbuf_size;
   uint64_t subbuf_count;
   bool blocking;
+  uint64_t switch_timer_us; /* 0: sub-buffers are written out when full or flushed */
 };
 
 static enum session_status add_channel(struct session *session, const struct channel_shape *shape,
@@ -209,10 +211,7 @@ static enum session_status add_channel(struct session *session, const struct cha
   channel->attr.subbuf_size = shape->subbuf_size;
   channel->attr.num_subbuf = shape->subbuf_count;
   channel->attr.output = LTTNG_EVENT_MMAP; /* the only output UST supports */
-  /* Sub-buffers are switched and written out every second even when not full, so a job
-   * killed outright (a batch time limit's SIGKILL to the tracer too) leaves on disk all
-   * but its last second. */
-  channel->attr.switch_timer_interval = SESSION_SWITCH_TIMER_US;
+  channel->attr.switch_timer_interval = shape->switch_timer_us;
   channel->attr.read_timer_interval = 0;
   int rc = 0;
   if (shape->blocking) {
@@ -241,20 +240,27 @@ static enum session_status add_channel(struct session *session, const struct cha
  * consumer, and the consumer's command thread sleeps 200 ms at a time while it waits
  * for that (lttng-consumerd's DEFAULT_METADATA_AVAILABILITY_WAIT_TIME), holding up the
  * stop that comes after an app's exit.
- * The channel is written out every second too (the switch timer): by default its last
- * sub-buffer waits for the session's end, and a file system that fills up before then
- * leaves a trace without a full metadata, which nothing can read. */
+ * The events' channels are written out every second even when not full (the switch
+ * timer), so a job killed outright (a batch time limit's SIGKILL to the tracer too)
+ * leaves on disk all but its last second. The metadata's has no switch timer: the
+ * consumer writes each push of metadata out at once, and in lttng-consumerd 2.13 that
+ * timer deadlocks a shared daemon. Its timer thread, asking the session daemon for
+ * metadata, waits for the metadata thread; that thread waits for the consumer's global
+ * lock; the thread holding it, removing another session's channel, waits for the timer
+ * thread. Every job on the daemon then hangs (CI's concurrency_staggered_root: 19 of
+ * 24 jobs timed out; docs/session-daemon.md). */
 static enum session_status enable_channels(struct session *session,
                                            const struct session_options *options,
                                            struct session_error *error)
 {
   uint64_t size = options->subbuf_size != 0 ? options->subbuf_size : SESSION_DEFAULT_SUBBUF_SIZE;
   const struct channel_shape shapes[] = {
-      {"metadata", SESSION_METADATA_SUBBUF_SIZE, SESSION_METADATA_SUBBUF_COUNT, false},
+      {"metadata", SESSION_METADATA_SUBBUF_SIZE, SESSION_METADATA_SUBBUF_COUNT, false, 0},
       {SESSION_CHANNEL_NAME, size,
        options->subbuf_count != 0 ? options->subbuf_count : session_default_subbuf_count(size),
-       options->blocking},
-      {SESSION_COUNTS_CHANNEL_NAME, SESSION_COUNTS_SUBBUF_SIZE, SESSION_COUNTS_SUBBUF_COUNT, false},
+       options->blocking, SESSION_SWITCH_TIMER_US},
+      {SESSION_COUNTS_CHANNEL_NAME, SESSION_COUNTS_SUBBUF_SIZE, SESSION_COUNTS_SUBBUF_COUNT, false,
+       SESSION_SWITCH_TIMER_US},
   };
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
     enum session_status status = add_channel(session, &shapes[i], error);
@@ -476,6 +482,24 @@ static enum session_status establish_session(struct session *session,
                                              const struct session_options *options,
                                              struct session_error *error);
 
+/* Whether the daemon that answers (not one this job started) lives in another mount
+ * namespace, where its trace would be out of the tracer's sight: session->trouble then
+ * says so, for session_daemon_trouble(). */
+static bool daemon_in_another_namespace(struct session *session)
+{
+  char *run_dir = session_daemon_reached_run_dir();
+  char where[400];
+  bool elsewhere = run_dir != NULL && daemon_namespace_elsewhere(run_dir, where, sizeof where);
+  free(run_dir);
+  if (elsewhere) {
+    snprintf(session->trouble, sizeof session->trouble,
+             "%s; this job runs with a session daemon of its own. Fix: start the shared "
+             "daemon in the namespace its jobs run in (lttng-sessiond --daemonize%s)",
+             where, geteuid() == 0 ? " --no-kernel" : "");
+  }
+  return elsewhere;
+}
+
 /* Everything from finding the daemon to starting the session. */
 static enum session_status establish(struct session *session,
                                      const struct session_options *options,
@@ -486,6 +510,12 @@ static enum session_status establish(struct session *session,
       session_daemon_ensure(&session->daemon, session->daemon_timeout_ms, options->clock_plugin,
                             session->own_daemon,
                             error);
+  if (status == SESSION_OK && !session->own_daemon && !session->daemon.started &&
+      daemon_in_another_namespace(session)) {
+    session->own_daemon = true; /* the trace must be written where the tracer reads it */
+    status = session_daemon_ensure(&session->daemon, session->daemon_timeout_ms,
+                                   options->clock_plugin, true, error);
+  }
   uint64_t found = now_ns();
   session->timing.daemon_ns += found - start;
   if (status != SESSION_OK) {
@@ -914,6 +944,11 @@ const char *session_name(const struct session *session)
 const char *session_output_dir(const struct session *session)
 {
   return session->output_dir;
+}
+
+bool session_output_created(const struct session *session)
+{
+  return session->output_created;
 }
 
 const char *session_lttng_home(const struct session *session)

@@ -240,6 +240,8 @@ const struct session_timing *session_timing(const struct session *session);
 const char *session_name(const struct session *session);
 /* The output folder as an absolute path. */
 const char *session_output_dir(const struct session *session);
+/* Whether session_begin() made the output folder (it did not exist before). */
+bool session_output_created(const struct session *session);
 /* The private LTTNG_HOME of a daemon this job started, NULL otherwise. */
 const char *session_lttng_home(const struct session *session);
 bool session_started_daemon(const struct session *session);

@@ -595,9 +595,7 @@ out:
   return status;
 }
 
-/* The folder of the daemon liblttng-ctl reaches: root's, or $LTTNG_HOME/.lttng (else
- * $HOME/.lttng) for a user. */
-static char *reached_run_dir(void)
+char *session_daemon_reached_run_dir(void)
 {
   if (geteuid() == 0) {
     return strdup(ROOT_RUN_DIR);
@@ -611,7 +609,7 @@ static char *reached_run_dir(void)
 
 pid_t session_daemon_reached_pid(void)
 {
-  char *run_dir = reached_run_dir();
+  char *run_dir = session_daemon_reached_run_dir();
   pid_t pid = run_dir != NULL ? read_pid_file(run_dir) : 0;
   free(run_dir);
   return pid > 0 && is_session_daemon(pid) ? pid : 0;

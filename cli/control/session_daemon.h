@@ -40,6 +40,10 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
  * the daemon writes the clock's description into the trace. */
 char *session_daemon_clock_plugin(const struct session_daemon *daemon);
 
+/* The folder of the daemon liblttng-ctl reaches: root's /var/run/lttng, or
+ * $LTTNG_HOME/.lttng (else $HOME/.lttng) for a user; malloc'ed, NULL out of memory. */
+char *session_daemon_reached_run_dir(void);
+
 /* The pid of the daemon liblttng-ctl reaches now (from its pid file), 0 when unknown. */
 pid_t session_daemon_reached_pid(void);
 

@@ -147,18 +147,56 @@ uint64_t trace_budget_folder_bytes(const char *dir) {
 #define PACKET_SIZE_OFFSET 56
 #define PACKET_HEADER_MIN 64
 
+/* LTTng's packet index of a stream (index/NAME.idx): a 16-byte header (magic, version,
+ * the length of an entry at byte 12), then one entry per packet written, big-endian,
+ * starting with its offset in bytes and its size in bits. */
+#define INDEX_MAGIC 0xC1F1DCC1u
+#define INDEX_HEADER 16
+
+static uint64_t be64_at(const unsigned char *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++)
+    v = v << 8 | p[i];
+  return v;
+}
+
+/* Leaves in a stream's index only the packets its file holds whole (size: the file's),
+ * so that the index says what the trace keeps: a packet the consumer could not write
+ * whole is lost in the recording, not from the file. An index that cannot be read so
+ * is removed (readers then go by the packets' sequence numbers). */
+static void trim_index(const char *index, uint64_t size) {
+  int fd = open(index, O_RDWR | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  unsigned char header[INDEX_HEADER], entry[16];
+  bool ok = pread(fd, header, sizeof header, 0) == (ssize_t)sizeof header;
+  uint32_t magic = (uint32_t)header[0] << 24 | (uint32_t)header[1] << 16 |
+                   (uint32_t)header[2] << 8 | header[3];
+  uint32_t length = (uint32_t)header[12] << 24 | (uint32_t)header[13] << 16 |
+                    (uint32_t)header[14] << 8 | header[15];
+  ok = ok && magic == INDEX_MAGIC && length >= sizeof entry;
+  uint64_t keep = INDEX_HEADER;
+  while (ok && pread(fd, entry, sizeof entry, (off_t)keep) == (ssize_t)sizeof entry &&
+         be64_at(entry) + be64_at(entry + 8) / 8 <= size)
+    keep += length;
+  struct stat st;
+  if (!ok)
+    unlink(index);
+  else if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > keep && ftruncate(fd, (off_t)keep))
+    unlink(index);
+  close(fd);
+}
+
 /* Cuts an event stream (a file under ust/ whose first packet is whole) after its last
- * whole packet; any other file is left as it is. */
+ * whole packet, and its index to the packets left; any other file is left as it is. */
 static int trim_stream(const char *path, const struct stat *st, int type, struct FTW *ftw) {
   const char *name = path + ftw->base;
   if (type != FTW_F || !strstr(path, "/ust/") || strcmp(name, "metadata") == 0 ||
-      strstr(path, "/index/") || (uint64_t)st->st_size < PACKET_HEADER_MIN)
-    return 0;
-  int fd = open(path, O_RDWR | O_CLOEXEC);
-  if (fd < 0)
+      strstr(path, "/index/"))
     return 0;
   uint64_t offset = 0, size = (uint64_t)st->st_size;
-  for (;;) {
+  int fd = size >= PACKET_HEADER_MIN ? open(path, O_RDWR | O_CLOEXEC) : -1;
+  for (; fd >= 0;) {
     uint32_t magic = 0;
     uint64_t bits = 0;
     if (offset + PACKET_HEADER_MIN > size ||
@@ -169,14 +207,15 @@ static int trim_stream(const char *path, const struct stat *st, int type, struct
       break;
     offset += bits / 8;
   }
-  if (offset > 0 && offset < size && ftruncate(fd, (off_t)offset) == 0) {
+  if (fd >= 0 && offset > 0 && offset < size && ftruncate(fd, (off_t)offset) == 0) {
     walk_sum++;
-    /* Its index (index/NAME.idx) may point past the cut: readers scan without one. */
-    char index[PATH_MAX];
-    snprintf(index, sizeof index, "%.*sindex/%s.idx", (int)ftw->base, path, name);
-    unlink(index);
+    size = offset;
   }
-  close(fd);
+  if (fd >= 0)
+    close(fd);
+  char index[PATH_MAX];
+  snprintf(index, sizeof index, "%.*sindex/%s.idx", (int)ftw->base, path, name);
+  trim_index(index, size);
   return 0;
 }
 

@@ -96,8 +96,10 @@ void trace_budget_finish(struct trace_budget *budget, struct trace_budget_result
 void trace_budget_measure_end(const char *trace_dir, struct trace_budget_result *result);
 
 /* After the file system was full: cuts each event stream under trace_dir (LTTng-UST's
- * packets, native byte order) after its last whole packet, and removes the index of a
- * stream it cut, so that readers find whole packets only. Returns the streams cut. */
+ * packets, native byte order) after its last whole packet, and its index (index/NAME.idx)
+ * to the packets the file holds, so that readers find whole packets only and the index
+ * lists what the trace keeps (a packet not written whole is lost in the recording, which
+ * the report says, not from the file). Returns the streams cut. */
 unsigned trace_budget_trim_packets(const char *trace_dir);
 
 /* The bytes under dir (files' allocated or apparent size, the larger). */

@@ -277,12 +277,20 @@ struct ctf_stream {
 struct ctf_trace;
 
 /* Opens `path`: a folder holding `metadata`, or any folder above such folders (an LTTng
- * session output folder), searched recursively. Streams are every other regular file
+ * session output folder), searched recursively as ctf_trace_find() does; or the metadata
+ * file itself (any other file is an error that names it). Streams are every other regular file
  * of a metadata folder (hidden files and index/ excluded), ordered by sub-trace path
  * then file name in natural order. */
 enum ctf_status ctf_trace_open(const char *path, struct ctf_trace **trace,
                                struct ctf_error *error);
 void ctf_trace_close(struct ctf_trace *trace);
+/* The folders ctf_trace_open(path) would read: every folder at or below path that holds
+ * `metadata`, each once (by device and inode: a link to a folder beside it, or a link
+ * loop, is not followed twice), by real path, sorted; at most 16 folders deep, and an
+ * error past 200,000 folders searched. *folders (and each string) owned by the caller. */
+enum ctf_status ctf_trace_find(const char *path, char ***folders, size_t *count,
+                               struct ctf_error *error);
+
 
 size_t ctf_trace_subtrace_count(const struct ctf_trace *trace);
 const struct ctf_subtrace *ctf_trace_subtrace(const struct ctf_trace *trace, size_t index);
@@ -320,6 +328,34 @@ bool ctf_event_class_fixed_u64s(const struct ctf_event_class *event_class, size_
  * to read it from every event with ctf_event_context_int(); -1 when no stream class
  * has it. */
 int ctf_trace_context_key(const struct ctf_trace *trace, const char *name);
+
+/* ---- LTTng's packet index ---------------------------------------------------------------- */
+
+/* One packet as LTTng's consumer wrote it (FOLDER/index/STREAM.idx): what the stream file
+ * should hold, whatever happened to the file since. */
+struct ctf_index_entry {
+  uint64_t offset;                 /* bytes, in the stream file */
+  uint64_t packet_size, content_size; /* bits */
+  uint64_t timestamp_begin, timestamp_end; /* raw clock values */
+  uint64_t events_discarded;       /* cumulative, as in the packet's context */
+  uint64_t stream_id;              /* the stream class */
+  bool has_sequence_number;        /* index 1.1 and later, when known */
+  uint64_t stream_instance_id, sequence_number;
+};
+
+struct ctf_index {
+  struct ctf_index_entry *entries; /* owned; in the order written */
+  size_t count;
+};
+
+/* FOLDER/index/NAME.idx of the stream file FOLDER/NAME, into out. */
+void ctf_index_path(const char *stream_path, char *out, size_t size);
+/* Reads an index file: CTF_OK, CTF_END when there is none (index empty), or an error
+ * naming the file (not an index, a version this reader does not know). An entry cut
+ * short at the end is left out. */
+enum ctf_status ctf_index_read(const char *index_path, struct ctf_index *index,
+                               struct ctf_error *error);
+void ctf_index_free(struct ctf_index *index);
 
 /* ---- Events ---------------------------------------------------------------------------- */
 
@@ -422,6 +458,12 @@ void ctf_cursor_close(struct ctf_cursor *cursor);
  * which. Payloads are skipped, not decoded (decode them with ctf_event_decode_payload()). */
 enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_event **event,
                                 struct ctf_error *error);
+
+/* The next packet, its events skipped unread (a scan of a stream's packets): CTF_OK with
+ * *packet set, CTF_END after the last one, or an error as ctf_cursor_next() gives. Not to
+ * be mixed with ctf_cursor_next() on one cursor. */
+enum ctf_status ctf_cursor_next_packet(struct ctf_cursor *cursor, const struct ctf_packet **packet,
+                                       struct ctf_error *error);
 
 /* True once the cursor cannot go on: its last error is returned by every later call. */
 bool ctf_cursor_failed(const struct ctf_cursor *cursor);

@@ -370,17 +370,46 @@ static enum ctf_status open_packet(struct ctf_cursor *cursor, struct ctf_error *
   return CTF_OK;
 }
 
+static enum ctf_status repeat_failure(const struct ctf_cursor *cursor, struct ctf_error *error) {
+  if (error) {
+    error->status = cursor->failed;
+    snprintf(error->message, sizeof error->message, "%s",
+             cursor->failure_message ? cursor->failure_message : "Cannot read stream");
+  }
+  return cursor->failed;
+}
+
+enum ctf_status ctf_cursor_next_packet(struct ctf_cursor *cursor, const struct ctf_packet **out,
+                                       struct ctf_error *error) {
+  *out = NULL;
+  if (cursor->failed != CTF_OK)
+    return repeat_failure(cursor, error);
+  if (cursor->in_packet) {
+    if (cursor->packet_cut)
+      return stream_fail(cursor, error, cursor->content_end,
+                         "the file ends inside the packet (packet_size=%llu bytes, "
+                         "file_size=%llu bytes): it is truncated",
+                         (unsigned long long)(cursor->packet.size / 8),
+                         (unsigned long long)cursor->file_size);
+    cursor->in_packet = false;
+    cursor->has_event = false;
+    cursor->packet_offset += cursor->packet.size / 8;
+    cursor->packet_index++;
+    release(cursor);
+  }
+  if (cursor->packet_offset >= cursor->file_size)
+    return CTF_END;
+  enum ctf_status status = open_packet(cursor, error);
+  if (status == CTF_OK)
+    *out = &cursor->packet;
+  return status;
+}
+
 enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_event **out,
                                 struct ctf_error *error) {
   *out = NULL;
-  if (cursor->failed != CTF_OK) {
-    if (error) {
-      error->status = cursor->failed;
-      snprintf(error->message, sizeof error->message, "%s",
-               cursor->failure_message ? cursor->failure_message : "Cannot read stream");
-    }
-    return cursor->failed;
-  }
+  if (cursor->failed != CTF_OK)
+    return repeat_failure(cursor, error);
   for (;;) {
     if (!cursor->in_packet) {
       if (cursor->packet_offset >= cursor->file_size)

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { MAX_SEARCH_DEPTH = 16 };
+#define MAX_SEARCH_DEPTH 16
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
 
 struct ctf_trace {
   struct ctf_arena arena;                 /* paths, tables */
@@ -99,25 +101,100 @@ static char *join_path(const char *folder, const char *name) {
   return path;
 }
 
-/* Every folder at or below `folder` that holds a `metadata` file; a metadata folder is
- * not searched further (its index/ holds no traces). */
-static enum ctf_status find_metadata_folders(const char *folder, int depth,
-                                             struct path_list *found, struct ctf_error *error) {
+/* The search for metadata folders follows symbolic links (a `latest` link, a folder of
+ * links to ranks' traces) but enters each folder once, by its device and inode: a link
+ * to a trace beside it does not read it twice, and a link loop (/proc/self/root) ends.
+ * It stops at MAX_SEARCH_DEPTH below the path given, and fails past MAX_SEARCH_FOLDERS
+ * folders (the whole file system behind a link): what it found could be a part. */
+enum { MAX_SEARCH_FOLDERS = 200000 };
+
+struct search {
+  struct path_list *found;
+  struct ctf_error *error;
+  const char *root;
+  struct folder_id {
+    dev_t dev;
+    ino_t ino;
+  } *seen;                   /* open addressing; ino 0 marks a free slot */
+  size_t seen_count, seen_capacity;
+  bool depth_reached;
+};
+
+static size_t folder_hash(dev_t dev, ino_t ino, size_t capacity) {
+  uint64_t h = (uint64_t)ino * 0x9E3779B97F4A7C15ull ^ (uint64_t)dev * 0xC2B2AE3D27D4EB4Full;
+  return (size_t)(h >> 17) & (capacity - 1);
+}
+
+/* True when the folder was not seen before (and now is); false when it was, or out of
+ * memory (*no_memory). */
+static bool search_enter(struct search *s, const struct stat *info, bool *no_memory) {
+  if (2 * (s->seen_count + 1) > s->seen_capacity) {
+    size_t capacity = s->seen_capacity ? 2 * s->seen_capacity : 256;
+    struct folder_id *seen = calloc(capacity, sizeof *seen);
+    if (!seen) {
+      *no_memory = true;
+      return false;
+    }
+    for (size_t i = 0; i < s->seen_capacity; i++) {
+      if (!s->seen[i].ino)
+        continue;
+      size_t k = folder_hash(s->seen[i].dev, s->seen[i].ino, capacity);
+      while (seen[k].ino)
+        k = (k + 1) & (capacity - 1);
+      seen[k] = s->seen[i];
+    }
+    free(s->seen);
+    s->seen = seen;
+    s->seen_capacity = capacity;
+  }
+  ino_t ino = info->st_ino ? info->st_ino : (ino_t)-1;
+  size_t k = folder_hash(info->st_dev, ino, s->seen_capacity);
+  for (; s->seen[k].ino; k = (k + 1) & (s->seen_capacity - 1))
+    if (s->seen[k].ino == ino && s->seen[k].dev == info->st_dev)
+      return false;
+  s->seen[k] = (struct folder_id){info->st_dev, ino};
+  s->seen_count++;
+  return true;
+}
+
+/* Every folder at or below `folder` that holds a `metadata` file, by its real path; a
+ * metadata folder is not searched further (its index/ holds no traces). */
+static enum ctf_status find_metadata_folders(struct search *s, const char *folder, int depth) {
+  struct stat info;
+  if (stat(folder, &info) != 0)
+    return depth == 0 ? ctf_fail(s->error, CTF_ERR_IO, "Cannot open trace: path=%s: %s",
+                                 folder, strerror(errno))
+                      : CTF_OK;
+  bool no_memory = false;
+  if (!search_enter(s, &info, &no_memory))
+    return no_memory ? ctf_fail(s->error, CTF_ERR_NO_MEMORY, "Cannot search trace: out of memory")
+                     : CTF_OK; /* seen through another link */
+  if (s->seen_count > MAX_SEARCH_FOLDERS)
+    return ctf_fail(s->error, CTF_ERR_USAGE,
+                    "Cannot open trace: path=%s: the search for `metadata` files stopped after "
+                    "%d folders below it (links lead out of the trace?): give the trace's own "
+                    "folder",
+                    s->root, MAX_SEARCH_FOLDERS);
   char *metadata = join_path(folder, "metadata");
   if (!metadata)
-    return ctf_fail(error, CTF_ERR_NO_MEMORY, "Cannot search trace: out of memory");
+    return ctf_fail(s->error, CTF_ERR_NO_MEMORY, "Cannot search trace: out of memory");
   bool here = is_regular_file(metadata, NULL);
   free(metadata);
-  if (here)
-    return path_list_add(found, folder) ? CTF_OK
-                                        : ctf_fail(error, CTF_ERR_NO_MEMORY,
-                                                   "Cannot search trace: out of memory");
-  if (depth >= MAX_SEARCH_DEPTH)
+  if (here) {
+    char *real = realpath(folder, NULL);
+    bool added = path_list_add(s->found, real ? real : folder);
+    free(real);
+    return added ? CTF_OK
+                 : ctf_fail(s->error, CTF_ERR_NO_MEMORY, "Cannot search trace: out of memory");
+  }
+  if (depth >= MAX_SEARCH_DEPTH) {
+    s->depth_reached = true;
     return CTF_OK;
+  }
   DIR *dir = opendir(folder);
   if (!dir) {
     if (depth == 0)
-      return ctf_fail(error, CTF_ERR_IO, "Cannot open trace: path=%s: %s", folder,
+      return ctf_fail(s->error, CTF_ERR_IO, "Cannot open trace: path=%s: %s", folder,
                       strerror(errno));
     return CTF_OK;   /* an unreadable sub-folder holds no trace we can read */
   }
@@ -126,18 +203,39 @@ static enum ctf_status find_metadata_folders(const char *folder, int depth,
   while (status == CTF_OK && (entry = readdir(dir))) {
     if (entry->d_name[0] == '.')
       continue;
+    if (entry->d_type != DT_DIR && entry->d_type != DT_LNK && entry->d_type != DT_UNKNOWN)
+      continue;      /* a file: no need to stat it */
     char *child = join_path(folder, entry->d_name);
     if (!child) {
-      status = ctf_fail(error, CTF_ERR_NO_MEMORY, "Cannot search trace: out of memory");
+      status = ctf_fail(s->error, CTF_ERR_NO_MEMORY, "Cannot search trace: out of memory");
       break;
     }
-    struct stat info;
-    if (stat(child, &info) == 0 && S_ISDIR(info.st_mode))
-      status = find_metadata_folders(child, depth + 1, found, error);
+    struct stat child_info;
+    if (stat(child, &child_info) == 0 && S_ISDIR(child_info.st_mode))
+      status = find_metadata_folders(s, child, depth + 1);
     free(child);
   }
   closedir(dir);
   return status;
+}
+
+enum ctf_status ctf_trace_find(const char *path, char ***folders, size_t *count,
+                               struct ctf_error *error) {
+  *folders = NULL;
+  *count = 0;
+  struct path_list found = {0};
+  struct search search = {.found = &found, .error = error, .root = path};
+  enum ctf_status status = find_metadata_folders(&search, path, 0);
+  free(search.seen);
+  if (status != CTF_OK) {
+    path_list_free(&found);
+    return status;
+  }
+  if (found.count > 1)
+    qsort(found.paths, found.count, sizeof *found.paths, compare_paths);
+  *folders = found.paths;
+  *count = found.count;
+  return CTF_OK;
 }
 
 static enum ctf_status list_stream_files(const char *folder, struct path_list *files,
@@ -328,23 +426,34 @@ enum ctf_status ctf_trace_open(const char *path, struct ctf_trace **out,
                       strerror(errno));
     goto done;
   }
+  struct search search = {.found = &folders, .error = error, .root = path};
   if (S_ISREG(info.st_mode)) {
-    /* The metadata file itself: its folder is the trace. */
+    /* The metadata file itself: its folder is the trace. Any other file is named as
+     * given, not as the metadata beside it. */
+    const char *slash = strrchr(path, '/');
+    if (strcmp(slash ? slash + 1 : path, "metadata") != 0) {
+      status = ctf_fail(error, CTF_ERR_USAGE, "Cannot open trace: path=%s: a file, not a "
+                                              "folder that holds a trace", path);
+      goto done;
+    }
     char *folder = strdup(path);
-    char *slash = folder ? strrchr(folder, '/') : NULL;
-    if (folder && slash)
-      *slash = '\0';
-    if (!folder || !path_list_add(&folders, slash ? (slash == folder ? "/" : folder) : "."))
+    char *cut = folder ? strrchr(folder, '/') : NULL;
+    if (folder && cut)
+      *cut = '\0';
+    if (!folder || !path_list_add(&folders, cut ? (cut == folder ? "/" : folder) : "."))
       status = ctf_fail(error, CTF_ERR_NO_MEMORY, "Cannot open trace: out of memory");
     free(folder);
   } else {
-    status = find_metadata_folders(path, 0, &folders, error);
+    status = find_metadata_folders(&search, path, 0);
   }
+  free(search.seen);
   if (status != CTF_OK)
     goto done;
   if (folders.count == 0) {
     status = ctf_fail(error, CTF_ERR_IO, "Cannot open trace: path=%s: no folder at or below "
-                                         "it holds a `metadata` file", path);
+                                         "it holds a `metadata` file%s", path,
+                      search.depth_reached ? " (searched " STRINGIFY(MAX_SEARCH_DEPTH)
+                                             " folders deep)" : "");
     goto done;
   }
   qsort(folders.paths, folders.count, sizeof *folders.paths, compare_paths);

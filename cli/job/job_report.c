@@ -73,7 +73,15 @@ static void print_job_json(const struct job_result *r, const struct node_gather_
     units_json_string(out, r->failed[i].status);
     fputc('}', out);
   }
-  fputs("],\n    \"message_sizes\": [", out);
+  fputs("],\n", out);
+  if (req->window) {
+    char window[256];
+    window_request_label(req->window, window, sizeof window);
+    fputs("    \"window\": ", out);
+    units_json_string(out, window);
+    fputs(",\n", out);
+  }
+  fputs("    \"message_sizes\": [", out);
   for (size_t i = 0; i < r->size_count; i++) {
     const struct job_size_row *row = &r->sizes[i];
     const struct tracer_backend_desc *desc = tracer_backends[row->backend];
@@ -173,6 +181,10 @@ int job_report_print(const struct job_report_request *req, FILE *out,
     return -1;
   }
   r.want_actors = req->extended || req->rank_view;
+  if (req->reduce_again) {
+    r.window = req->window;
+    r.steps_pattern = req->steps_pattern;
+  }
   int rc = node_gather_job(req->job_dir, req->ranks, req->rank_count, req->timeout_s,
                            req->threads, &r, gathered);
   if (rc == 0 && r.peers.send_count) {
@@ -181,13 +193,21 @@ int job_report_print(const struct job_report_request *req, FILE *out,
   }
   if (rc == 0) {
     samples_sort(&r.samples);
+    char window[256] = "";
+    if (req->window)
+      window_request_label(req->window, window, sizeof window);
     if (req->json) {
       rc = print_json(&r, gathered, req, out);
     } else {
+      if (window[0]) /* the report's first line names the window */
+        fprintf(out, "Window: %s of each rank's run (every table below counts only this "
+                     "part)\n",
+                window);
       rank_spread_print_summary(&r, out);
       struct tally_addition room[3];
       struct tally_additions more = additions_of(&r, room);
-      tally_print_text(&r.tally, NULL, req->extended, &more, out);
+      struct tally_print_options how = {req->extended, req->full_names};
+      tally_print_text(&r.tally, NULL, &how, &more, out);
       hta_sort(&r.hta);
       hta_print_text(&r.hta, out);
       samples_print_text(&r.samples, out);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "node_gather.h"
+#include "window_build.h"
 
 struct job_report_request {
   const char *job_dir;
@@ -23,6 +24,12 @@ struct job_report_request {
   bool extended;       /* -e: the tables per rank, hostname, process and thread too */
   bool rank_view;      /* --ranks: per-rank times with the median and the stragglers */
   unsigned ranks_pct;  /* a straggler's time is over the median by more than this % */
+  bool full_names;     /* --full-names: kernel names whole in the text tables */
+  /* The window (window_build.h; NULL: the whole run): reduce_again: each rank reduced
+   * again from its trace through it (a replay), else its result already is (a live job). */
+  const struct window_request *window;
+  const char *steps_pattern;
+  bool reduce_again;
 };
 
 /* Prints the report; *gathered says how the results came. Returns 0, or -1 when no rank

@@ -96,8 +96,9 @@ int job_result_init(struct job_result *r) {
     b->host = calloc(fc + 1, sizeof *b->host);
     b->unfinished = calloc(fc + 1, sizeof *b->unfinished);
     b->message_bytes = calloc(fc + 1, sizeof *b->message_bytes);
+    b->outer = calloc(fc + 1, sizeof *b->outer);
     r->function_ns[i] = calloc(fc + 1, sizeof **r->function_ns);
-    if (!b->host || !b->unfinished || !b->message_bytes || !r->function_ns[i])
+    if (!b->host || !b->unfinished || !b->message_bytes || !b->outer || !r->function_ns[i])
       return -1;
   }
   return 0;
@@ -368,6 +369,7 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
       stat_merge(&a->host[f], &b->host[f]);
       a->unfinished[f] += b->unfinished[f];
       a->message_bytes[f] += b->message_bytes[f];
+      a->outer[f] += b->outer[f];
     }
     for (size_t d = 0; d < b->device_count && rc == 0; d++) {
       const struct tally_device *src = &b->device[d];
@@ -630,6 +632,18 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
   struct trace_reader *reader;
   if (trace_reader_open(rank_dir, &reader, d))
     return -1;
+  /* The window asked for: the reader hands out only its records to every reduction. */
+  struct trace_window window = {0};
+  if (r->window) {
+    int wrc = window_apply(reader, r->window, r->steps_pattern, threads, &window, d);
+    if (wrc) {
+      if (d->count && !r->window_error[0])
+        snprintf(r->window_error, sizeof r->window_error, "%s",
+                 d->causes[d->count - 1].message);
+      trace_reader_close(reader);
+      return -1;
+    }
+  }
   struct tally tally;
   struct trace_consumer tally_consumer;
   struct messages messages = {r, rank, run.job_ranks};
@@ -641,6 +655,7 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
   if (tally_open(&tally, r->want_actors, &tally_consumer)) {
     tally_free(&tally);
     trace_reader_close(reader);
+    trace_window_free(&window);
     return diag_error(d, "out of memory");
   }
   /* The device counters, in a sampling rank's trace (tracer --sample). */
@@ -649,6 +664,7 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
   if (samples_open(&samples, &samples_consumer, d)) {
     tally_free(&tally);
     trace_reader_close(reader);
+    trace_window_free(&window);
     return -1;
   }
   /* Each GPU's time as HTA defines it (hta.h). */
@@ -660,6 +676,7 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     samples_free(&unread);
     tally_free(&tally);
     trace_reader_close(reader);
+    trace_window_free(&window);
     return -1;
   }
   const struct trace_consumer *consumers[] = {&tally_consumer, &messages_consumer,
@@ -722,11 +739,12 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
         }
       for (size_t k = 0; k < tb->device_count; k++)
         device_ns += tb->device[k].time.total;
-      if (run.wall_ns && (host_ns || device_ns)) {
-        spread_add(&r->host_share[b], (uint64_t)((double)host_ns * 1e6 / (double)run.wall_ns),
+      /* Shares of the rank's time: its window's when one was asked. */
+      uint64_t wall = r->window ? trace_window_longest_ns(&window) : run.wall_ns;
+      if (wall && (host_ns || device_ns)) {
+        spread_add(&r->host_share[b], (uint64_t)((double)host_ns * 1e6 / (double)wall), rank);
+        spread_add(&r->device_share[b], (uint64_t)((double)device_ns * 1e6 / (double)wall),
                    rank);
-        spread_add(&r->device_share[b],
-                   (uint64_t)((double)device_ns * 1e6 / (double)run.wall_ns), rank);
       }
     }
   }
@@ -745,6 +763,7 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     rc = reduce_collectives(reader, rank, threads, r, d);
   tally_free(&tally);
   trace_reader_close(reader);
+  trace_window_free(&window);
   if (rc == 0 && job_result_add_rank(r, rank))
     rc = -1;
   if (rc == 0 && run.wall_ns)

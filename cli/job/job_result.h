@@ -34,6 +34,7 @@
 #include "hta.h"
 #include "samples.h"
 #include "tally.h"
+#include "window_build.h"
 
 /* Message sizes: bucket 0 holds empty messages, bucket k (1..) sizes up to 64 x 4^(k-1)
  * bytes (64 B, 256 B, 1 KiB, ... 64 MiB), the last one everything larger. */
@@ -91,6 +92,12 @@ struct job_result {
    * thread and function) are read and merged only for the views that need them (-e,
    * --ranks) and by the node leaders that pass them on; else skipped. */
   bool want_actors;
+  /* The part of each rank's run to reduce (window_build.h), borrowed; NULL: all of it.
+   * steps_pattern: --steps PATTERN for the steps a window counts (NULL: the outermost
+   * repeating region). window_error: the first rank's reason when its window failed. */
+  const struct window_request *window;
+  const char *steps_pattern;
+  char window_error[256];
 };
 
 /* The row of b for src's kernel or transfer on device (device_label: "GPU 0: NVIDIA H100

@@ -58,7 +58,8 @@ int node_gather_register(const char *job_dir, const char *node, long rank, bool 
   return fclose(f);
 }
 
-int node_gather_rank(const char *job_dir, long rank, unsigned threads) {
+int node_gather_rank(const char *job_dir, long rank, unsigned threads,
+                     const struct window_request *window, const char *steps_pattern) {
   char folder[PATH_SIZE], path[PATH_SIZE];
   job_rank_folder(job_dir, rank, folder, sizeof folder);
   rank_result_path(job_dir, rank, path, sizeof path);
@@ -67,6 +68,8 @@ int node_gather_rank(const char *job_dir, long rank, unsigned threads) {
   struct diag error;
   diag_init(&error);
   r.want_actors = true; /* a rank's result carries its actors, for -e and --ranks */
+  r.window = window;
+  r.steps_pattern = steps_pattern;
   if (rc == 0 && job_result_reduce(folder, rank, threads, &r, &error)) {
     /* Nothing readable (the app made no traced call, or the trace is damaged): the
      * result still covers the rank and says why. */
@@ -337,7 +340,9 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
   clock_gettime(CLOCK_MONOTONIC, &start);
   double grace_until = -1; /* covered, partly by rank results: a moment for node results */
   char path[PATH_SIZE];
-  for (;;) {
+  /* A window asked of a saved job: every rank reduced again from its events, through it
+   * (the results on disk are of whole runs). */
+  for (; !r->window;) {
     scan_nodes(job_dir, &e, &nf);
     size_t uncovered = 0, by_rank = 0;
     for (size_t i = 0; i < e.n; i++)
@@ -381,7 +386,7 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
     if (e.how[i] == BY_NODE)
       continue;
     rank_result_path(job_dir, e.ranks[i], path, sizeof path);
-    if (access(path, F_OK) == 0) {
+    if (!r->window && access(path, F_OK) == 0) {
       struct job_result one;
       int made = job_result_init(&one);
       one.want_actors = r->want_actors;
@@ -404,14 +409,20 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
       struct job_result one;
       int made = job_result_init(&one);
       one.want_actors = r->want_actors;
+      one.window = r->window;
+      one.steps_pattern = r->steps_pattern;
       int reduced = made == 0 ? job_result_reduce(folder, e.ranks[i], threads, &one, &ignored)
                               : -1;
       diag_clear(&ignored);
+      if (one.window_error[0] && !r->window_error[0])
+        memcpy(r->window_error, one.window_error, sizeof r->window_error);
       if (reduced == 0) {
         if (job_result_merge(r, &one))
           rc = -1;
-        report->from_events++;
-        append_rank(report->late, sizeof report->late, e.ranks[i]);
+        if (!r->window) { /* through its events by choice, not lateness */
+          report->from_events++;
+          append_rank(report->late, sizeof report->late, e.ranks[i]);
+        }
         job_result_free(&one);
         continue;
       }
@@ -420,6 +431,7 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
     report->missing_count++;
     append_rank(report->missing, sizeof report->missing, e.ranks[i]);
   }
+  memcpy(report->window_error, r->window_error, sizeof report->window_error);
   if (rc == 0 && !r->rank_count)
     rc = -1;
   if (rc == 0)

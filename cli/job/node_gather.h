@@ -28,8 +28,10 @@ int node_gather_register(const char *job_dir, const char *node, long rank, bool 
 
 /* A traced rank, once its app has ended: reduces its trace into its folder's result.
  * A trace that cannot be read still leaves a result (covering the rank, with the error),
- * so that nobody waits for it. Returns 0, or -1 when the file cannot be written. */
-int node_gather_rank(const char *job_dir, long rank, unsigned threads);
+ * so that nobody waits for it. window (NULL: none) and steps_pattern: the part of the
+ * run to reduce (job_result.h). Returns 0, or -1 when the file cannot be written. */
+int node_gather_rank(const char *job_dir, long rank, unsigned threads,
+                     const struct window_request *window, const char *steps_pattern);
 
 /* The node's leader: waits (at most timeout_s seconds) until every traced rank registered
  * on node, and at least local_size ranks (when > 0), have their results; then merges
@@ -45,6 +47,7 @@ struct node_gather_report {
   char late[1024];       /* the ranks counted through their events ("3, 5") */
   char missing[1024];    /* expected ranks with neither result nor trace */
   size_t missing_count;
+  char window_error[256]; /* why a rank's window failed (the first one), "" when none did */
 };
 
 /* The job's result into r (made by job_result_init()): waits at most timeout_s seconds

@@ -13,6 +13,7 @@
 #include "trace_reader.h"
 
 int rank_exports_write(const char *rank_dir, bool otf2, bool flame, unsigned threads,
+                       const struct window_request *window, const char *steps_pattern,
                        struct diag *d) {
   long rank;
   if (!job_folder_rank_of(rank_dir, &rank))
@@ -20,6 +21,13 @@ int rank_exports_write(const char *rank_dir, bool otf2, bool flame, unsigned thr
   struct trace_reader *reader;
   if (trace_reader_open(rank_dir, &reader, d))
     return diag_error(d, "Cannot read the rank's trace");
+  /* The window asked for (docs/steps.md): the rank's part of the exports holds it alone. */
+  struct trace_window kept = {0};
+  if (window && window_apply(reader, window, steps_pattern, threads, &kept, d)) {
+    trace_reader_close(reader);
+    trace_window_free(&kept);
+    return -1;
+  }
   char otf2_path[PATH_MAX], flame_path[PATH_MAX];
   snprintf(otf2_path, sizeof otf2_path, "%s/" RANK_OTF2_PART, rank_dir);
   snprintf(flame_path, sizeof flame_path, "%s/" RANK_FLAME_FILE, rank_dir);
@@ -46,6 +54,7 @@ int rank_exports_write(const char *rank_dir, bool otf2, bool flame, unsigned thr
   if (f && flame_close(f, failed, NULL, d))
     rc = -1;
   trace_reader_close(reader);
+  trace_window_free(&kept);
   return rc;
 }
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "window_build.h"
 
 #define RANK_OTF2_PART "otf2-part"
 #define RANK_FLAME_FILE "flame.folded"
@@ -19,6 +20,7 @@
 /* Writes the parts asked for (otf2, flame) of the rank whose trace is rank_dir (a job's
  * rank-N folder). Returns 0, or -1 with causes in d. */
 int rank_exports_write(const char *rank_dir, bool otf2, bool flame, unsigned threads,
+                       const struct window_request *window, const char *steps_pattern,
                        struct diag *d);
 
 struct rank_exports_stats {

@@ -34,14 +34,21 @@ static void app_name(const char *dir, char *out, size_t size) {
   snprintf(out, size, "%.*s", (int)(run.command + len - name), name);
 }
 
-int rank_timeline_write(const char *rank_dir, uint64_t split_bytes, struct timeline_stats *stats,
-                        struct diag *d) {
+int rank_timeline_write(const char *rank_dir, uint64_t split_bytes,
+                        const struct window_request *window, const char *steps_pattern,
+                        struct timeline_stats *stats, struct diag *d) {
   long rank;
   if (!job_folder_rank_of(rank_dir, &rank))
     return diag_error(d, "Cannot write the rank's timeline: %s is no rank-N folder", rank_dir);
   struct trace_reader *reader;
   if (trace_reader_open(rank_dir, &reader, d))
     return diag_error(d, "Cannot read the rank's trace");
+  struct trace_window kept = {0}; /* the window asked for (docs/steps.md) */
+  if (window && window_apply(reader, window, steps_pattern, 0, &kept, d)) {
+    trace_reader_close(reader);
+    trace_window_free(&kept);
+    return -1;
+  }
   char path[PATH_MAX], app[256];
   snprintf(path, sizeof path, "%s/" RANK_TIMELINE_FILE, rank_dir);
   app_name(rank_dir, app, sizeof app);
@@ -57,6 +64,7 @@ int rank_timeline_write(const char *rank_dir, uint64_t split_bytes, struct timel
   char message[512] = "";
   if (perfetto_sink_open(&options, &sink, d)) {
     trace_reader_close(reader);
+    trace_window_free(&kept);
     return -1;
   }
   int rc = timeline_open(&sink, 1, &tl);
@@ -65,6 +73,7 @@ int rank_timeline_write(const char *rank_dir, uint64_t split_bytes, struct timel
   if (timeline_close(tl, stats, message, sizeof message) && rc == 0)
     rc = diag_error(d, "%s", message);
   trace_reader_close(reader);
+  trace_window_free(&kept);
   return rc;
 }
 

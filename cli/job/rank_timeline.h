@@ -16,12 +16,15 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "window_build.h"
 #include "timeline.h"
 
 /* Writes the timeline of the rank whose trace is rank_dir (a job's rank-N folder) to
  * rank_dir/timeline.pftrace. split_bytes: as timeline_options (0: default). Returns 0,
  * or -1 with causes in d. */
-int rank_timeline_write(const char *rank_dir, uint64_t split_bytes, struct timeline_stats *stats,
+int rank_timeline_write(const char *rank_dir, uint64_t split_bytes,
+                        const struct window_request *window, const char *steps_pattern,
+                        struct timeline_stats *stats,
                         struct diag *d);
 
 /* Joins the timelines of the ranks of job_dir into path (written whole, then renamed

@@ -125,6 +125,8 @@ static void write_backend(FILE *f, const struct job_result *r, size_t b,
             (ull)tb->message_bytes[i]);
     write_spread(f, &r->function_ns[b][i]);
     fprintf(f, " %s\n", tb->desc->functions[i].name);
+    if (tb->outer[i])
+      fprintf(f, "o %u %llu %s\n", i, (ull)tb->outer[i], tb->desc->functions[i].name);
   }
   const char *last_device = NULL;
   for (size_t i = 0; i < tb->device_count; i++) {
@@ -643,7 +645,8 @@ static bool read_line(struct reader *rd, char *line) {
   /* Lines of the last backend. */
   if (rd->unknown_backend && (strcmp(word, "share") == 0 || strcmp(word, "f") == 0 ||
                               strcmp(word, "d") == 0 || strcmp(word, "s") == 0 ||
-                              strcmp(word, "c") == 0 || strcmp(word, "g") == 0))
+                              strcmp(word, "c") == 0 || strcmp(word, "g") == 0 ||
+                              strcmp(word, "o") == 0))
     return true;
   if (rd->backend < 0)
     return false;
@@ -678,6 +681,14 @@ static bool read_line(struct reader *rd, char *line) {
     b->unfinished[f] += v[6];
     b->message_bytes[f] += v[7];
     job_spread_merge(&r->function_ns[bi][f], &s);
+    return true;
+  }
+  if (strcmp(word, "o") == 0) {
+    if (!numbers(&p, v, 2))
+      return false;
+    int f = function_index(b->desc, v[0], rest(p));
+    if (f >= 0)
+      b->outer[f] += v[1];
     return true;
   }
   if (strcmp(word, "dd") == 0) {

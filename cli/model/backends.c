@@ -128,6 +128,18 @@ const struct tracer_backend_desc *backends_find_provider(const char *provider, s
   return NULL;
 }
 
+void backends_names(const char *separator, char *out, size_t size) {
+  size_t used = 0;
+  if (size)
+    out[0] = '\0';
+  for (size_t i = 0; tracer_backends[i] && used < size; i++) {
+    int n = snprintf(out + used, size - used, "%s%s", i ? separator : "", tracer_backends[i]->name);
+    used += n > 0 ? (size_t)n : 0;
+  }
+  if (size && !out[0])
+    snprintf(out, size, "none");
+}
+
 void backends_title(const struct tracer_backend_desc *b, char *out, size_t size) {
   const char *name = b->symbol_group && b->symbol_group[0] ? b->symbol_group : b->label;
   size_t i = 0;

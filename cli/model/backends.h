@@ -27,6 +27,9 @@ void backends_load_path(void);
 const char *backends_path_dir(const char *name);
 
 size_t backends_count(void);
+/* The names of the backends known (backends_load_path() first for those of the path),
+ * joined by separator, in out; "none" when there are none. */
+void backends_names(const char *separator, char *out, size_t size);
 const struct tracer_backend_desc *backends_find(const char *name);
 const struct tracer_backend_desc *backends_find_provider(const char *provider, size_t len);
 /* The title of b's tables, as in BACKEND_<title>: its symbol group's name in capitals

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "diag.h"
+
 struct run_record {
   bool present;
   char command[1024];   /* the app and its arguments, space-separated */
@@ -33,6 +35,10 @@ struct run_record {
       partial_reason;
   uint64_t partial_at_ns, kept_bytes;
   bool partial_counting;
+  /* Where it was read from (run_record_load): the file, and wall_ns's line (0: none), for
+   * what the analysis says when the trace contradicts it. */
+  char path[4096];
+  unsigned wall_ns_line;
 };
 
 /* "max-size", "disk-full" or "" (none), as the record and the JSON report write it. */
@@ -42,7 +48,14 @@ const char *run_partial_name(enum run_partial reason);
 
 /* Returns 0, or -1 (errno set) when the file cannot be written. */
 int run_record_write(const char *trace_dir, const struct run_record *record);
-/* Fills record (present=false when the trace has no record). */
+/* Fills record (present=false when the trace has no record, or it does not say how the
+ * app ended). Every line is checked: a known key, once, a value of its kind and range,
+ * and lines that agree (exit_code and status; partial_at_ns within wall_ns); a bad line
+ * is left out, its field unknown, with a cause in problems (NULL: not said) naming the
+ * file and line ("DIR/tracer-run.txt:4: Cannot use discarded_events: '-1' is not a
+ * count"). Returns the bad lines. */
+int run_record_load(const char *trace_dir, struct run_record *record, struct diag *problems);
+/* run_record_load without the causes. */
 void run_record_read(const char *trace_dir, struct run_record *record);
 
 #endif

@@ -29,10 +29,12 @@
 struct event_map;
 struct gap_report;
 struct run_record;
+struct steps;
 struct tally;
 struct tally_addition;
 struct timeline_sink;
 struct trace_consumer;
+struct verdict_inputs;
 
 /* What one analysis of a trace is asked for: the options that choose and shape its
  * reports and exports. */
@@ -43,6 +45,7 @@ struct analysis_request {
   bool text;                     /* -t: every call instead of the tables */
   bool json;                     /* -j: the tables as JSON */
   bool extended;                 /* -e: the tables per actor too */
+  bool full_names;               /* --full-names: kernel names whole in the text tables */
   bool rank_view;                /* --ranks: a launcher's ranks' times (job/rank_view.c) */
   unsigned ranks_pct;            /* --ranks=PCT: a straggler is over the median by more */
   unsigned threads;              /* for reading stream by stream (0: one per core) */
@@ -53,6 +56,14 @@ struct analysis_request {
   const char *csv_path;          /* --csv: the tally as CSV; NULL: none */
   const char *otf2_path;         /* --otf2: the OTF2 archive's folder; NULL: none */
   const char *flame_path;        /* --flame: the folded stacks (device time); NULL: none */
+  /* The part of the run to analyse (cli/reports/steps/window_build.h): its parts; all
+   * NULL and false for the whole run. */
+  const char *window;            /* --window NAME|PATTERN */
+  bool skip_asked;               /* --skip-steps N */
+  unsigned skip_steps;
+  const char *from, *to;         /* --from, --to: seconds or region names */
+  bool steps;                    /* --steps: the steps table */
+  const char *steps_pattern;     /* --steps PATTERN; NULL: the outermost repeating region */
   /* While the trace is read: how far (trace_read_options.progress); NULL: nothing. */
   void (*progress)(void *context, uint64_t done, uint64_t total, bool finished);
   void *progress_context;
@@ -63,22 +74,43 @@ struct analysis_result {
   bool timeline;                 /* a timeline was written: */
   uint64_t slices, flows, counter_values, bytes;
   unsigned parts;                /* Perfetto files (more than 1: split, with a summary) */
+  char timeline_left_out[1024];  /* written, but part of the trace could not be read: the
+                                    read's error ("": none) */
   bool csv;                      /* the CSV was written */
   struct trace_read_report read; /* how the trace was read (its one read) */
   bool flame;                    /* the folded stacks were written: */
   uint64_t flame_device_lines, flame_host_lines;
   bool otf2;                     /* the OTF2 archive was written: */
   uint64_t otf2_locations, otf2_events;
+  /* Packets the trace should hold and does not (trace_reader.h: struct trace_losses):
+   * those its index lists that its files lack, those never written (gaps in the packets'
+   * sequence numbers), of them those the run record does not account for (lost while
+   * recording: lost_packets, a full disk), and what to say of them, a line each
+   * (missing_packets.h); an index that could not be used. */
+  uint64_t missing_not_in_file, missing_not_written, missing_unexplained;
+  char missing_text[4096];
+  char missing_warning[512];
+  /* The run record's values the trace contradicts, and what the report used instead
+   * (one line; empty: none). */
+  char run_record_note[512];
 };
 
 /* What a run hands its outputs. */
 struct output_context {
   const struct analysis_request *request;
   const struct event_map *map;   /* the trace's */
+  /* The steps found before the read (--steps, --skip-steps), else NULL; the window the
+   * reader applies (trace_window.h), else NULL: every output sees only its records. */
+  const struct steps *steps;
+  const struct trace_window *window;
   const struct tally *tally;     /* at close, when made (an output reads it); else NULL */
   /* At close, when the gap report was worked out (a run with device work and the text
    * tables): the devices' use, for the outputs that print before it (the verdict). */
   const struct gap_report *gaps;
+  /* At close, when --steps found steps: what the verdict weighs over them alone
+   * (reports/steps/steps_report.h), for the verdict of a run whose start-up drowns its
+   * steps. */
+  const struct verdict_inputs *steps_verdict;
   /* At close: what reports add to the tally's tables and JSON (reports/tally/
    * tally_print.h), published by their finish (the collectives table); room for
    * OUTPUT_ADDITIONS. */
@@ -89,7 +121,7 @@ struct output_context {
   struct analysis_result *result;
 };
 
-enum { OUTPUT_ADDITIONS = 4 };
+enum { OUTPUT_ADDITIONS = 6 };
 enum output_kind { OUTPUT_REPORT, OUTPUT_EXPORT };
 enum output_input { OUTPUT_READS_EVENTS, OUTPUT_READS_TALLY, OUTPUT_READS_TIMELINE };
 

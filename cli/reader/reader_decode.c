@@ -19,6 +19,7 @@ int decoder_init(struct decoder *d, const struct trace_reader *reader,
                  const struct reader_target *targets, size_t count) {
   memset(d, 0, sizeof *d);
   d->reader = reader;
+  d->window = reader->window;
   d->has_clock_read = reader->has_clock_read_least;
   d->clock_read_ns = reader->clock_read_least_ns;
   d->targets = targets;
@@ -227,6 +228,15 @@ static void add_strings(struct decoder *d, struct trace_call *c, const struct ct
   }
 }
 
+/* ---- The window (trace_window.h) -------------------------------------------------- */
+
+static bool outside(struct decoder *d, int host, int64_t pid, bool has_pid, uint64_t clock) {
+  bool out =
+      d->window && !trace_window_holds(d->window, host, pid, has_pid, clock, &d->window_last);
+  d->window_left_out |= out;
+  return out;
+}
+
 /* ---- Records ----------------------------------------------------------------------- */
 
 static struct trace_source source_of(const struct decoder *d, const struct ctf_event *ev,
@@ -257,6 +267,8 @@ static bool hand_out_call(struct decoder *d, const struct trace_source *from,
   const struct ctf_event *ev = from->event;
   if (p->function < 0 || (uint64_t)p->function >= info->desc->function_count)
     return false;
+  if (outside(d, from->host, p->pid, true, p->start))
+    return true; /* read, and outside the window: not handed out */
   const struct tracer_function_desc *fd = &info->desc->functions[p->function];
   /* Every field set, none zeroed first: this runs for every call of the trace. */
   struct trace_call *c = &d->call;
@@ -343,7 +355,9 @@ size_t trace_call_record(const struct trace_call *call, uint64_t *slots, size_t 
   return event_map_record(call->from.info, call->from.event, slots, max);
 }
 
-static void hand_out_device(struct decoder *d, const struct trace_source *from) {
+/* Each hand_out_*: false when the record was not handed out (unreadable, or outside the
+ * window), so that it is not shown as an `other` event either. */
+static bool hand_out_device(struct decoder *d, const struct trace_source *from) {
   const struct event_info *info = from->info;
   const struct ctf_event *ev = from->event;
   struct ctf_value backend, name;
@@ -351,7 +365,7 @@ static void hand_out_device(struct decoder *d, const struct trace_source *from) 
   if (!field_string(ev, info->device_backend, &backend) ||
       !field_string(ev, info->device_name, &name) || !event_map_field_int(ev, info->device_kind, &kind) ||
       !event_map_field_int(ev, info->start, &start) || !event_map_field_int(ev, info->device_end, &end))
-    return;
+    return false;
   event_map_field_int(ev, info->device_bytes, &bytes);
   event_map_field_int(ev, info->device_queue, &queue);
   struct trace_device c = {.from = *from, .kind = (int)kind, .name = name.u.string.chars,
@@ -373,6 +387,14 @@ static void hand_out_device(struct decoder *d, const struct trace_source *from) 
   c.has_ids = event_map_ids(&d->reader->map, info, ev, &c.pid, &c.tid);
   if (!c.has_ids)
     c.pid = c.tid = 0;
+  if (d->window) { /* by its submitting call's start where the trace says, else its own */
+    const struct reader_extra_fields *x = &d->reader->extra[ev->event_class->index];
+    int64_t call_tid = 0, call_start = 0;
+    bool by_call = event_map_field_int(ev, x->call_tid, &call_tid) && call_tid > 0 &&
+                   event_map_field_int(ev, x->call_start, &call_start) && call_start > 0;
+    if (outside(d, from->host, c.pid, c.has_ids, by_call ? (uint64_t)call_start : (uint64_t)start))
+      return false;
+  }
   int64_t stack;
   if (event_map_field_int(ev, on->call_stack, &stack) && stack)
     c.stack = stack_of(d, from->host, c.pid, (uint64_t)stack);
@@ -391,24 +413,31 @@ static void hand_out_device(struct decoder *d, const struct trace_source *from) 
     }
   }
   HAND_OUT(d, device, &c);
+  return true;
 }
 
-static void hand_out_region(struct decoder *d, const struct trace_source *from) {
+static bool hand_out_region(struct decoder *d, const struct trace_source *from) {
   const struct event_info *info = from->info;
   const struct ctf_event *ev = from->event;
   int64_t start, end, depth;
   if (!event_map_field_int(ev, info->start, &start) || !event_map_field_int(ev, info->device_end, &end))
-    return;
+    return false;
+  if (d->window) {
+    int64_t pid = 0, tid;
+    bool has_pid = event_map_ids(&d->reader->map, info, ev, &pid, &tid);
+    if (outside(d, from->host, pid, has_pid, (uint64_t)start))
+      return false;
+  }
   if (info->role == EVENT_PAUSED) {
     struct trace_pause p = {*from, (uint64_t)start, (uint64_t)end,
                             span_ns(ev, (uint64_t)start, (uint64_t)end)};
     HAND_OUT(d, pause, &p);
-    return;
+    return true;
   }
   struct ctf_value backend, name;
   if (!field_string(ev, info->device_backend, &backend) ||
       !field_string(ev, info->device_name, &name))
-    return;
+    return true;
   /* Both strings are NUL-terminated in the mapped stream. */
   struct trace_region r = {.from = *from, .backend = backend.u.string.chars,
                            .backend_len = backend.u.string.length,
@@ -423,6 +452,7 @@ static void hand_out_region(struct decoder *d, const struct trace_source *from) 
     r.end = end > start ? decoder_time(d, ev, (uint64_t)end) : r.start;
   }
   HAND_OUT(d, region, &r);
+  return true;
 }
 
 /* The backend an event names in its `backend` field, and the function it names, when
@@ -624,10 +654,22 @@ static void hand_out_pc_sample(struct decoder *d, const struct trace_source *fro
   HAND_OUT(d, pc_sample, &s);
 }
 
+/* An event handed out by the time it was written: inside the window? By its process for
+ * the app's own records (the GPU's PC samples among them); a sample (the sampler's
+ * process) or another event by any process of its host. */
+static bool event_time_inside(struct decoder *d, const struct trace_source *from) {
+  int64_t pid = 0, tid;
+  bool has_pid = (from->info->role == EVENT_UNFINISHED || from->info->role == EVENT_COUNTED ||
+                  from->info->role == EVENT_PC_SAMPLE) &&
+                 event_map_ids(&d->reader->map, from->info, from->event, &pid, &tid);
+  return !outside(d, from->host, pid, has_pid, from->event->timestamp);
+}
+
 int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
                   struct reader_stream_count *count) {
   const struct event_info *info = &d->reader->map.infos[ev->event_class->index];
   d->event_has_clock_read = false;
+  d->window_left_out = false;
   count->events++;
   if (ev->packet->index != count->packet) {
     count->packet = ev->packet->index;
@@ -654,22 +696,40 @@ int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
     count->own_events++;
     keep_object(d, &from);
     return d->status;
-  case EVENT_DEVICE_COMMAND: hand_out_device(d, &from); break;
-  case EVENT_UNFINISHED: hand_out_unfinished(d, &from); break;
-  case EVENT_COUNTED: hand_out_counted(d, &from); break;
+  case EVENT_DEVICE_COMMAND:
+    if (!hand_out_device(d, &from))
+      return d->status;
+    break;
+  case EVENT_UNFINISHED:
+  case EVENT_COUNTED:
+  case EVENT_OTHER:
+  case EVENT_SAMPLE:
+  case EVENT_SAMPLER_UNAVAILABLE:
+  case EVENT_PC_SAMPLE:
+    /* By the time they were written (trace_window.h). */
+    if (d->window && !event_time_inside(d, &from))
+      return d->status;
+    if (info->role == EVENT_UNFINISHED)
+      hand_out_unfinished(d, &from);
+    else if (info->role == EVENT_COUNTED)
+      hand_out_counted(d, &from);
+    else if (info->role == EVENT_PC_SAMPLE)
+      hand_out_pc_sample(d, &from);
+    else if (info->role != EVENT_OTHER)
+      hand_out_sample(d, &from);
+    break;
   case EVENT_CLOCK_READ:
   case EVENT_CALIBRATION:
     count->own_events++;
     hand_out_cost(d, &from);
     break;
   case EVENT_REGION:
-  case EVENT_PAUSED: hand_out_region(d, &from); break;
+  case EVENT_PAUSED:
+    if (!hand_out_region(d, &from))
+      return d->status;
+    break;
   case EVENT_NOTICE: hand_out_notice(d, &from); break;
   case EVENT_RANK: hand_out_rank(d, &from); break;
-  case EVENT_SAMPLE:
-  case EVENT_SAMPLER_UNAVAILABLE: hand_out_sample(d, &from); break;
-  case EVENT_PC_SAMPLE: hand_out_pc_sample(d, &from); break;
-  case EVENT_OTHER: break;
   }
   HAND_OUT(d, other, &from);
   return d->status;

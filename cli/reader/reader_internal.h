@@ -12,6 +12,7 @@
 #include "trace_consumer.h"
 #include "trace_reader.h"
 #include "trace_stacks.h"
+#include "trace_window.h"
 
 enum { READER_MAX_ARGS = 24, READER_TEXT_BYTES = 1024, READER_MAX_FIELDS = 256,
        READER_MAX_SLOTS = 256, READER_CALL_TARGETS = 16, READER_STACK_CACHE = 64 };
@@ -40,7 +41,20 @@ struct trace_reader {
   /* The stacks the records refer to, filled as their definitions are decoded
    * (trace_stacks.h); owned. */
   struct trace_stacks *stacks;
+  const struct trace_window *window; /* borrowed; NULL: the whole trace */
+  struct trace_losses losses;     /* reader_losses.c; its list owned */
+  /* The events the last read found in each stream, by stream index (each written by the
+   * one thread that read the stream), for the estimates of what is missing; owned. */
+  uint64_t *stream_events;
+  struct reader_loss_names {      /* the paths of stream files that are gone; owned */
+    char **names;
+    size_t count;
+  } loss_names;
 };
+
+/* reader_losses.c: fills reader->losses when the trace is opened; -1: out of memory. */
+int reader_losses_find(struct trace_reader *reader);
+void reader_losses_free(struct trace_reader *reader);
 
 struct reader_target {
   const struct trace_consumer *consumer;
@@ -96,6 +110,10 @@ struct decoder {
   bool event_has_clock_read;
   uint64_t event_clock_read;
   uint64_t time;                  /* the last event's time (TRACE_NEEDS_TIMES) */
+  /* The reader's window (trace_window.h), NULL for none, and the process it found last. */
+  const struct trace_window *window;
+  size_t window_last;
+  bool window_left_out;           /* the last event held a record outside the window */
   /* The call being handed out: the record, its slots, arguments and their strings. */
   struct trace_call call;
   uint64_t slots[READER_MAX_SLOTS];

@@ -667,9 +667,10 @@ static void merge(struct ordered_read *o) {
       st->failed = true;
       break;
     }
-    if (st->summary.events++ == 0)
+    if ((it->records || !r->window) && st->summary.events++ == 0)
       st->summary.first = it->time;
-    st->summary.last = it->time;
+    if (it->records || !r->window)
+      st->summary.last = it->time;
     const struct event_info *info = &r->map.infos[it->event_class];
     if (o->queue_needs & TRACE_NEEDS_HORIZON &&
         reader_hand_out_horizon(o->ordered, o->ordered_count, info, it->timestamp, until,

@@ -243,7 +243,9 @@ struct trace_stream_stats {
 
 /* The read as a whole, at its end. */
 struct trace_summary {
-  uint64_t first, last;         /* TRACE_NEEDS_TIMES: the first and last event, in ns */
+  /* TRACE_NEEDS_TIMES: the first and last event, in ns (with a window, of those that
+   * held a record inside it) */
+  uint64_t first, last;
   uint64_t events;
   const char *error;            /* the first error met (the rest was read), or NULL */
   const char *const *hosts;     /* hostnames by host index */

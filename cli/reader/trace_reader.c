@@ -82,6 +82,10 @@ int trace_reader_open(const char *dir, struct trace_reader **out, struct diag *d
     r->bytes += s->file_size;
   }
   clock_read_least(r, dir);
+  if (reader_losses_find(r)) {
+    trace_reader_close(r);
+    return diag_error(d, "out of memory");
+  }
   *out = r;
   return 0;
 }
@@ -89,6 +93,7 @@ int trace_reader_open(const char *dir, struct trace_reader **out, struct diag *d
 void trace_reader_close(struct trace_reader *r) {
   if (!r)
     return;
+  reader_losses_free(r);
   event_map_free(&r->map);
   ctf_trace_close(r->trace);
   free(r->extra);
@@ -101,6 +106,10 @@ void trace_reader_close(struct trace_reader *r) {
 const struct ctf_trace *trace_reader_trace(const struct trace_reader *r) { return r->trace; }
 const struct event_map *trace_reader_map(const struct trace_reader *r) { return &r->map; }
 uint64_t trace_reader_bytes(const struct trace_reader *r) { return r->bytes; }
+
+void trace_reader_set_window(struct trace_reader *r, const struct trace_window *window) {
+  r->window = window;
+}
 
 static uint64_t now_ns(void) {
   struct timespec ts;
@@ -117,6 +126,7 @@ void reader_hand_out_stream(const struct reader_target *targets, size_t n,
                             const struct trace_reader *r, size_t stream,
                             const struct reader_stream_count *count) {
   const struct ctf_stream *s = ctf_trace_stream(r->trace, stream);
+  r->stream_events[stream] = count->events;
   struct trace_stream_stats stats = {stream, s->path, r->stream_host[stream], count->events,
                                      count->own_events, count->batch_events, count->discarded,
                                      s->file_size};
@@ -192,9 +202,11 @@ static void read_in_order(struct read_state *st, const struct reader_target *tar
       st->failed = true;
       break;
     }
-    if (st->summary.events++ == 0)
+    /* The run's first and last event: of the window's, when one is set. */
+    if (!d.window_left_out && st->summary.events++ == 0)
       st->summary.first = d.time;
-    st->summary.last = d.time;
+    if (!d.window_left_out)
+      st->summary.last = d.time;
     const struct event_info *info = &r->map.infos[ev->event_class->index];
     if (d.needs & TRACE_NEEDS_HORIZON &&
         (d.status = reader_hand_out_horizon(targets, n, info, ev->timestamp, until,

@@ -24,6 +24,7 @@
 #include "diag.h"
 #include "event_map.h"
 #include "trace_consumer.h"
+#include "trace_window.h"
 
 struct trace_reader;
 
@@ -36,6 +37,60 @@ const struct ctf_trace *trace_reader_trace(const struct trace_reader *reader);
 const struct event_map *trace_reader_map(const struct trace_reader *reader);
 /* The sum of the stream files' sizes. */
 uint64_t trace_reader_bytes(const struct trace_reader *reader);
+
+/* From now on, every read hands out only the records inside window (trace_window.h),
+ * which the caller keeps until the reader closes or another is set; NULL: the whole
+ * trace again. */
+void trace_reader_set_window(struct trace_reader *reader, const struct trace_window *window);
+/* Packets the trace should hold and does not, found when it is opened (reader_losses.c)
+ * from what the trace itself says: LTTng's packet index beside each stream file
+ * (index/NAME.idx: every packet the consumer wrote) and the packets' sequence numbers. */
+enum trace_loss_kind {
+  TRACE_LOSS_NOT_IN_FILE, /* the index lists it; the stream file ends before it, or is gone */
+  TRACE_LOSS_NOT_WRITTEN, /* a gap in the sequence numbers: the consumer never wrote them */
+};
+
+struct trace_lost_packets {
+  const char *stream;          /* the stream file, as the trace names it (it may be gone) */
+  enum trace_loss_kind kind;
+  bool file_gone;              /* not in file: no stream file at all (else it is shorter) */
+  bool has_sequence_number;
+  uint64_t sequence_number;    /* the first of them */
+  uint64_t packets;            /* how many, in a row (1 from the index) */
+  uint64_t offset;             /* not in file: where it was in the file (bytes) */
+  uint64_t file_bytes;         /* the stream file's size now (0 when gone) */
+  uint64_t bytes;              /* the packets' size: the index's, or for a gap the stream's
+                                  mean packet size times the packets (bytes_known false) */
+  bool bytes_known;
+  uint64_t content_bytes;      /* of it, events (the index's content size); else = bytes */
+  bool has_times;              /* their time range, in ns since the clock's origin; */
+  uint64_t begin_ns, end_ns;   /* for a gap, between the packets around it */
+  size_t stream_index;         /* ctf_trace_stream(); SIZE_MAX when the file is gone */
+  /* About how many events they held (the index gives no count), after a read
+   * (trace_reader_estimate_losses): at the events per byte read in the same stream, else
+   * in the streams that held events when they held 1000 or more; else none. */
+  bool has_events_about;
+  uint64_t events_about;
+};
+
+struct trace_losses {
+  struct trace_lost_packets *list; /* owned by the reader */
+  size_t count;
+  uint64_t not_in_file, not_written; /* packets of each kind */
+  uint64_t bytes, content_bytes;     /* of all of them */
+  uint64_t events_about;             /* the estimates, added up (trace_reader_estimate_losses) */
+  uint64_t unestimated;              /* packets without an estimate */
+  /* The span of the trace's packets (its streams' first to last), in ns since the clock's
+   * origin (0: unknown), as the index or the packets say. */
+  uint64_t start_ns, end_ns;
+  char warning[512];           /* an index that could not be used (its packets scanned) */
+};
+
+/* The trace's missing packets (count 0: none); valid until the reader is closed. */
+const struct trace_losses *trace_reader_losses(const struct trace_reader *reader);
+/* After a read: about how many events the missing packets held (events_about), from the
+ * events the read found in each stream. */
+void trace_reader_estimate_losses(struct trace_reader *reader);
 
 /* How a read went (its first pass). */
 struct trace_read_report {

@@ -28315,9 +28315,12 @@ __attribute__((noinline)) static int mpich_traced_MPI_Get_accumulate(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Get_accumulate, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes =
-      tracer_args.origin_count > 0
-          ? (uint64_t)tracer_args.origin_count * mpi_element_size(tracer_args.origin_datatype)
-          : 0;
+      (tracer_args.result_count > 0
+           ? (uint64_t)tracer_args.result_count * mpi_element_size(tracer_args.result_datatype)
+           : 0) +
+      (!((uintptr_t)(tracer_args.op == MPI_NO_OP)) && tracer_args.origin_count > 0
+           ? (uint64_t)tracer_args.origin_count * mpi_element_size(tracer_args.origin_datatype)
+           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
@@ -28777,6 +28780,16 @@ __attribute__((noinline)) static int mpich_traced_MPI_Rget_accumulate(
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Rget_accumulate, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      (tracer_args.result_count > 0
+           ? (uint64_t)tracer_args.result_count * mpi_element_size(tracer_args.result_datatype)
+           : 0) +
+          (!((uintptr_t)(tracer_args.op == MPI_NO_OP)) && tracer_args.origin_count > 0
+               ? (uint64_t)tracer_args.origin_count * mpi_element_size(tracer_args.origin_datatype)
+               : 0));
+  tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
+      tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   tracer_call_ended(tracer_depth, tracer_record.head.start, tracer_record.head.end);
   if (tracer_recording_counting())
     tracer_count_span("mpich", MPICH_ID_MPI_Rget_accumulate, tracer_args.tracer_status,

@@ -21,7 +21,7 @@ static __typeof__(nvmlDeviceGetName) *sample_nvmlDeviceGetName;
 static __typeof__(nvmlDeviceGetPowerUsage) *sample_nvmlDeviceGetPowerUsage;
 static __typeof__(nvmlDeviceGetClockInfo) *sample_nvmlDeviceGetClockInfo;
 static __typeof__(nvmlDeviceGetUtilizationRates) *sample_nvmlDeviceGetUtilizationRates;
-static __typeof__(nvmlDeviceGetMemoryInfo) *sample_nvmlDeviceGetMemoryInfo;
+static __typeof__(nvmlDeviceGetMemoryInfo_v2) *sample_nvmlDeviceGetMemoryInfo_v2;
 static __typeof__(nvmlDeviceGetTemperature) *sample_nvmlDeviceGetTemperature;
 
 static nvmlDevice_t sampled_devices[SAMPLER_MAX_DEVICES];
@@ -76,10 +76,10 @@ static int nvml_sampler_open(void *library, char *why, size_t size) {
     snprintf(why, size, "libnvidia-ml.so.1 has no nvmlDeviceGetUtilizationRates");
     return -1;
   }
-  sample_nvmlDeviceGetMemoryInfo =
-      (__typeof__(sample_nvmlDeviceGetMemoryInfo))dlsym(library, "nvmlDeviceGetMemoryInfo");
-  if (!sample_nvmlDeviceGetMemoryInfo) {
-    snprintf(why, size, "libnvidia-ml.so.1 has no nvmlDeviceGetMemoryInfo");
+  sample_nvmlDeviceGetMemoryInfo_v2 =
+      (__typeof__(sample_nvmlDeviceGetMemoryInfo_v2))dlsym(library, "nvmlDeviceGetMemoryInfo_v2");
+  if (!sample_nvmlDeviceGetMemoryInfo_v2) {
+    snprintf(why, size, "libnvidia-ml.so.1 has no nvmlDeviceGetMemoryInfo_v2");
     return -1;
   }
   sample_nvmlDeviceGetTemperature =
@@ -165,11 +165,13 @@ static void nvml_sample_memory_utilization(unsigned device, struct sampler_emit 
   sampler_emit_level(emit, device, "memory_utilization", 0, 1, "%", (double)(value.memory) * 1.0);
 }
 
-/* memory_used, in B: nvmlDeviceGetMemoryInfo. */
+/* memory_used, in B: nvmlDeviceGetMemoryInfo_v2. */
 static void nvml_sample_memory_used(unsigned device, struct sampler_emit *emit) {
-  nvmlMemory_t value;
+  nvmlMemory_v2_t value;
   memset(&value, 0, sizeof value);
-  if (sample_nvmlDeviceGetMemoryInfo((nvmlDevice_t)sampled_devices[device], &value) != NVML_SUCCESS)
+  value.version = nvmlMemory_v2;
+  if (sample_nvmlDeviceGetMemoryInfo_v2((nvmlDevice_t)sampled_devices[device], &value) !=
+      NVML_SUCCESS)
     return;
   sampler_emit_level(emit, device, "memory_used", 0, 1, "B", (double)(value.used) * 1.0);
 }

@@ -5561,6 +5561,8 @@ struct openmpi_MPI_Rget_accumulate_record {
   uint64_t win;
   uint64_t request;
   uint64_t request_val;
+  uint64_t bytes;
+  uint64_t target_rank_world;
 };
 
 /* int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int

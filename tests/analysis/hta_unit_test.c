@@ -4,7 +4,8 @@
  * nanosecond of a GPU's span classed by the commands running then (compute, else
  * communication, else copies, else idle), an idle nanosecond host wait when the next
  * command to start was submitted by a call that started after the device's last command
- * before it ended; launch delays listed and sorted.
+ * before it ended; launch delays listed and sorted, a kernel queued behind earlier work
+ * delayed only from when its GPU became free.
  * The commands: two processes, one with two GPUs; on the first GPU compute and NCCL
  * kernels that overlap, a copy, idle gaps of both kinds, a launch delay over the outlier
  * cutoff and a command whose call is unknown (as CUPTI's). Fed once on one thread, and
@@ -161,9 +162,19 @@ static struct expected slow_way(int64_t pid, int device) {
     const struct command *k = &commands[i];
     if (k->pid != pid || k->device != device || k->kind != KERNEL || !k->call_tid)
       continue;
-    delays[e.launched++] = (int64_t)k->start - (int64_t)k->call_end;
-    sum += (int64_t)k->start - (int64_t)k->call_end;
-    e.outliers += (int64_t)k->start - (int64_t)k->call_end > (int64_t)HTA_LAUNCH_OUTLIER_NS;
+    /* Queued behind earlier work (the GPU busy when the call returned): the delay counts
+     * from when the GPU became free, at 0 when it starts on another queue before then. */
+    uint64_t free_at = 0;
+    for (size_t j = 0; j < COMMANDS; j++)
+      if (commands[j].pid == pid && commands[j].device == device &&
+          commands[j].start < k->start && commands[j].end > free_at)
+        free_at = commands[j].end;
+    int64_t delay = free_at > k->call_end
+                        ? (k->start > free_at ? (int64_t)(k->start - free_at) : 0)
+                        : (int64_t)k->start - (int64_t)k->call_end;
+    delays[e.launched++] = delay;
+    sum += delay;
+    e.outliers += delay > (int64_t)HTA_LAUNCH_OUTLIER_NS;
   }
   qsort(delays, e.launched, sizeof *delays, by_value);
   e.median = e.launched ? delays[e.launched / 2] : 0;

@@ -387,13 +387,27 @@ CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
   return copied("cuMemsetD32_v2", 4 * (uint64_t)N, NULL);
 }
 
+/* With NULL_CUDA_KERNEL_NS_PER_BLOCK=N, a kernel "runs" N ns a block of its grid, inside
+ * its launch, between the events the tracer records around it: a test can make a kernel
+ * longer (or slower) on purpose. */
+static void run_blocks(unsigned long long blocks) {
+  const char *ns = getenv("NULL_CUDA_KERNEL_NS_PER_BLOCK");
+  unsigned long long total = ns ? strtoull(ns, NULL, 10) * blocks : 0;
+  if (total) {
+    struct timespec t = {(time_t)(total / 1000000000u), (long)(total % 1000000000u)};
+    while (nanosleep(&t, &t) != 0) {
+    }
+  }
+}
+
 CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
                         unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                         unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                         void **kernelParams, void **extra) {
-  (void)gridDimX, (void)gridDimY, (void)gridDimZ, (void)blockDimX, (void)blockDimY;
+  (void)blockDimX, (void)blockDimY;
   (void)blockDimZ, (void)sharedMemBytes, (void)kernelParams, (void)extra;
   launched(f, hStream);
+  run_blocks((unsigned long long)gridDimX * gridDimY * gridDimZ);
   return CUDA_SUCCESS;
 }
 

@@ -2,7 +2,10 @@
  * tests (tests/sample/): one device, named, whose counters the test controls through
  * its environment, one step per reading (the sampler reads each query once per period):
  * - memory used: NVML_NULL_MEMORY_STEP bytes more at each reading (the first reads one
- *   step), out of 80 GiB;
+ *   step), out of 80 GiB, besides NVML_NULL_MEMORY_RESERVED bytes the driver keeps
+ *   (default 615 MiB, an idle H200's): nvmlDeviceGetMemoryInfo_v2 (its struct's version
+ *   checked, as NVML does) gives the used memory without them, as nvidia-smi shows it,
+ *   the first nvmlDeviceGetMemoryInfo with them;
  * - power: 100 W for the first NVML_NULL_POWER_STEP readings, 250 W after;
  * - clocks, utilisation and temperature: fixed values;
  * - with NVML_NULL_INIT_FAILS set (non-empty), nvmlInit_v2 fails: no device is read.
@@ -42,12 +45,29 @@ nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int len
   return NVML_SUCCESS;
 }
 
+/* The memory the sampler's i-th reading finds in use (either query counts a reading). */
+static unsigned long long readings;
+
+static unsigned long long reserved(void) {
+  return setting("NVML_NULL_MEMORY_RESERVED", 615ull << 20);
+}
+
 nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory) {
   (void)device;
-  static unsigned long long readings;
   memory->total = 80ull << 30;
-  memory->used = ++readings * setting("NVML_NULL_MEMORY_STEP", 1 << 20);
+  memory->used = ++readings * setting("NVML_NULL_MEMORY_STEP", 1 << 20) + reserved();
   memory->free = memory->total - memory->used;
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v2_t *memory) {
+  (void)device;
+  if (memory->version != nvmlMemory_v2)
+    return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+  memory->total = 80ull << 30;
+  memory->reserved = reserved();
+  memory->used = ++readings * setting("NVML_NULL_MEMORY_STEP", 1 << 20);
+  memory->free = memory->total - memory->reserved - memory->used;
   return NVML_SUCCESS;
 }
 

@@ -9,11 +9,13 @@
 #include "ctf.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int failures;
@@ -643,6 +645,114 @@ static void test_metadata_parse(void) {
   ctf_trace_close(trace);
 }
 
+/* ---- LTTng's packet index, packets scanned, the search through links ---------------- */
+
+static void put_be(uint8_t *at, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; i++)
+    at[i] = (uint8_t)(value >> (8 * (bytes - 1 - i)));
+}
+
+/* An index as LTTng's consumer writes it (1.1: 72-byte big-endian entries). */
+static void write_index(const char *name, uint32_t magic, const uint64_t (*entries)[9],
+                        size_t count) {
+  uint8_t data[16 + 8 * 72];
+  put_be(data, magic, 4);
+  put_be(data + 4, 1, 4);
+  put_be(data + 8, 1, 4);
+  put_be(data + 12, 72, 4);
+  for (size_t i = 0; i < count; i++)
+    for (int f = 0; f < 9; f++)
+      put_be(data + 16 + 72 * i + 8 * f, entries[i][f], 8);
+  write_file(name, data, 16 + 72 * count);
+}
+
+static void test_index_and_search(void) {
+  write_compact_trace();
+  struct ctf_error error = {0};
+  struct ctf_trace *trace = NULL;
+  enum ctf_status status = ctf_trace_open(work, &trace, &error);
+  CHECK(status == CTF_OK, "open compact trace: %s", error.message);
+  if (status != CTF_OK)
+    return;
+  /* Every packet, empty ones included, without their events. */
+  struct ctf_cursor *cursor = NULL;
+  CHECK(ctf_cursor_open(trace, 0, &cursor, &error) == CTF_OK, "cursor: %s", error.message);
+  const uint64_t offsets[] = {0, 512, 640, 896, 1024};
+  const struct ctf_packet *packet;
+  size_t packets = 0;
+  while (cursor && (status = ctf_cursor_next_packet(cursor, &packet, &error)) == CTF_OK) {
+    CHECK(packets < 5 && packet->offset == offsets[packets], "packet %zu at %" PRIu64, packets,
+          packet->offset);
+    packets++;
+  }
+  CHECK(status == CTF_END && packets == 5, "5 packets scanned (%zu, status %d)", packets, status);
+  ctf_cursor_close(cursor);
+  ctf_trace_close(trace);
+
+  /* The index: two whole entries and one cut short by the end of the file. */
+  char path[600], expected[600];
+  snprintf(path, sizeof path, "%s/index", work);
+  CHECK(mkdir(path, 0700) == 0, "mkdir index");
+  snprintf(path, sizeof path, "%s/stream_0", work);
+  ctf_index_path(path, expected, sizeof expected);
+  snprintf(path, sizeof path, "%s/index/stream_0.idx", work);
+  CHECK(!strcmp(path, expected), "index path %s", expected);
+  const uint64_t entries[2][9] = {{0, 4096, 2000, 10, 20, 0, 0, 7, 0},
+                                  {512, 1024, 800, 30, 40, 5, 0, 7, UINT64_MAX}};
+  write_index("index/stream_0.idx", 0xC1F1DCC1u, entries, 2);
+  append_file("index/stream_0.idx", (const uint8_t[10]){0}, 10);
+  struct ctf_index index;
+  status = ctf_index_read(path, &index, &error);
+  CHECK(status == CTF_OK && index.count == 2, "index: %d, %zu entries", status, index.count);
+  if (status == CTF_OK && index.count == 2) {
+    CHECK(index.entries[1].offset == 512 && index.entries[1].packet_size == 1024 &&
+              index.entries[1].content_size == 800 && index.entries[1].timestamp_end == 40 &&
+              index.entries[1].events_discarded == 5 && index.entries[1].stream_instance_id == 7,
+          "index entry 1");
+    CHECK(index.entries[0].has_sequence_number && index.entries[0].sequence_number == 0 &&
+              !index.entries[1].has_sequence_number,
+          "sequence numbers (-1: unknown)");
+  }
+  ctf_index_free(&index);
+  write_index("index/stream_0.idx", 0xC1FC1FC1u, entries, 1);
+  status = ctf_index_read(path, &index, &error);
+  CHECK(status == CTF_ERR_DATA && strstr(error.message, path), "bad magic named: %s",
+        error.message);
+  snprintf(path, sizeof path, "%s/index/none.idx", work);
+  CHECK(ctf_index_read(path, &index, &error) == CTF_END, "no index: CTF_END");
+
+  /* Links to the trace twice and a loop: one folder, by its real path. */
+  char links[600], link[700], real[PATH_MAX];
+  snprintf(links, sizeof links, "%s-links", work);
+  CHECK(mkdir(links, 0700) == 0, "mkdir links");
+  snprintf(link, sizeof link, "%s/a", links);
+  CHECK(symlink(work, link) == 0, "link a");
+  snprintf(link, sizeof link, "%s/b", links);
+  CHECK(symlink(work, link) == 0, "link b");
+  snprintf(link, sizeof link, "%s/loop", links);
+  CHECK(symlink(links, link) == 0, "link loop");
+  char **folders = NULL;
+  size_t count = 0;
+  status = ctf_trace_find(links, &folders, &count, &error);
+  CHECK(status == CTF_OK && count == 1 && realpath(work, real) && !strcmp(folders[0], real),
+        "one folder through two links and a loop: %zu (%s)", count, error.message);
+  for (size_t i = 0; i < count; i++)
+    free(folders[i]);
+  free(folders);
+  status = ctf_trace_open(links, &trace, &error);
+  CHECK(status == CTF_OK && ctf_trace_stream_count(trace) == 1, "opened once through links");
+  if (status == CTF_OK)
+    ctf_trace_close(trace);
+  /* A file that is not the metadata is named as given. */
+  snprintf(path, sizeof path, "%s/stream_0", work);
+  status = ctf_trace_open(path, &trace, &error);
+  CHECK(status == CTF_ERR_USAGE && strstr(error.message, path) && !strstr(error.message, "/metadata"),
+        "a stream file given: %s", error.message);
+  char command[800];
+  snprintf(command, sizeof command, "rm -rf '%s'", links);
+  CHECK(system(command) == 0, "rm links");
+}
+
 int main(void) {
   const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
   snprintf(work, sizeof work, "%s/ctf_unit_test.XXXXXX", tmp);
@@ -662,6 +772,9 @@ int main(void) {
   if (system(command) != 0)
     return 1;
   test_metadata_parse();
+  if (system(command) != 0)
+    return 1;
+  test_index_and_search();
   snprintf(command, sizeof command, "rm -rf '%s'", work);
   if (system(command) != 0)
     return 1;

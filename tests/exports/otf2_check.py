@@ -28,6 +28,10 @@ Checks, each against the tally, never against fixed numbers:
     counts what each call posted; a completion with a status writes what came);
   - each device command's enter names its submitting call: an enter of an API function
     of its backend on that location at that very time;
+  - device commands have regions of their own, named apart from every API function's
+    (a kernel by its name, `kernel: ROW` when that is one of its backend's functions, a
+    copy `copy: ROW`, another command `command: ROW`, ROW the tally's device row): a copy's role data transfer, a kernel's function, each of the
+    paradigm of its backend's API regions;
   - with --ranks N: N process location groups `rank 0`..`rank N-1`, and MPI_COMM_WORLD
     with N members when there are MPI records;
   - the clock: 1 ns ticks, every event within the clock properties' range;
@@ -45,7 +49,17 @@ import sys
 from collections import Counter, defaultdict
 
 import otf2
-from otf2.enums import LocationGroupType, LocationType, Paradigm
+from otf2.enums import LocationGroupType, LocationType, Paradigm, RegionRole
+
+
+def device_region(row, functions):
+    """The OTF2 region name of a tally device row (cli/model/device_label.h): a kernel by
+    its name unless that is one of its backend's functions (functions: those the tally
+    has), a copy or another command by what it is."""
+    if row["kind"] == "kernel" and row["name"] not in functions:
+        return row["name"]
+    what = {"kernel": "kernel", "transfer": "copy"}.get(row["kind"], "command")
+    return "%s: %s" % (what, row["name"])
 
 
 def main():
@@ -70,6 +84,7 @@ def main():
     irecv_bytes = Counter()     # function -> bytes of the MpiIrecv of the requests it started
     requests = {}               # (location, request) -> the function that started it
     device_submitters = []      # (location ref, time, backend) of each device enter
+    roles = {}                  # (where, description, name) -> (role, paradigm)
     call_enters = {}            # (location ref, time) -> (backend description, name)
     stacks = defaultdict(list)
     last = {}
@@ -106,6 +121,7 @@ def main():
             if isinstance(event, otf2.events.Enter):
                 r = event.region
                 enters[(where, r.description, r.name)] += 1
+                roles[(where, r.description, r.name)] = (r.region_role, r.paradigm)
                 stack.append((r, event.time))
                 if where == "thread":
                     call_enters[(ref, event.time)] = (r.description, r.name)
@@ -163,7 +179,9 @@ def main():
                 for row in b["host"]]
         for row in b.get("device", []):
             what = {"kernel": "kernel", "transfer": "copy"}.get(row["kind"], "command")
-            rows.append((("queue", "%s device %s" % (b["name"], what), row["name"]), row, 1))
+            functions = {r["name"] for r in b["host"]}
+            rows.append((("queue", "%s device %s" % (b["name"], what),
+                          device_region(row, functions)), row, 1))
         for row in b.get("regions", []):
             rows.append((("thread", row.get("backend", b["name"]), row["name"]), row, None))
         for key, row, per_call in rows:
@@ -228,6 +246,27 @@ def main():
     if requests:
         problems.append("%d requests started and never completed: %s"
                         % (len(requests), sorted(set(requests.values()))))
+
+    # Device commands have regions of their own: no API function's name, their role, and
+    # their backend's paradigm.
+    api = {k[2] for k in enters if k[0] == "thread" and k[1].endswith(" API")}
+    paradigm_of = {k[1][:-len(" API")]: roles[k][1] for k in enters
+                   if k[0] == "thread" and k[1].endswith(" API")}
+    for key in enters:
+        if key[0] != "queue":
+            continue
+        where, description, name = key
+        backend, what = description.split(" device ")
+        role, paradigm = roles[key]
+        if name in api:
+            problems.append("device %s (%s) has an API function's name: its time would be "
+                            "counted with the calls'" % (name, description))
+        want = RegionRole.DATA_TRANSFER if what == "copy" else RegionRole.FUNCTION
+        if role != want:
+            problems.append("device %s (%s): role %s, not %s" % (name, description, role, want))
+        if backend in paradigm_of and paradigm != paradigm_of[backend]:
+            problems.append("device %s (%s): paradigm %s, its backend's calls %s"
+                            % (name, description, paradigm, paradigm_of[backend]))
 
     # Device commands name their calls.
     for ref, time, backend, name in device_submitters:

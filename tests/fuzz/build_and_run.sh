@@ -71,7 +71,7 @@ sources_of() {
   ctf_stream) echo "$ctf tests/fuzz/ctf_walk.c" ;;
   ctf_analysis) echo "$ctf $analysis" ;;
   result_file)
-    echo "$ctf $analysis cli/model/run_record.c"
+    echo "$ctf $analysis cli/model/run_record.c common/diag.c"
     echo "cli/job/job_result.c cli/job/result_file.c cli/job/comm_peers.c"
     echo "cli/reports/collectives/collectives.c cli/reports/collectives/collectives_ties.c"
     echo "cli/reports/collectives/collectives_print.c cli/reports/collectives/stragglers.c" ;;
@@ -86,7 +86,7 @@ flags_of() {
   ctf_metadata | ctf_stream) echo "-Icli/ctf" ;;
   ctf_analysis | result_file)
     echo "-Icli/ctf -Icli/model -Icli/reader -Icli/reports -Icli/reports/tally"
-    echo "-Icli/reports/text -Icli/reports/collectives -Icli/job -Iruntime" ;;
+    echo "-Icli/reports/text -Icli/reports/collectives -Icli/job -Iruntime -Icommon" ;;
   esac
 }
 

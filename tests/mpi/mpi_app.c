@@ -9,7 +9,8 @@
  * With APP_SLOW_RANK=R, every rank makes one more MPI_Barrier, which the others reach
  * 0.3 s after rank R: R waits there, a straggler in MPI time (tracer --ranks).
  * Point-to-point (blocking between pairs, non-blocking in a ring), collectives on the
- * world and on a split communicator, and one-sided puts; messages and puts on a split
+ * world and on a split communicator, one-sided puts and reads (MPI_Get_accumulate with
+ * MPI_NO_OP and with MPI_SUM, and its request-based twin); messages and puts on a split
  * communicator, a duplicate and a reversed split of it, whose peers the program turns into
  * world ranks itself (MPI_Group_translate_ranks); any rank count from 1. */
 #include <mpi.h>
@@ -214,6 +215,22 @@ int main(int argc, char **argv) {
   CALL(MPI_Put, sizeof mine, mine, 10, MPI_INT, (rank + 1) % size, 0, 10, MPI_INT, win);
   sent((rank + 1) % size, sizeof mine);
   CALL(MPI_Win_fence, 0, 0, win);
+  /* Reads through MPI_Get_accumulate: with MPI_NO_OP a plain read of 10 ints (its origin
+   * ignored, none given, as ARMCI's gets over MPI do); with MPI_SUM, 4 ints added and the
+   * 4 before read back: both ways are traffic. */
+  int fetched[10], added[4] = {1, 1, 1, 1}, before[4];
+  CALL(MPI_Get_accumulate, sizeof fetched, NULL, 0, MPI_INT, fetched, 10, MPI_INT,
+       (rank + 1) % size, 0, 10, MPI_INT, MPI_NO_OP, win);
+  CALL(MPI_Get_accumulate, sizeof added + sizeof before, added, 4, MPI_INT, before, 4, MPI_INT,
+       (rank + 1) % size, 0, 4, MPI_INT, MPI_SUM, win);
+  CALL(MPI_Win_fence, 0, 0, win);
+  /* The same non-blocking, in a passive epoch: its bytes again at the MPI_Wait. */
+  MPI_Request got;
+  CALL(MPI_Win_lock_all, 0, 0, win);
+  CALL(MPI_Rget_accumulate, sizeof fetched, NULL, 0, MPI_INT, fetched, 10, MPI_INT,
+       (rank + 1) % size, 0, 10, MPI_INT, MPI_NO_OP, win, &got);
+  CALL(MPI_Wait, sizeof fetched, &got, MPI_STATUS_IGNORE);
+  CALL(MPI_Win_unlock_all, 0, win);
   CALL(MPI_Win_free, 0, &win);
 
   const char *slow_rank = getenv("APP_SLOW_RANK");

@@ -59,6 +59,11 @@ run_job() {
   [ -s "$tmp/$name.json" ] || fail "$name: no report from rank 0: $(cat "$tmp/$name.err")"
 }
 
+# The program untraced, once: what it says of itself that does not depend on the tracer
+# (the Fortran program's processor name).
+APP_MANIFEST="$tmp/untraced.manifest" "$@" -n 1 "$app" >"$tmp/untraced.out" 2>&1 ||
+  fail "the program fails untraced: $(cat "$tmp/untraced.out")"
+
 # check_job NAME RANKS...: the report counts exactly what those ranks counted.
 check_job() {
   name=$1
@@ -67,6 +72,15 @@ check_job() {
   for r in "$@"; do
     [ -f "$tmp/$name.manifest.$r" ] || fail "$name: rank $r wrote no count"
     files="$files $tmp/$name.manifest.$r"
+    # Strings passed to MPI and back (Fortran's CHARACTER arguments, whose lengths are
+    # hidden arguments): a name and an info value read back as they were set, the
+    # processor's name as the program untraced got it.
+    if jq -e 'has("names")' "$tmp/$name.manifest.$r" >/dev/null; then
+      jq -e --slurpfile u "$tmp/untraced.manifest.0" '.names.comm_got == .names.comm_set and
+          .names.info_got == .names.info_set and .names.processor == $u[0].names.processor and
+          (.names.processor | length) > 0' "$tmp/$name.manifest.$r" >/dev/null ||
+        fail "$name: rank $r: strings did not go through MPI unchanged: $(jq -c .names "$tmp/$name.manifest.$r") (untraced: $(jq -c .names "$tmp/untraced.manifest.0"))"
+    fi
   done
   # shellcheck disable=SC2086
   jq -s '{calls: (map(.calls | to_entries) | add | group_by(.key)

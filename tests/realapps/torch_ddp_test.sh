@@ -64,4 +64,36 @@ otf2-print "$tmp/job.otf2/traces.otf2" >/dev/null 2>"$tmp/print.err" ||
 "$python" "$e2e_dir/../exports/flame_check.py" "$tmp/job.folded" "$tmp/job.host.folded" \
   "$tmp/job.json" --ranks 2 >"$tmp/flame.txt" 2>&1 ||
   fail "the job's folded stacks: $(cat "$tmp/flame.txt")"
+# Steps and windows (docs/steps.md): each rank's steps are its Step.N regions, and the
+# job's report over the steps after the first reduces each rank's trace through them.
+"$tracer" -r "$tmp/job/rank-0" --steps -j -o "$tmp/steps.json" 2>"$tmp/steps.err" ||
+  fail "tracer -r rank-0 --steps failed: $(cat "$tmp/steps.err")"
+jq -e --argjson n $steps '([.steps[] | select(.count == $n)] | length == 1)
+    and ((.steps[0].steps | map(.name)) == [range($n) | "Step.\(.)"])' "$tmp/steps.json" >/dev/null ||
+  fail "rank 0's steps are not its $steps Step.N regions: $(jq -c '[.steps[]? | {what, count}]' "$tmp/steps.json")"
+"$tracer" -r "$tmp/job" --skip-steps 1 -j -o "$tmp/window.json" 2>"$tmp/window.err" ||
+  fail "tracer -r JOB --skip-steps 1 failed: $(cat "$tmp/window.err")"
+jq -e --argjson n $steps '
+    ([.backends[] | select(.name == "itt") | .regions[]] | map({key: .name, value: .calls}) | from_entries) as $r
+    | $r.Forward == 2 * ($n - 1) and $r["Step.0"] == null and $r["Step.1"] == 2
+      and (.job.window | test("after the first 1"))' "$tmp/window.json" >/dev/null ||
+  fail "the job's window (steps after the first) does not hold each rank's last $((steps - 1)) steps: $(jq -c '[.backends[] | select(.name == "itt") | .regions[] | {name, calls}]' "$tmp/window.json")"
+# The job's folded stacks through the window: each rank's part holds its last steps only.
+"$tracer" -r "$tmp/job" --skip-steps 1 --flame "$tmp/window.folded" -o /dev/null 2>"$tmp/wflame.err" ||
+  fail "tracer -r JOB --skip-steps 1 --flame failed: $(cat "$tmp/wflame.err")"
+! grep -q 'Step\.0[;]' "$tmp/window.host.folded" || fail "the window's folded stacks hold Step.0"
+grep -q 'Step\.1[;]' "$tmp/window.host.folded" ||
+  fail "the window's folded stacks lack Step.1: $(head -n 3 "$tmp/window.host.folded")"
+# Two jobs compared (here the job with itself: nothing changed, exit 0).
+"$tracer" diff "$tmp/job" "$tmp/job" -j >"$tmp/diff.json" 2>"$tmp/diff.err" ||
+  fail "tracer diff JOB JOB failed: $(cat "$tmp/diff.err")"
+jq -e '.rows == [] and .whole_ns == 0' "$tmp/diff.json" >/dev/null ||
+  fail "a job compared with itself shows changes: $(head -c 600 "$tmp/diff.json")"
+# The job's steps: each rank's table, then the slowest rank of each of its steps.
+"$tracer" -r "$tmp/job" --steps -o "$tmp/job_steps.txt" 2>"$tmp/job_steps.err" ||
+  fail "tracer -r JOB --steps failed: $(cat "$tmp/job_steps.err")"
+[ "$(grep -c '^Steps of rank [01] ' "$tmp/job_steps.txt")" -eq 2 ] ||
+  fail "the job's steps do not have a table per rank: $(grep '^Steps of' "$tmp/job_steps.txt")"
+[ "$(sed -n '/^Slowest rank of each step/,$p' "$tmp/job_steps.txt" | grep -c '^ *[0-9]* | *[01] |')" -eq $steps ] ||
+  fail "the job's steps do not name the slowest rank of each of its $steps steps: $(sed -n '/^Slowest rank/,$p' "$tmp/job_steps.txt")"
 echo "torch_ddp: 2 ranks, one report and one timeline, one OTF2 archive ($(cat "$tmp/otf2.txt")), one pair of folded stacks; regions $(jq -c . "$tmp/actual.json")"

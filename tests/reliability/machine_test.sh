@@ -1,7 +1,7 @@
 #!/bin/sh
 # Faults of the machine, not the app (docs/reliability.md): a small or full file system
 # where the trace goes, a bound on the trace's size, a shared session daemon whose
-# consumer died. Each scenario runs in a world the test makes itself (private mount and
+# consumer died or that lives in another mount namespace, a library missing. Each scenario runs in a world the test makes itself (private mount and
 # pid namespaces, empty /var/run/lttng, ~/.lttng and /dev/shm): its daemons are the
 # test's own, and a small file system is a tmpfs mounted there.
 #
@@ -20,6 +20,11 @@
 #   broken_daemon  root's shared daemon (started by a first job of the test) loses its
 #                  consumer (killed by its pid): the next job runs with a daemon of its
 #                  own and says so in one line, `tracer --check` names the cause and fix
+#   foreign_daemon root's shared daemon runs in another mount namespace, where this test's
+#                  folder is another tmpfs: the job runs with a daemon of its own, says
+#                  so in one line, and its trace holds every call
+#   no_otf2        libotf2 hidden (an overlay's whiteouts on its folder): the tracer runs
+#                  and reports; --otf2 fails before the app runs, naming the package
 # Needs root (to make the world); exit 77 (SKIP) otherwise.
 set -u
 
@@ -100,6 +105,17 @@ check_partial() { # err json reason calls
     fail "no time ($at) or size kept ($kept) in the report"; fi
 }
 
+# tracer -r on a trace the full disk cut short ($1): what the recording lost is said with
+# the run (PARTIAL: disk-full), not as packets gone from the files since (exit 5): the
+# stream cut back to its last whole packet has its index cut with it.
+check_replay_whole() {
+  rc=0
+  "$tracer" -r "$1" -j >"$tmp/replay.json" 2>"$tmp/replay.err" || rc=$?
+  check_eq "tracer -r: exit status" 0 "$rc"
+  check_eq "tracer -r: packets its index lists that its files lack" 0 \
+    "$(jq '.missing_packets.not_in_file // 0' "$tmp/replay.json")"
+}
+
 loop_calls=2000000
 case "$scenario" in
 full_default | full_minimal)
@@ -136,6 +152,7 @@ full_default | full_minimal)
     fail "the text report is not marked partial:"
     head -5 "$tmp/replay" | sed 's/^/    /'
   fi
+  check_replay_whole "$small/t"
   ;;
 
 full_mpi)
@@ -165,12 +182,17 @@ full_mpi)
   ;;
 
 full_filler)
-  # 100,000 calls 10 us apart (several seconds); 1.5 s in, another writer takes every
-  # free byte of the file system, and frees it 1.5 s later.
+  # 100,000 calls 10 us apart (several seconds); once the first packet of events is on
+  # disk (the switch timer writes one a second: a fixed sleep raced a slow set-up on a
+  # busy machine, and the file system filled before anything was written), another
+  # writer takes every free byte of the file system, and frees it 1.5 s later.
   "$tracer" -b opencl --max-size 1G --trace-output "$small/t" -j -o "$tmp/tally.json" "$app" 100000 10 \
     >"$tmp/out" 2>"$tmp/err" &
   job=$!
-  sleep 1.5
+  for _ in $(seq 100); do
+    [ -n "$(find "$small/t" -regex '.*/tracer_[0-9]+' -size +0 2>/dev/null)" ] && break
+    sleep 0.1
+  done
   dd if=/dev/zero of="$small/filler" bs=64k 2>/dev/null
   filled=$(df -B1 --output=avail "$small" | tail -1 | tr -d ' ')
   sleep 1.5
@@ -188,6 +210,7 @@ full_filler)
   events=$(bt_events "$small/t")
   if [ "$events" -gt 0 ]; then ok "babeltrace2 reads $events events"; else
     fail "babeltrace2 read $events events"; fi
+  check_replay_whole "$small/t"
   ;;
 
 max_size)
@@ -255,6 +278,82 @@ broken_daemon)
   check_eq "lines saying it runs with a daemon of its own" 1 \
     "$(grep -c "cannot serve.*this job runs with a session daemon of its own" "$tmp/err2")"
   check_eq "daemons left: the broken one only" "$daemon" "$(echo $(world_daemons lttng-sessiond))"
+  ;;
+
+foreign_daemon)
+  # Root's shared daemon started in a mount namespace of its own whose view of this test's
+  # folder is another (a tmpfs over it: a container's or a service's private /tmp). Its
+  # socket is in the world's /var/run/lttng, so it answers the tracer; the trace it would
+  # write goes into its own files. The job must see it, use a daemon of its own and say so.
+  unshare --mount --propagation private sh -c \
+    "mount -t tmpfs tmpfs '$tmp' && exec lttng-sessiond --daemonize --no-kernel" \
+    >"$tmp/sessiond.out" 2>&1 || die "cannot start a daemon in a namespace of its own: $(cat "$tmp/sessiond.out")"
+  daemon=$(echo $(world_daemons lttng-sessiond))
+  [ -n "$daemon" ] || die "no daemon left running in its namespace"
+  [ "$(readlink /proc/$daemon/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] ||
+    die "the daemon $daemon is in this test's mount namespace"
+  say "lttng-sessiond $daemon in mount namespace $(readlink /proc/$daemon/ns/mnt)"
+  "$tracer" -b opencl --trace-output "$tmp/t" -j -o "$tmp/t.json" "$app" 3000 >/dev/null 2>"$tmp/err"
+  rc=$?
+  skip_if_no_opencl "$rc" "$tmp/err"
+  sed 's/^/    tracer: /' "$tmp/err"
+  check_eq "job beside a daemon of another mount namespace" 0 "$rc"
+  check_eq "its tally" '{"clGetPlatformIDs":3000}' "$(tally_calls "$tmp/t.json")"
+  check_eq "lines saying why it runs with a daemon of its own" 1 \
+    "$(grep -c "lttng-sessiond, pid $daemon) runs in another mount namespace.*this job runs with a session daemon of its own" "$tmp/err")"
+  calls=$(for meta in $(find "$tmp/t" -name metadata); do babeltrace2 "$(dirname "$meta")"; done |
+    grep -c 'lttng_ust_opencl:clGetPlatformIDs')
+  check_eq "calls babeltrace2 reads in the trace" 3000 "$calls"
+  check_eq "daemons left: the other namespace's only" "$daemon" "$(echo $(world_daemons lttng-sessiond))"
+  ;;
+
+no_otf2)
+  # A node that carries LTTng but not libotf2 (a GPU node, docs/cuda.md): the library's
+  # files hidden behind an overlay's whiteouts. The tracer starts, traces and reports;
+  # --otf2 alone needs the library, and says which package brings it, before the app runs.
+  otf2=$(ldconfig -p | sed -n 's/.*libopen-trace-format2\.so\.[0-9]* .*=> //p' | head -1)
+  [ -n "$otf2" ] || skip "libotf2 is not installed here: nothing to hide"
+  libdir=$(dirname "$(readlink -f "$otf2")")
+  hide=$tmp/hide
+  mkdir -p "$hide" && mount -t tmpfs tmpfs "$hide" && mkdir "$hide/upper" "$hide/work" ||
+    die "cannot make the overlay's folders"
+  for f in "$libdir"/libopen-trace-format2.so*; do mknod "$hide/upper/$(basename "$f")" c 0 0; done
+  mount -t overlay overlay -o "lowerdir=$libdir,upperdir=$hide/upper,workdir=$hide/work" "$libdir" ||
+    skip "cannot mount an overlay on $libdir here"
+  [ ! -e "$otf2" ] || die "$otf2 is still there"
+  ldd "$tracer" >"$tmp/ldd" 2>&1
+  if grep -q "not found" "$tmp/ldd"; then fail "the tracer needs a library that is not here: $(grep "not found" "$tmp/ldd")"; else
+    ok "ldd: the tracer needs no library that is missing"; fi
+  "$tracer" -b opencl --trace-output "$tmp/t" -j -o "$tmp/t.json" "$app" 2000 >/dev/null 2>"$tmp/err"
+  rc=$?
+  skip_if_no_opencl "$rc" "$tmp/err"
+  sed 's/^/    tracer: /' "$tmp/err"
+  check_eq "a run without libotf2" 0 "$rc"
+  check_eq "its tally" '{"clGetPlatformIDs":2000}' "$(tally_calls "$tmp/t.json")"
+  package=libopen-trace-format2-10
+  "$tracer" -b opencl --trace-output "$tmp/o" --otf2 "$tmp/archive" "$app" 10 >/dev/null 2>"$tmp/err"
+  rc=$?
+  sed 's/^/    tracer: /' "$tmp/err"
+  check_eq "--otf2 without libotf2" 4 "$rc"
+  check_eq "lines naming the library and its package" 1 \
+    "$(grep -c "Cannot write the OTF2 archive: libopen-trace-format2.so.[0-9]*: cannot open shared object file.*install the Debian package $package" "$tmp/err")"
+  if [ -e "$tmp/o" ] || [ -e "$tmp/archive" ]; then fail "--otf2 without libotf2 made files"; else
+    ok "--otf2 without libotf2: the app did not run, nothing made"; fi
+  "$tracer" --check >"$tmp/check" 2>&1
+  if grep -q "otf2.*--otf2 cannot be used: .*install the Debian package $package" "$tmp/check"; then
+    ok "tracer --check says --otf2 cannot be used, and why"
+  else
+    fail "tracer --check says nothing of libotf2: $(grep -i otf2 "$tmp/check")"
+  fi
+  "$tracer" -r "$tmp/t" --otf2 "$tmp/archive" >"$tmp/replay" 2>"$tmp/err"
+  rc=$?
+  check_eq "tracer -r --otf2 without libotf2" 4 "$rc"
+  if grep -q "install the Debian package $package" "$tmp/err" && grep -q '^Total' "$tmp/replay"; then
+    ok "tracer -r --otf2: the package named, the tables printed"
+  else
+    fail "tracer -r --otf2: $(cat "$tmp/err")"
+  fi
+  umount "$libdir"
   ;;
 
 *) die "unknown scenario $scenario" ;;

@@ -6,7 +6,10 @@
 # beside a plain app (sleep); then
 #  - the timeline has, under a track per device named as its library names it, a counter
 #    track per counter, and its values are the behaviour's: memory i x step at the i-th
-#    reading, power 100 W then 250 W from the reading the test chose;
+#    reading, power 100 W then 250 W from the reading the test chose; NVML's memory as
+#    nvidia-smi shows it (the versioned nvmlDeviceGetMemoryInfo_v2, its struct's version
+#    set): the null NVML's first nvmlDeviceGetMemoryInfo adds the memory the driver
+#    reserves (615 MiB), as the real one does;
 #  - the report's least, mean and most of each, the peak memory used and when, and the
 #    energy are those of the values the timeline holds, worked out here;
 #  - with -j, the JSON's "samples" member has those figures too, unrounded, worked out

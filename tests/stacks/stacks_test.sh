@@ -133,6 +133,16 @@ native)
     "$tmp/stacks.folded" || fail "the main thread's kernels are not under its region steps"
   n=$(grep -c '^    at launch_light' "$tmp/text.out" || true)
   [ "$n" -eq 10 ] || fail "-t names launch_light on $n launches, the app made 10"
+  # A window (issue 46) restricts the stacks: through the helper's region, the helper's
+  # kernels alone, still under the main thread's region, weighing what they weighed.
+  "$tracer" -q -r "$tmp/native.trace" --window 'helper wait' --flame "$tmp/window.folded" \
+    -o /dev/null || fail "tracer -r --window --flame failed"
+  helper_ns=$(grep ';-;helper ' "$tmp/stacks.folded" | awk '{s += $NF} END {print s + 0}')
+  window_ns=$(grep ';-;' "$tmp/window.folded" | awk '{s += $NF} END {print s + 0}')
+  [ "$helper_ns" -gt 0 ] && [ "$window_ns" = "$helper_ns" ] ||
+    fail "through the window 'helper wait': $window_ns ns of device lines, the helper's weigh $helper_ns: $(cat "$tmp/window.folded")"
+  ! grep ';-;' "$tmp/window.folded" | grep -qv '^stacks_app (pid [0-9]*);helper wait;\[thread [0-9]*\];.*;-;helper ' ||
+    fail "device lines outside the helper's region through the window: $(grep ';-;' "$tmp/window.folded" | grep -v ';helper wait;')"
   ;;
 *) fail "unknown case $case" ;;
 esac

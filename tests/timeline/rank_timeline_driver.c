@@ -20,7 +20,7 @@ int main(int argc, char **argv) {
   int rc = count ? 0 : 1;
   for (size_t i = 0; i < count && rc == 0; i++) {
     job_rank_folder(argv[1], ranks[i], dir, sizeof dir);
-    rc = rank_timeline_write(dir, 0, NULL, &d);
+    rc = rank_timeline_write(dir, 0, NULL, NULL, NULL, &d);
   }
   unsigned joined = 0;
   uint64_t bytes = 0;

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include <otf2/otf2.h>
+#include "otf2_library.h"
 
 struct otf2_comm {
   uint32_t name;                /* string */

@@ -14,11 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <otf2/otf2.h>
-
 #include "key_map.h"
-#include "otf2_comms.h"
 #include "name_table.h"
+#include "otf2_comms.h"
+#include "otf2_library.h"
 
 struct otf2_region {
   uint32_t name, description;   /* strings */

@@ -9,10 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <otf2/otf2.h>
-
 #include "otf2_defs.h"
 #include "otf2_folder.h"
+#include "otf2_library.h"
 
 /* One part's global definitions as read, by the ids they have there. */
 struct part {
@@ -446,7 +445,7 @@ int otf2_merge(const char *const *parts, size_t n, const char *path,
                struct otf2_merge_stats *stats, struct diag *d) {
   *stats = (struct otf2_merge_stats){0};
   char tmp[PATH_MAX], clock[2][64] = {"", ""};
-  if (otf2_folder_usable(path, d))
+  if (otf2_folder_usable(path, d) || otf2_library_load(d))
     return -1;
   otf2_keep_errors();
   if (otf2_folder_tmp(path, tmp, sizeof tmp))

@@ -41,11 +41,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <otf2/otf2.h>
-
 #include "call_stacks.h"
 #include "key_map.h"
 #include "otf2_defs.h"
+#include "otf2_library.h"
 #include "otf2_mpi_events.h"
 #include "tracer_backend_desc.h"
 

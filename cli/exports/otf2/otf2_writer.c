@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <otf2/otf2.h>
-
 #include "backends.h"
+#include "device_label.h"
 #include "otf2_defs.h"
 #include "otf2_folder.h"
+#include "otf2_library.h"
 #include "otf2_mpi.h"
 #include "otf2_mpi_events.h"
 #include "tracer_runtime.h"
@@ -44,8 +44,17 @@ struct command {
   uint64_t submitter, submitted; /* the submitting call's location and start */
 };
 
+/* A device as a process sees it: its accelerator location group. */
+struct device_group {
+  int host, backend, ordinal;
+  int64_t pid;
+  uint32_t group;
+};
+
+/* A queue of a process on one device (handles may repeat across devices: a driver's
+ * default stream, a null driver's). */
 struct queue {
-  int host, backend;
+  int host, backend, device;
   int64_t pid;
   uint64_t handle;
   uint32_t group;
@@ -79,7 +88,8 @@ struct otf2_export {
   uint32_t root;                    /* the system tree's root */
   struct key_map hosts;             /* host -> node + 1 */
   struct key_map processes;         /* host << 32 | pid -> group + 1 */
-  struct key_map devices;           /* host << 48 | backend << 32 | pid -> group + 1 */
+  struct device_group *devices;     /* few: looked up along the list */
+  size_t device_count, device_cap;
   struct thread_location *threads;
   size_t thread_count, thread_cap;
   struct key_map thread_keys;       /* hash -> index + 1 */
@@ -399,36 +409,41 @@ static void on_forget(void *context, struct stack_thread *t) {
 
 /* ---- Device commands ------------------------------------------------------------------- */
 
-static uint64_t queue_hash(int host, int64_t pid, int backend, uint64_t handle) {
-  return key_mix(key_mix((uint64_t)(uint32_t)host << 32 | (uint32_t)pid, (uint64_t)backend),
+static uint64_t queue_hash(int host, int64_t pid, int backend, int device, uint64_t handle) {
+  return key_mix(key_mix((uint64_t)(uint32_t)host << 32 | (uint32_t)pid,
+                         (uint64_t)(uint32_t)device << 32 | (uint32_t)backend),
                  handle);
 }
 
+/* The device as the process of d sees it: an accelerator location group named as the
+ * reports and the timeline name the device (device_label.h: "GPU 0: NVIDIA H200"),
+ * created by the process's group, under a system tree node of that name below its host. */
 static uint32_t device_group(struct otf2_export *x, const struct trace_device *d) {
-  bool added;
-  uint64_t key = (uint64_t)(d->from.host & 0xffff) << 48 | (uint64_t)(d->backend & 0xffff) << 32 |
-                 (uint32_t)d->pid;
-  uint64_t *slot = key_map_put(&x->devices, key, &added);
-  if (!slot)
+  for (size_t i = 0; i < x->device_count; i++) {
+    const struct device_group *g = &x->devices[i];
+    if (g->host == d->from.host && g->backend == d->backend && g->pid == d->pid &&
+        g->ordinal == d->device)
+      return g->group;
+  }
+  if (grow((void **)&x->devices, x->device_count, &x->device_cap, sizeof *x->devices))
     return UINT32_MAX;
-  if (!added)
-    return (uint32_t)(*slot - 1);
-  char name[160];
-  snprintf(name, sizeof name, "%s device", d->desc->name);
+  char name[DEVICE_LABEL_SIZE];
+  device_label(d->desc->name, d->device, d->device_name, name, sizeof name);
   uint32_t host = host_node(x, d->from.host, d->from.host_name);
   uint32_t device = host == UINT32_MAX
                         ? UINT32_MAX
                         : node(x, name, "accelerator", host,
                                OTF2_SYSTEM_TREE_DOMAIN_ACCELERATOR_DEVICE);
-  snprintf(name, sizeof name, "%s device (pid %" PRId64 ")", d->desc->name, d->pid);
   uint32_t process = process_group(x, d->from.host, d->from.host_name, d->pid);
   uint32_t id = location_group(x, name, OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, device, process);
-  *slot = (uint64_t)id + 1;
+  if (id != UINT32_MAX)
+    x->devices[x->device_count++] =
+        (struct device_group){d->from.host, d->backend, d->device, d->pid, id};
   return id;
 }
 
 static struct queue *queue_of(struct otf2_export *x, const struct trace_device *d) {
-  for (uint64_t key = queue_hash(d->from.host, d->pid, d->backend, d->queue);;
+  for (uint64_t key = queue_hash(d->from.host, d->pid, d->backend, d->device, d->queue);;
        key = key_mix(key, 1)) {
     bool added;
     uint64_t *slot = key_map_put(&x->queue_keys, key, &added);
@@ -437,7 +452,7 @@ static struct queue *queue_of(struct otf2_export *x, const struct trace_device *
     if (!added) {
       struct queue *q = x->queues[*slot - 1];
       if (q->host == d->from.host && q->pid == d->pid && q->backend == d->backend &&
-          q->handle == d->queue)
+          q->device == d->device && q->handle == d->queue)
         return q;
       continue;
     }
@@ -453,7 +468,9 @@ static struct queue *queue_of(struct otf2_export *x, const struct trace_device *
       key_map_remove(&x->queue_keys, key);
       return NULL;
     }
-    *q = (struct queue){d->from.host, d->backend, d->pid, d->queue, group, NULL, 0, q->waiting, 0};
+    *q = (struct queue){.host = d->from.host, .backend = d->backend, .device = d->device,
+                        .pid = d->pid, .handle = d->queue, .group = group,
+                        .waiting = q->waiting};
     x->queues[x->queue_count++] = q;
     *slot = x->queue_count;
     return q;
@@ -469,10 +486,11 @@ static struct location *lane_for(struct otf2_export *x, struct queue *q, uint64_
   if (!lanes)
     return NULL;
   q->lanes = lanes;
-  char name[96];
-  int n = snprintf(name, sizeof name, "queue 0x%" PRIx64, q->handle);
+  /* Named as the timeline names the queue; its second lane and later numbered. */
+  char name[DEVICE_QUEUE_LABEL_SIZE + 16];
+  device_queue_label(q->handle, q->pid, name, sizeof name);
   if (q->lane_count)
-    snprintf(name + n, sizeof name - (size_t)n, " #%zu", q->lane_count + 1);
+    snprintf(name + strlen(name), sizeof name - strlen(name), " #%zu", q->lane_count + 1);
   struct location *l = new_location(x, name, OTF2_LOCATION_TYPE_ACCELERATOR_STREAM, q->group);
   if (l)
     q->lanes[q->lane_count++] = l;
@@ -529,10 +547,13 @@ static int on_device(void *context, const struct trace_device *d) {
   const char *what = d->kind == TRACER_COMMAND_KERNEL     ? "kernel"
                      : d->kind == TRACER_COMMAND_TRANSFER ? "copy"
                                                           : "command";
-  char description[96];
+  /* Its own region, apart from its call's (same name, other region: Vampir's function
+   * summary would add the device's time to the call's). */
+  char description[96], name[512];
   snprintf(description, sizeof description, "%s device %s", d->desc->name, what);
+  device_command_label(d->desc, d->kind, d->name, name, sizeof name);
   struct command c = {d->start, d->end < d->start ? d->start : d->end,
-                      region(x, d->name, description,
+                      region(x, name, description,
                              d->kind == TRACER_COMMAND_TRANSFER ? OTF2_REGION_ROLE_DATA_TRANSFER
                                                                 : OTF2_REGION_ROLE_FUNCTION,
                              paradigm_of(d->desc->name)),
@@ -762,7 +783,7 @@ static void drop_archive(struct otf2_export *x) {
   }
   key_map_clear(&x->hosts);
   key_map_clear(&x->processes);
-  key_map_clear(&x->devices);
+  x->device_count = 0;
   key_map_clear(&x->thread_keys);
   key_map_clear(&x->queue_keys);
   otf2_mpi_reset(&x->mpi);
@@ -806,12 +827,12 @@ static void free_export(struct otf2_export *x) {
   free(x->threads);
   free(x->queues);
   free(x->sampled);
+  free(x->devices);
   free(x->function_regions);
   free(x->paradigms);
   free(x->event_buffer);
   key_map_free(&x->hosts);
   key_map_free(&x->processes);
-  key_map_free(&x->devices);
   key_map_free(&x->thread_keys);
   key_map_free(&x->queue_keys);
   free(x);
@@ -820,7 +841,7 @@ static void free_export(struct otf2_export *x) {
 int otf2_export_open(const struct otf2_options *options, struct otf2_export **out,
                      struct trace_consumer *consumer, struct diag *d) {
   *out = NULL;
-  if (otf2_folder_usable(options->path, d))
+  if (otf2_folder_usable(options->path, d) || otf2_library_load(d))
     return -1;
   otf2_keep_errors();
   struct otf2_export *x = calloc(1, sizeof *x);

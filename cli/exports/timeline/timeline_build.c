@@ -373,11 +373,10 @@ static int on_device(void *context, const struct trace_device *d) {
   struct timeline_builder *b = context;
   if (!d->has_ids)
     return 0;
-  char device_name[DEVICE_LABEL_SIZE], queue_name[64], name[160];
+  char device_name[DEVICE_LABEL_SIZE], queue_name[DEVICE_QUEUE_LABEL_SIZE], name[160];
   const char *backend = d->desc ? d->desc->name : "unknown";
   device_label(backend, d->device, d->device_name, device_name, sizeof device_name);
-  snprintf(queue_name, sizeof queue_name, "queue 0x%" PRIx64 " (pid %" PRId64 ")", d->queue,
-           d->pid);
+  device_queue_label(d->queue, d->pid, queue_name, sizeof queue_name);
   timeline_track device = timeline_device(b->tl, timeline_host(b->tl, d->from.host_name),
                                            device_name);
   /* A queue is an address in its process: a forked child's may have its parent's. */

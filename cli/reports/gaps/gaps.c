@@ -1,6 +1,8 @@
 /* gaps: see gaps.h. */
 #include "gaps.h"
 
+#include "hta.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +57,7 @@ struct device_state {
   const char *backend;
   int ordinal;                 /* trace_device.device */
   char label[DEVICE_LABEL_SIZE];
-  struct union_time all, kernels, copies, either;
+  struct union_time all, kernels, copies, either, communication;
   struct queue_state *queues;
   size_t queue_count;
   struct gap gaps[GAPS_KEPT];
@@ -73,6 +75,7 @@ struct pending {
   uint64_t queue;
   int64_t pid;
   int kind;
+  bool communication; /* a communication kernel (hta_is_communication) */
 };
 
 /* A call read, kept for the gaps found after it. key: the greatest event time read so
@@ -219,6 +222,8 @@ static void consume(struct gaps *a, const struct pending *p) {
   uint64_t ignored;
   if (p->kind == TRACER_COMMAND_KERNEL)
     union_add(&d->kernels, p->start, p->end, &ignored);
+  if (p->kind == TRACER_COMMAND_KERNEL && p->communication)
+    union_add(&d->communication, p->start, p->end, &ignored);
   if (p->kind == TRACER_COMMAND_TRANSFER)
     union_add(&d->copies, p->start, p->end, &ignored);
   if (p->kind == TRACER_COMMAND_KERNEL || p->kind == TRACER_COMMAND_TRANSFER)
@@ -282,7 +287,7 @@ static int on_device(void *context, const struct trace_device *dev) {
   if (a->heap_count == REORDER_WINDOW)
     take_from_heap(a);
   struct pending p = {dev->start, dev->end > dev->start ? dev->end : dev->start, device,
-                      dev->queue, dev->pid, dev->kind};
+                      dev->queue, dev->pid, dev->kind, hta_is_communication(dev->name)};
   size_t at = a->heap_count++;
   while (at > 0 && a->heap[(at - 1) / 2].start > p.start) {
     a->heap[at] = a->heap[(at - 1) / 2];
@@ -451,6 +456,7 @@ int gaps_close(struct gaps *a, struct gap_report *report, struct diag *d) {
     union_close(&s->kernels);
     union_close(&s->copies);
     union_close(&s->either);
+    union_close(&s->communication);
     if (!report->devices || !(out->host = strdup(s->host_name)))
       continue;
     out->backend = s->backend;
@@ -458,6 +464,7 @@ int gaps_close(struct gaps *a, struct gap_report *report, struct diag *d) {
     memcpy(out->label, s->label, sizeof out->label);
     out->busy = s->all.total;
     out->kernels = s->kernels.total;
+    out->communication = s->communication.total;
     out->copies = s->copies.total;
     out->overlap = s->kernels.total + s->copies.total - s->either.total;
     out->commands = s->commands;
@@ -497,9 +504,8 @@ void gaps_print_text(const struct gap_report *r, FILE *out) {
     fprintf(out, "%-32s | %9s | %10.2f%% | %8llu |\n", "all queues", busy,
             wall ? 100.0 * (double)d->busy / (double)wall : 0.0, (unsigned long long)d->commands);
     for (size_t q = 0; q < d->queue_count; q++) {
-      char name[64];
-      snprintf(name, sizeof name, "queue 0x%" PRIx64 " (pid %" PRId64 ")", d->queues[q].id,
-               d->queues[q].pid);
+      char name[DEVICE_QUEUE_LABEL_SIZE];
+      device_queue_label(d->queues[q].id, d->queues[q].pid, name, sizeof name);
       units_time(d->queues[q].busy, busy, sizeof busy);
       fprintf(out, "%-32s | %9s | %10.2f%% | %8llu |\n", name, busy,
               wall ? 100.0 * (double)d->queues[q].busy / (double)wall : 0.0,

@@ -57,6 +57,7 @@ struct gap_device {
   int ordinal;                 /* the device's in its backend, -1 when the trace says none */
   char label[DEVICE_LABEL_SIZE]; /* device_label(): "GPU 0: NVIDIA H100 80GB HBM3" */
   uint64_t busy, kernels, copies, overlap, commands;
+  uint64_t communication;      /* of kernels: NCCL's and RCCL's (hta_is_communication) */
   struct gap_queue *queues;    /* owned */
   size_t queue_count;
   struct gap gaps[GAPS_KEPT];  /* longest first */

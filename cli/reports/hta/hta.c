@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backends.h"
+#include "spans.h"
 #include "tracer_device.h"
 #include "units.h"
 
@@ -203,48 +204,6 @@ int hta_open(struct hta **out, struct trace_consumer *consumer, struct diag *d) 
 
 /* ---- the analyses, once both passes are read ---- */
 
-struct span {
-  uint64_t start, end;
-};
-
-struct spans {
-  struct span *at;
-  size_t count;
-};
-
-/* Adds [s, e] to a union built in start order. */
-static void spans_add(struct spans *u, uint64_t s, uint64_t e) {
-  if (u->count && s <= u->at[u->count - 1].end) {
-    if (e > u->at[u->count - 1].end)
-      u->at[u->count - 1].end = e;
-  } else {
-    u->at[u->count++] = (struct span){s, e};
-  }
-}
-
-static uint64_t spans_length(const struct spans *u) {
-  uint64_t total = 0;
-  for (size_t i = 0; i < u->count; i++)
-    total += u->at[i].end - u->at[i].start;
-  return total;
-}
-
-/* |a ∩ b| of two unions. */
-static uint64_t spans_common(const struct spans *a, const struct spans *b) {
-  uint64_t total = 0;
-  for (size_t i = 0, j = 0; i < a->count && j < b->count;) {
-    uint64_t s = a->at[i].start > b->at[j].start ? a->at[i].start : b->at[j].start;
-    uint64_t e = a->at[i].end < b->at[j].end ? a->at[i].end : b->at[j].end;
-    if (e > s)
-      total += e - s;
-    if (a->at[i].end < b->at[j].end)
-      i++;
-    else
-      j++;
-  }
-  return total;
-}
-
 static int by_launch(const void *x, const void *y) {
   const struct launch *a = x, *b = y;
   if (a->pid != b->pid)
@@ -324,13 +283,22 @@ static void analyse_gpu(const struct command *c, size_t count, struct span *room
     if (next < count && c[next].call_tid && c[next].call_start > dry)
       out->host_wait += resume - dry;
   }
-  /* Launch delay of the kernels whose call's end the second pass found. */
+  /* Launch delay of the kernels whose call's end the second pass found: the time the
+   * kernel waited with the GPU idle. A kernel submitted while the GPU was busy with
+   * earlier work is queued, not delayed: its delay counts from when the GPU became
+   * free (the latest end of the commands that started before it), not from its call. */
   size_t n = 0;
   int64_t sum = 0;
+  uint64_t busy_until = 0;
   for (size_t i = 0; i < count; i++) {
+    uint64_t free_at = busy_until;
+    if (c[i].end > busy_until)
+      busy_until = c[i].end;
     if (c[i].class == CLASS_COPY || !c[i].call_end)
       continue;
     int64_t delay = (int64_t)(c[i].start - c[i].call_end);
+    if (free_at > c[i].call_end) /* queued behind earlier work */
+      delay = c[i].start > free_at ? (int64_t)(c[i].start - free_at) : 0;
     delays[n++] = delay;
     sum += delay;
     out->delay_outliers += delay > (int64_t)HTA_LAUNCH_OUTLIER_NS;

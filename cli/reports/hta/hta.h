@@ -9,7 +9,10 @@
  *     started after the previous command ended: the device had run dry waiting for the
  *     host) and other;
  *   - kernel launch delay: a kernel's device start less its submitting call's end, its
- *     median, mean and most, and its outliers (over HTA_LAUNCH_OUTLIER_NS).
+ *     median, mean and most, and its outliers (over HTA_LAUNCH_OUTLIER_NS); a kernel
+ *     submitted while its GPU was still busy with earlier commands is queued, not
+ *     delayed: its delay is counted from when the GPU became free (only the time the GPU
+ *     sat idle with the kernel ready counts).
  *
  * A consumer of the read (trace_consumer.h) in any order, stream by stream on several
  * threads: it keeps every command's times and submitting call (48 bytes a command) and

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_label.h"
 #include "units.h"
 
 /* Device time by stack and kernel. */
@@ -168,7 +169,7 @@ static bool add_kernel(struct line *l, const char *name, uint64_t ns) {
   return true;
 }
 
-void sources_print(const struct sources *s, unsigned rows, FILE *out) {
+void sources_print(const struct sources *s, unsigned rows, bool full_names, FILE *out) {
   if (!s || !s->stacked_ns)
     return;
   struct line *lines = calloc(s->count ? s->count : 1, sizeof *lines);
@@ -216,9 +217,15 @@ void sources_print(const struct sources *s, unsigned rows, FILE *out) {
     fprintf(out, "%-48.48s | %11s | %5.1f%% | %8llu | ", name, time,
             100.0 * (double)l->ns / (double)all, (unsigned long long)l->commands);
     qsort(l->kernels, l->kernel_count, sizeof *l->kernels, kernel_by_time);
-    for (size_t k = 0; k < l->kernel_count && k < 3; k++)
-      fprintf(out, "%s%s (%.1f%%)", k ? ", " : "", l->kernels[k].name,
+    for (size_t k = 0; k < l->kernel_count && k < 3; k++) {
+      char kernel[256]; /* as the tally's tables show it (device_label.h) */
+      if (full_names)
+        snprintf(kernel, sizeof kernel, "%s", l->kernels[k].name);
+      else
+        device_kernel_short_name(l->kernels[k].name, kernel, sizeof kernel);
+      fprintf(out, "%s%s (%.1f%%)", k ? ", " : "", kernel,
               100.0 * (double)l->kernels[k].ns / (double)l->ns);
+    }
     if (l->kernel_count > 3)
       fprintf(out, ", %zu more", l->kernel_count - 3);
     fputc('\n', out);

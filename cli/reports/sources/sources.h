@@ -10,6 +10,7 @@
 #ifndef TRACER_SOURCES_H
 #define TRACER_SOURCES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -21,9 +22,10 @@ struct sources;
 /* *consumer is what to give the read. Returns 0, or -1 with a cause in d. */
 int sources_open(struct sources **sources, struct trace_consumer *consumer, struct diag *d);
 
-/* Prints the table (top `rows` sources, each with its top kernels) onto out; nothing when
- * no command had a stack. */
-void sources_print(const struct sources *sources, unsigned rows, FILE *out);
+/* Prints the table (top `rows` sources, each with its top kernels, named as the tally's
+ * tables name them: short unless full_names) onto out; nothing when no command had a
+ * stack. */
+void sources_print(const struct sources *sources, unsigned rows, bool full_names, FILE *out);
 
 void sources_free(struct sources *sources);
 

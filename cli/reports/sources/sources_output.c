@@ -20,7 +20,7 @@ static int close_sources(const struct output_context *c, void *state, struct dia
   if (!state)
     return -1;
   if (!c->read_failed)
-    sources_print(state, SOURCE_ROWS, c->request->out);
+    sources_print(state, SOURCE_ROWS, c->request->full_names, c->request->out);
   sources_free(state);
   return 0;
 }

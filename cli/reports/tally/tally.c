@@ -31,7 +31,9 @@ static int tally_init(struct tally *t) {
     t->backends[i].unfinished = calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
     t->backends[i].message_bytes =
         calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
-    if (!t->backends[i].host || !t->backends[i].unfinished || !t->backends[i].message_bytes)
+    t->backends[i].outer = calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
+    if (!t->backends[i].host || !t->backends[i].unfinished || !t->backends[i].message_bytes ||
+        !t->backends[i].outer)
       return -1;
   }
   return 0;
@@ -94,6 +96,8 @@ static long note_actor(struct tally *t, struct tally_backend *b, int host, int64
 static void on_batched_call(struct tally *t, struct tally_backend *b,
                             const struct trace_call *c) {
   stat_add(&b->host[c->function], c->duration_ns, c->failed);
+  if (!c->depth)
+    b->outer[c->function] += c->duration_ns;
   b->events++;
   t->batched_calls++;
   long actor = note_actor(t, b, c->from.host, c->pid, c->tid, false);
@@ -135,6 +139,8 @@ static int on_call(void *context, const struct trace_call *c) {
   uint64_t slots[256];
   uint64_t ns = c->duration_ns;
   stat_add(&b->host[function], ns, error);
+  if (!c->depth)
+    b->outer[function] += ns;
   if (f->message.kind != TRACER_MESSAGE_NONE && f->message.bytes >= 0 && !error) {
     /* The bytes a message call moved (trace.messages of the spec). */
     size_t n = trace_call_record(c, slots, sizeof slots / sizeof *slots);
@@ -207,6 +213,7 @@ static int on_counted(void *context, const struct trace_counted *c) {
       .max = c->max_ns,
   };
   stat_merge(&b->host[c->function], &block);
+  b->outer[c->function] += block.total; /* counted calls: getters and polls, not nested */
   b->events++;
   t->counted_calls += c->calls;
   long actor = note_actor(t, b, c->from.host, c->pid, c->tid, false);
@@ -362,6 +369,7 @@ static int merge_into(struct tally *into, struct tally *from) {
       stat_merge(&a->host[f], &b->host[f]);
       a->unfinished[f] += b->unfinished[f];
       a->message_bytes[f] += b->message_bytes[f];
+      a->outer[f] += b->outer[f];
     }
     for (size_t d = 0; d < b->device_count; d++) {
       struct tally_device *src = &b->device[d];
@@ -496,6 +504,7 @@ void tally_free(struct tally *t) {
     free(b->host);
     free(b->unfinished);
     free(b->message_bytes);
+    free(b->outer);
     for (size_t d = 0; d < b->device_count; d++) {
       free(b->device[d].name);
       free(b->device[d].device);

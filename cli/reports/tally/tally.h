@@ -60,6 +60,9 @@ struct tally_backend {
   uint64_t *unfinished;        /* by function index: calls that never returned; owned */
   uint64_t *message_bytes;     /* by function index: bytes of message calls (the
                                   function's tracer_message); owned */
+  /* By function index: the time of its calls made at depth 0, in no other traced call
+   * (a runtime call's driver calls are in it once): what the verdict adds up. owned */
+  uint64_t *outer;
   uint32_t function_count;
   struct tally_device *device; /* owned */
   size_t device_count, device_cap;
@@ -105,6 +108,9 @@ struct tally {
   char **hostnames;         /* by host index; owned */
   size_t host_count;
   char *error;              /* first stream error, or NULL; the rest of the trace was read */
+  /* Packets the trace should hold and does not (trace_reader.h), set after the read;
+   * borrowed, NULL or count 0: none. */
+  const struct trace_losses *missing;
   struct regions regions;   /* named regions of every backend */
   uint64_t pauses, paused_ns; /* times the recording was paused, and for how long in all */
   char **notices;           /* distinct notices (lttng_ust_tracer:notice), in the order

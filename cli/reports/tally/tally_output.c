@@ -1,12 +1,26 @@
 /* tally_output: the tally's tables as a report (output.h): the text tables, opened by the
  * verdict (reports/verdict/), or JSON with -j, per actor too with -e
  * (docs/analysis-output.md). Printed unless -t. */
+#include <inttypes.h>
+
 #include "output.h"
 #include "tally.h"
+#include "trace_window.h"
+#include "units.h"
 #include "tally_print.h"
 #include "verdict.h"
 
 static bool asked(const struct analysis_request *r) { return !r->text; }
+
+/* The report's first line when a window was asked: what it is and how much of the run. */
+static void print_window(const struct trace_window *w, FILE *out) {
+  char longest[32];
+  units_time(trace_window_longest_ns(w), longest, sizeof longest);
+  fprintf(out, "Window: %s: %s of the run", w->label, longest);
+  if (w->count > 1)
+    fprintf(out, " in the longest of %zu processes", w->count);
+  fputs(" (every table below counts only this part)\n", out);
+}
 
 static int close_tables(const struct output_context *c, void *state, struct diag *d) {
   (void)state;
@@ -19,10 +33,16 @@ static int close_tables(const struct output_context *c, void *state, struct diag
   if (r->json)
     tally_print_json(c->tally, r->trace_dir, r->run, r->extended, &more, r->out);
   else {
-    /* How the run ended and what is missing, then the verdict, then the tables. */
+    /* The window, how the run ended and what is missing, then the verdict, then the
+     * tables. */
+    if (c->window)
+      print_window(c->window, r->out);
     tally_print_prologue(c->tally, r->run, r->out);
-    verdict_print_text(c->tally, r->run, c->gaps, r->out);
-    tally_print_tables(c->tally, r->run, r->extended, &more, r->out);
+    verdict_print_text(c->tally, r->run, c->gaps, c->window, r->out);
+    if (c->steps_verdict) /* a run that has steps: its verdict from them too */
+      verdict_print_inputs(c->steps_verdict, " in the steps", r->out);
+    struct tally_print_options how = {r->extended, r->full_names};
+    tally_print_tables(c->tally, r->run, &how, &more, r->out);
   }
   if (c->tally->error)
     return diag_error(d, "Part of the trace could not be read; the tables count what could: %s",

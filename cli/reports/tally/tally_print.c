@@ -6,6 +6,7 @@
 
 #include "backends.h"
 #include "device_label.h"
+#include "tracer_device.h"
 #include "tracing_cost.h"
 #include "units.h"
 
@@ -27,12 +28,18 @@ static void print_name(FILE *out, const char *name, int width) {
     fprintf(out, "%.*s...", width - 3, name);
 }
 
-static int name_width(const char *const *names, size_t n) {
+/* The widest of names, uncut (--full-names). */
+static int whole_width(const char *const *names, size_t n) {
   size_t w = strlen("Total");
   for (size_t i = 0; i < n; i++)
     if (strlen(names[i]) > w)
       w = strlen(names[i]);
-  return (int)(w > NAME_MAX_WIDTH ? NAME_MAX_WIDTH : w);
+  return (int)w;
+}
+
+static int name_width(const char *const *names, size_t n) {
+  int w = whole_width(names, n);
+  return w > NAME_MAX_WIDTH ? NAME_MAX_WIDTH : w;
 }
 
 static void time_row(FILE *out, const char *name, int width, const struct tally_stat *s,
@@ -107,6 +114,43 @@ done:
   free(names);
 }
 
+/* The names of rows order[0..n) as the device table shows them: kernels' shortened
+ * (device_kernel_short_name), numbered when two come out the same ("#2"), the others as
+ * they are. NULL out of memory (the names are then shown whole). */
+static char **short_kernel_names(const struct tally_backend *b, const size_t *order, size_t n) {
+  char **shown = calloc(n + 1, sizeof *shown);
+  for (size_t i = 0; shown && i < n; i++) {
+    const struct tally_device *d = &b->device[order[i]];
+    char name[512];
+    if (d->kind == TRACER_COMMAND_KERNEL)
+      device_kernel_short_name(d->name, name, sizeof name);
+    else
+      snprintf(name, sizeof name, "%s", d->name);
+    unsigned same = 1;
+    for (size_t k = 0; k < i; k++)
+      same += strncmp(shown[k], name, strlen(name)) == 0 &&
+              (!shown[k][strlen(name)] || strncmp(shown[k] + strlen(name), " #", 2) == 0);
+    if (same > 1)
+      snprintf(name + strlen(name), sizeof name - strlen(name), " #%u", same);
+    if (!(shown[i] = strdup(name))) {
+      for (size_t k = 0; k < i; k++)
+        free(shown[k]);
+      free(shown);
+      return NULL;
+    }
+  }
+  return shown;
+}
+
+/* Whether a name shown differs from its row's. */
+static bool shown_differ(const struct tally_backend *b, const size_t *order, char *const *shown,
+                         size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(shown[i], b->device[order[i]].name) != 0)
+      return true;
+  return false;
+}
+
 /* The rows of kind (-1: every kind) sorted for printing, those of one device only unless
  * every_device. */
 static void device_rows(const struct tally_backend *b, int kind, const char *device,
@@ -122,9 +166,10 @@ static void device_rows(const struct tally_backend *b, int kind, const char *dev
 /* The device tables of one device (device: its label, NULL when the trace names none),
  * or of every device at once when the backend had only that one. */
 static void print_device_on(const struct tally_backend *b, const char *actor, const char *device,
-                            bool every_device, FILE *out) {
+                            bool every_device, bool full_names, FILE *out) {
   size_t *order = calloc(b->device_count, sizeof *order);
   const char **names = calloc(b->device_count, sizeof *names);
+  char **shown = NULL;
   if (!order || !names)
     goto done;
   size_t n;
@@ -135,7 +180,10 @@ static void print_device_on(const struct tally_backend *b, const char *actor, co
     total += b->device[order[i]].time.total;
     calls += b->device[order[i]].time.calls;
   }
-  int width = name_width(names, n);
+  bool shortened = !full_names && (shown = short_kernel_names(b, order, n)) != NULL;
+  for (size_t i = 0; shown && i < n; i++)
+    names[i] = shown[i];
+  int width = full_names ? whole_width(names, n) : name_width(names, n);
   char on[DEVICE_LABEL_SIZE + 4] = "";
   if (device)
     snprintf(on, sizeof on, " | %s", device);
@@ -150,8 +198,12 @@ static void print_device_on(const struct tally_backend *b, const char *actor, co
   fputc('\n', out);
   time_header(out, width);
   for (size_t i = 0; i < n; i++)
-    time_row(out, b->device[order[i]].name, width, &b->device[order[i]].time, total);
+    time_row(out, names[i], width, &b->device[order[i]].time, total);
   total_row(out, width, total, calls, 0);
+  if (shortened && shown_differ(b, order, shown, n))
+    fputs("Kernel names without their return type, template arguments and parameters "
+          "(--full-names, or -j, has them whole).\n",
+          out);
   fputc('\n', out);
 
   /* Memory traffic: the transfers only (the whole tally's: an actor's rows keep no least
@@ -194,12 +246,16 @@ static void print_device_on(const struct tally_backend *b, const char *actor, co
           (unsigned long long)calls, "", "", "", bw);
   fputc('\n', out);
 done:
+  for (size_t i = 0; shown && i < n; i++)
+    free(shown[i]);
+  free(shown);
   free(order);
   free(names);
 }
 
 /* A backend's device tables: one pair per device it ran commands on. */
-static void print_device(const struct tally_backend *b, const char *actor, FILE *out) {
+static void print_device(const struct tally_backend *b, const char *actor, bool full_names,
+                         FILE *out) {
   if (!b->device_count)
     return;
   const char **devices = calloc(b->device_count, sizeof *devices);
@@ -212,7 +268,7 @@ static void print_device(const struct tally_backend *b, const char *actor, FILE 
       devices[count++] = b->device[i].device;
   }
   if (!devices || count <= 1) {
-    print_device_on(b, actor, devices && count ? devices[0] : NULL, true, out);
+    print_device_on(b, actor, devices && count ? devices[0] : NULL, true, full_names, out);
   } else {
     /* In the order of their labels: GPU 0 before GPU 1. */
     for (size_t i = 1; i < count; i++)
@@ -222,7 +278,7 @@ static void print_device(const struct tally_backend *b, const char *actor, FILE 
         devices[k] = devices[k - 1], devices[k - 1] = swap;
       }
     for (size_t i = 0; i < count; i++)
-      print_device_on(b, actor, devices[i], false, out);
+      print_device_on(b, actor, devices[i], false, full_names, out);
   }
   free(devices);
 }
@@ -491,7 +547,8 @@ static bool actor_backend(const struct tally *t, size_t backend, const struct ac
   return true;
 }
 
-static void print_actors_text(const struct tally *t, size_t backend, FILE *out) {
+static void print_actors_text(const struct tally *t, size_t backend, bool full_names,
+                              FILE *out) {
   size_t n;
   struct actor_group *g = backend_rows(t, backend, &n);
   for (size_t start = 0; g && start < n;) {
@@ -503,7 +560,7 @@ static void print_actors_text(const struct tally *t, size_t backend, FILE *out) 
       char label[512];
       actor_label(t, &t->actors.list[t->actors.rows[g[start].row].actor], label, sizeof label);
       print_host(&one, label, out);
-      print_device(&one, label, out);
+      print_device(&one, label, full_names, out);
     }
     free(one.host);
     free(one.device);
@@ -595,6 +652,53 @@ static void print_job_line(const struct tally *t, FILE *out) {
           ranks, ranks == 1 ? "" : "s", t->ranks[0].launcher, t->ranks[0].size);
 }
 
+/* The missing packets' time range, as time into the trace ("0.12s to 0.31s"). */
+static void missing_span(const struct trace_losses *l, char *out, size_t size) {
+  uint64_t first = UINT64_MAX, last = 0;
+  for (size_t i = 0; i < l->count; i++) {
+    const struct trace_lost_packets *p = &l->list[i];
+    if (!p->has_times)
+      continue;
+    uint64_t begin = p->begin_ns > l->start_ns ? p->begin_ns - l->start_ns : 0;
+    uint64_t end = p->end_ns > l->start_ns ? p->end_ns - l->start_ns : 0;
+    first = begin < first ? begin : first;
+    last = end > last ? end : last;
+  }
+  out[0] = '\0';
+  if (first == UINT64_MAX || !l->start_ns)
+    return;
+  char from[32], to[32];
+  units_time(first, from, sizeof from);
+  units_time(last, to, sizeof to);
+  snprintf(out, size, ", from %s to %s into the trace", from, to);
+}
+
+/* PARTIAL: packets the trace should hold and does not (struct trace_losses). */
+static void print_missing(const struct tally *t, FILE *out) {
+  const struct trace_losses *l = t->missing;
+  if (!l || !l->count)
+    return;
+  uint64_t packets = l->not_in_file + l->not_written;
+  char bytes[32], span[96];
+  units_bytes(l->bytes, bytes, sizeof bytes);
+  missing_span(l, span, sizeof span);
+  char about[64] = "";
+  if (l->events_about)
+    snprintf(about, sizeof about, ", about %llu events%s", (unsigned long long)l->events_about,
+             l->unestimated ? " and more" : "");
+  fprintf(out, "PARTIAL: the trace misses %llu packet%s (%s%s%s): ", (unsigned long long)packets,
+          packets == 1 ? "" : "s", bytes, about, span);
+  if (l->not_in_file)
+    fprintf(out, "%llu listed in the trace's index %s not in its stream files%s",
+            (unsigned long long)l->not_in_file, l->not_in_file == 1 ? "is" : "are",
+            l->not_written ? ", " : "");
+  if (l->not_written)
+    fprintf(out, "%llu never written (gaps in the packets' sequence numbers)",
+            (unsigned long long)l->not_written);
+  fputs(".\nThe tables miss the calls they held; the tracer's messages (and -j's "
+        "\"missing_packets\") say which.\n\n", out);
+}
+
 void tally_print_prologue(const struct tally *t, const struct run_record *run, FILE *out) {
   if (run && run->present && !run->clean)
     fprintf(out, "The app%s %s%s: the tables count what it recorded until then.\n\n",
@@ -614,6 +718,7 @@ void tally_print_prologue(const struct tally *t, const struct run_record *run, F
                   "count every call,\n-t and the timeline end there."
                 : "After that no call was recorded: the tables count the calls until then.");
   }
+  print_missing(t, out);
   if (t->discarded) {
     fprintf(out,
             "WARNING: %llu events were discarded by the tracer (buffers full): the tables "
@@ -645,7 +750,8 @@ void tally_print_prologue(const struct tally *t, const struct run_record *run, F
   }
 }
 
-void tally_print_tables(const struct tally *t, const struct run_record *run, bool extended,
+void tally_print_tables(const struct tally *t, const struct run_record *run,
+                        const struct tally_print_options *how,
                         const struct tally_additions *more, FILE *out) {
   bool any = false;
   for (size_t i = 0; i < t->backend_count; i++) {
@@ -655,23 +761,24 @@ void tally_print_tables(const struct tally *t, const struct run_record *run, boo
     any = true;
     print_host(b, NULL, out);
     print_messages(b, out);
-    print_device(b, NULL, out);
+    print_device(b, NULL, how->full_names, out);
     regions_print_text(&t->regions, b->desc->name, b->desc->label, out);
     for (size_t k = 0; more && k < more->count; k++)
       if (more->list[k].text)
         more->list[k].text(more->list[k].product, i, out);
-    if (extended)
-      print_actors_text(t, i, out);
+    if (how->extended)
+      print_actors_text(t, i, how->full_names, out);
   }
   if (!any)
     fputs("No traced API call was recorded.\n", out);
   print_cost(t, run, out);
 }
 
-void tally_print_text(const struct tally *t, const struct run_record *run, bool extended,
-                      const struct tally_additions *more, FILE *out) {
+void tally_print_text(const struct tally *t, const struct run_record *run,
+                      const struct tally_print_options *how, const struct tally_additions *more,
+                      FILE *out) {
   tally_print_prologue(t, run, out);
-  tally_print_tables(t, run, extended, more, out);
+  tally_print_tables(t, run, how, more, out);
 }
 
 static void json_stat(FILE *out, const struct tally_stat *s) {
@@ -680,6 +787,50 @@ static void json_stat(FILE *out, const struct tally_stat *s) {
           (unsigned long long)s->calls, (unsigned long long)s->errors,
           (unsigned long long)s->total, (unsigned long long)s->min,
           (unsigned long long)s->max);
+}
+
+/* "missing_packets" (and "partial" when the run record gave none): every packet the
+ * trace should hold and does not, times in ns into the trace. */
+static void json_missing(const struct tally *t, const struct run_record *run, FILE *out) {
+  const struct trace_losses *l = t->missing;
+  if (!l || !l->count)
+    return;
+  uint64_t packets = l->not_in_file + l->not_written;
+  uint64_t events = l->events_about;
+  if (!run || !run->present || run->partial_reason == RUN_PARTIAL_NONE)
+    fprintf(out, ",\n  \"partial\": {\"reason\": \"missing-packets\", \"packets\": %llu, "
+                 "\"bytes\": %llu, \"events_about\": %llu}",
+            (unsigned long long)packets, (unsigned long long)l->bytes,
+            (unsigned long long)events);
+  fprintf(out, ",\n  \"missing_packets\": {\"packets\": %llu, \"not_in_file\": %llu, "
+               "\"not_written\": %llu, \"bytes\": %llu, \"events_about\": %llu, "
+               "\"unestimated\": %llu, \"list\": [",
+          (unsigned long long)packets, (unsigned long long)l->not_in_file,
+          (unsigned long long)l->not_written, (unsigned long long)l->bytes,
+          (unsigned long long)events, (unsigned long long)l->unestimated);
+  for (size_t i = 0; i < l->count; i++) {
+    const struct trace_lost_packets *p = &l->list[i];
+    fputs(i ? ",\n    {\"stream\": " : "\n    {\"stream\": ", out);
+    units_json_string(out, p->stream);
+    fprintf(out, ", \"why\": \"%s\", \"file_gone\": %s, \"packets\": %llu",
+            p->kind == TRACE_LOSS_NOT_IN_FILE ? "not-in-file" : "not-written",
+            p->file_gone ? "true" : "false", (unsigned long long)p->packets);
+    if (p->has_sequence_number)
+      fprintf(out, ", \"sequence_number\": %llu", (unsigned long long)p->sequence_number);
+    if (p->kind == TRACE_LOSS_NOT_IN_FILE)
+      fprintf(out, ", \"offset\": %llu, \"file_bytes\": %llu",
+              (unsigned long long)p->offset, (unsigned long long)p->file_bytes);
+    fprintf(out, ", \"bytes\": %llu, \"bytes_known\": %s", (unsigned long long)p->bytes,
+            p->bytes_known ? "true" : "false");
+    if (p->has_events_about)
+      fprintf(out, ", \"events_about\": %llu", (unsigned long long)p->events_about);
+    if (p->has_times && l->start_ns)
+      fprintf(out, ", \"begin_ns\": %llu, \"end_ns\": %llu",
+              (unsigned long long)(p->begin_ns > l->start_ns ? p->begin_ns - l->start_ns : 0),
+              (unsigned long long)(p->end_ns > l->start_ns ? p->end_ns - l->start_ns : 0));
+    fputc('}', out);
+  }
+  fputs("]}", out);
 }
 
 void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
@@ -698,6 +849,7 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
               run_partial_name(run->partial_reason), (unsigned long long)run->partial_at_ns,
               (unsigned long long)run->kept_bytes, run->partial_counting ? "true" : "false");
   }
+  json_missing(t, run, out);
   fprintf(out, ",\n  \"events\": %llu,\n  \"discarded_events\": %llu,\n",
           (unsigned long long)t->events, (unsigned long long)t->discarded);
   uint64_t cost_ns;

@@ -23,16 +23,25 @@ struct tally_additions {
   size_t count;
 };
 
+/* How the text tables are shown: extended (-e) adds, per backend, its tables per actor
+ * (t->actors: hostname, rank, process, thread); full_names (--full-names) shows kernel
+ * names whole instead of shortened (device_kernel_short_name). */
+struct tally_print_options {
+  bool extended, full_names;
+};
+
 /* run (may be NULL, or not present) says how the app ended: a line before the tables, an
- * "app" object in JSON. trace_dir appears in the JSON. extended (-e) adds, per backend,
- * its tables per actor (t->actors: hostname, rank, process, thread); in JSON an
- * "actors" list. more (may be NULL) adds the other reports' sections and members. */
-void tally_print_text(const struct tally *t, const struct run_record *run, bool extended,
-                      const struct tally_additions *more, FILE *out);
+ * "app" object in JSON. trace_dir appears in the JSON. extended (-e) adds in JSON an
+ * "actors" list. more (may be NULL) adds the other reports' sections and members. JSON
+ * has every name whole. */
+void tally_print_text(const struct tally *t, const struct run_record *run,
+                      const struct tally_print_options *how, const struct tally_additions *more,
+                      FILE *out);
 /* tally_print_text in its two parts, for a report that puts lines between them (the
  * verdict): how the app ended, losses, notes and pauses; then the tables and the cost. */
 void tally_print_prologue(const struct tally *t, const struct run_record *run, FILE *out);
-void tally_print_tables(const struct tally *t, const struct run_record *run, bool extended,
+void tally_print_tables(const struct tally *t, const struct run_record *run,
+                        const struct tally_print_options *how,
                         const struct tally_additions *more, FILE *out);
 void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
                       bool extended, const struct tally_additions *more, FILE *out);
