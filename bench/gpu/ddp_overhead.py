@@ -1,9 +1,10 @@
 """The DDP demo's step time untraced, traced (default, -m minimal, --no-stacks) and under
 torch.profiler, rounds interleaved so that the machine's drift falls on every mode alike
-(issue 32). Each run is a fresh `torchrun --nproc_per_node=2` job; the step time is
+(issue 32). Each run is a fresh `torchrun --nproc_per_node=N` job (--nproc, default 2;
+1 on a machine with one GPU); the step time is
 rank 0's median over the steps after the warm-up (tests/gpu/ddp_demo.py prints it).
 
-    python3 bench/gpu/ddp_overhead.py --out OUT [--rounds 5] [--budget 520]
+    python3 bench/gpu/ddp_overhead.py --out OUT [--rounds 5] [--budget 520] [--nproc 2]
         [--sizes small,big] [--modes untraced,traced,minimal,nostacks,profiler]
 
 Writes OUT/ddp_overhead.txt: every run, then per size and mode the median, least and most
@@ -22,11 +23,12 @@ import time
 DEMO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "gpu",
                     "ddp_demo.py")
 STEPS = {"small": 200, "big": 40}
+NPROC = 2  # ranks per job (--nproc)
 
 
 def command(mode, size, trace_dir):
     demo = ["python3", os.path.abspath(DEMO), "--size", size, "--steps", str(STEPS[size])]
-    launcher = ["torchrun", "--standalone", "--nproc_per_node=2", "--no-python"]
+    launcher = ["torchrun", "--standalone", f"--nproc_per_node={NPROC}", "--no-python"]
     if mode == "untraced":
         return launcher + demo
     if mode == "profiler":
@@ -66,7 +68,10 @@ def main():
     parser.add_argument("--budget", type=float, default=520)
     parser.add_argument("--sizes", default="small,big")
     parser.add_argument("--modes", default="untraced,traced,minimal,profiler")
+    parser.add_argument("--nproc", type=int, default=2)
     args = parser.parse_args()
+    global NPROC
+    NPROC = args.nproc
     sizes, modes = args.sizes.split(","), args.modes.split(",")
     results = {(size, mode): [] for size in sizes for mode in modes}
     began = time.time()

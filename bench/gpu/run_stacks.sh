@@ -1,9 +1,13 @@
 #!/bin/bash
-# Issue 47's runs on the machine with two GPUs (nvidia-h200-x2), from the repository root,
-# with `tracer`, LTTng, torchrun and a python3 that has PyTorch, Triton and NCCL on PATH
-# (as bench/gpu/run_ddp.sh):
+# Issue 47's runs on an NVIDIA machine, from the repository root, with `tracer`, LTTng,
+# torchrun and a python3 that has PyTorch, Triton and NCCL on PATH (as bench/gpu/run_ddp.sh;
+# docs/cuda.md's recipe for a GPU node). NPROC (default 2) is the ranks torchrun starts:
+# NPROC=1 on a machine with one GPU (DDP over NCCL with one rank: no communication, the
+# rest of the demo as on two):
 #
-#     bash bench/gpu/run_stacks.sh OUT [STEP...]
+#     make backend=cuda,cudart,nvtx,nccl,itt      # on Debian: the demo's ITT regions, NCCL
+#     . .lttng-carry/env.sh && export PATH=$PWD/build/bin:$PATH    # on the GPU node
+#     NPROC=1 bash bench/gpu/run_stacks.sh OUT [STEP...]
 #
 # STEPs (default: walk flame pcsampling overhead):
 #   walk        which walk of Python's frames this Python gets (TRACER_DEBUG's line:
@@ -42,7 +46,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 TRITON_CACHE_DIR=/tmp/stacks-triton-cache
 DEMO=$PWD/tests/gpu/ddp_demo.py
 TRACES=$(mktemp -d /tmp/stacks-traces.XXXXXX) || exit 2
-TORCHRUN=(torchrun --standalone --nproc_per_node=2)
+NPROC=${NPROC:-2}
+TORCHRUN=(torchrun --standalone --nproc_per_node="$NPROC")
 TRACER=(tracer ${TRACER_BACKENDS:+-b "$TRACER_BACKENDS"})
 : >"$OUT/steps.txt"
 
@@ -96,7 +101,7 @@ for s in $STEPS; do
       --tally "$OUT/pc.json" --plain "$OUT/pc_plain.json" \
       --traced-plain "$OUT/pc_traced_plain.json" --traced "$OUT/pc_traced.json" ;;
   overhead)
-    step overhead 560 python3 bench/gpu/ddp_overhead.py --out "$OUT" --sizes small \
+    step overhead 560 python3 bench/gpu/ddp_overhead.py --out "$OUT" --sizes small --nproc "$NPROC" \
       --modes untraced,traced,nostacks --rounds 7 --budget 520 ;;
   *) echo "run_stacks.sh: no step $s" >&2 ;;
   esac
