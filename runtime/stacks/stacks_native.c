@@ -2,6 +2,7 @@
 #define UNW_LOCAL_ONLY
 #include "stacks_native.h"
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <libunwind.h>
 #include <link.h>
@@ -13,6 +14,7 @@
 #include "stacks_python.h"
 #include "tracer_stacks.h"
 #include "tracer_tracepoints.h"
+#include "tracer_wrappers.h"
 
 enum {
   SKIP_MAX = 8,      /* the runtime's and the interposer's frames on top of the caller's */
@@ -26,6 +28,24 @@ static struct tracer_code runtime_code;
 static pthread_once_t runtime_code_once = PTHREAD_ONCE_INIT;
 static void find_runtime_code(void) { tracer_code_of((const void *)stacks_native_frames, &runtime_code); }
 
+/* libunwind's walk, loaded at the first stack (dlopen), not linked: an app on a machine
+ * without libunwind (a GPU node that carries LTTng alone) starts, its stacks without
+ * native frames. */
+typedef __typeof__(unw_backtrace) backtrace_fn; /* int (void **, int) */
+static backtrace_fn *backtrace_of_libunwind;
+static pthread_once_t libunwind_once = PTHREAD_ONCE_INIT;
+static void load_libunwind(void) {
+  void *library = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+  backtrace_of_libunwind = library ? (backtrace_fn *)tracer_real_dlsym(library, "unw_backtrace")
+                                   : NULL;
+  if (!backtrace_of_libunwind)
+    tracer_debug("stacks: no libunwind.so.8 (%s): no native frames", dlerror());
+}
+
+static int walk(void **frames, int size) {
+  return backtrace_of_libunwind ? backtrace_of_libunwind(frames, size) : 0;
+}
+
 /* Whether the walk reached Python's interpreter within frames[0, got). */
 static bool reached_interpreter(void *const *frames, int got) {
   for (int i = got; i-- > 0;)
@@ -37,6 +57,7 @@ static bool reached_interpreter(void *const *frames, int got) {
 int stacks_native_frames(uint64_t *pcs, int max, const struct tracer_code *own, bool python,
                          bool *truncated, bool *cut) {
   pthread_once(&runtime_code_once, find_runtime_code);
+  pthread_once(&libunwind_once, load_libunwind);
   void *frames[TRACER_STACK_NATIVE_MAX + SKIP_MAX];
   int want = max + SKIP_MAX;
   if (want > (int)(sizeof frames / sizeof *frames))
@@ -44,9 +65,9 @@ int stacks_native_frames(uint64_t *pcs, int max, const struct tracer_code *own, 
   /* A thread that runs Python needs its frames up to the interpreter only, most often a
    * few (a launcher, ctypes, a binding): a short walk first, the whole one when it did not
    * get there (libunwind walks until its buffer is full, each frame some 10-30 ns). */
-  int got = python && want > FIRST_WALK ? unw_backtrace(frames, FIRST_WALK) : 0;
+  int got = python && want > FIRST_WALK ? walk(frames, FIRST_WALK) : 0;
   if (!got || (got == FIRST_WALK && !reached_interpreter(frames, got)))
-    got = unw_backtrace(frames, want);
+    got = walk(frames, want);
   int i = 0, n = 0;
   while (i < got && (tracer_code_contains(&runtime_code, frames[i]) ||
                      (own && tracer_code_contains(own, frames[i]))))
