@@ -125,9 +125,19 @@ static const char usage[] =
     "                         utilisation, memory used, temperature) every MS ms\n"
     "                         (default: 100) through NVML and Level Zero Sysman, read\n"
     "                         by a process of the tracer beside the app, one per node\n"
-    "      --runtime-calls    also record the calls that runtime libraries make to an API\n"
-    "                         for their own tools (libomp's ITT calls: a spec's\n"
-    "                         trace.runtime_callers), which are left out by default\n"
+    "      --runtime-calls    also count as the app's the calls that libraries make to an\n"
+    "                         API for their own ends: libomp's ITT calls for its tools (a\n"
+    "                         spec's trace.runtime_callers, then recorded), and calls made\n"
+    "                         inside another API's traced call (hwloc's OpenCL calls\n"
+    "                         inside MPI_Init, the CUDA runtime's driver calls), which are\n"
+    "                         otherwise set apart from the tables and the verdict (also\n"
+    "                         with -r)\n"
+    "      --wait all|primary\n"
+    "                         how long the run lasts: until every process the app started\n"
+    "                         has ended, forked workers and daemonized helpers too (all,\n"
+    "                         the default; Ctrl-C stops waiting for them), or until its\n"
+    "                         main process has (primary: the report says how many were\n"
+    "                         left running, whose later calls are not recorded)\n"
     "      --threads N        threads for the analysis, 1 to 4096 (default: one per\n"
     "                         core; -t and the timeline read in time order on one\n"
     "                         below 3 cores, the timeline then written on a second)\n"
@@ -164,8 +174,10 @@ static const char usage[] =
     "step-to-step spread marked as noise (docs/steps.md). `tracer -- diff ...` runs an\n"
     "app named diff.\n"
     "\n"
-    "Exit status: APP's own (128+N when a signal N killed it; 127 when it cannot be\n"
-    "found, 126 when it cannot be run), or 2 for a bad command line, 3 when no LTTng\n"
+    "Exit status: APP's own (when a signal N killed it, the tracer ends killed by N too,\n"
+    "which a shell shows as 128+N; 127 when it cannot be found, 126 when it cannot be\n"
+    "run; in an MPI job a rank whose app fails ends so at once, and `tracer -r` on the\n"
+    "job's folder gives its report), or 2 for a bad command line, 3 when no LTTng\n"
     "session could be set up or its session daemon died or stopped answering, 4 when a\n"
     "trace cannot be read (or a report or export cannot be written: the files of -o,\n"
     "--csv, -l FILE, --flame and --otf2 are checked before APP runs, which then does not\n"
@@ -249,6 +261,7 @@ int main(int argc, char **argv) {
     OPT_MAX_SIZE,
     OPT_NO_STACKS,
     OPT_PC_SAMPLING,
+    OPT_WAIT,
     OPT_STEPS,
     OPT_WINDOW,
     OPT_SKIP_STEPS,
@@ -287,6 +300,7 @@ int main(int argc, char **argv) {
       {"otf2", required_argument, NULL, OPT_OTF2},
       {"flame", required_argument, NULL, OPT_FLAME},
       {"max-size", required_argument, NULL, OPT_MAX_SIZE},
+      {"wait", required_argument, NULL, OPT_WAIT},
       {"steps", optional_argument, NULL, OPT_STEPS},
       {"window", required_argument, NULL, OPT_WINDOW},
       {"skip-steps", required_argument, NULL, OPT_SKIP_STEPS},
@@ -388,6 +402,11 @@ int main(int argc, char **argv) {
       break;
     }
     case OPT_RUNTIME_CALLS: o.runtime_calls = true; break;
+    case OPT_WAIT:
+      if (strcmp(optarg, "all") != 0 && strcmp(optarg, "primary") != 0)
+        return bad_value("--wait", optarg, "not all or primary");
+      o.wait = strcmp(optarg, "primary") == 0 ? WAIT_PRIMARY : WAIT_ALL;
+      break;
     case OPT_CLOCK:
       if (strcmp(optarg, "monotonic") != 0 && strcmp(optarg, "tsc") != 0) {
         log_error("Unknown clock: %s (use tsc or monotonic)", optarg);
@@ -520,11 +539,12 @@ int main(int argc, char **argv) {
     log_error("--csv writes the tally of one run: an MPI job's report has no CSV yet");
     return TRACER_EXIT_USAGE;
   }
-  if (rank.present)
-    return command_job_rank(&o, &rank);
-  if (o.traced_ranks) {
+  if (!rank.present && o.traced_ranks) {
     log_error("--traced-ranks needs an MPI launcher: mpirun -n N tracer --traced-ranks LIST APP");
     return TRACER_EXIT_USAGE;
   }
-  return command_run_app(&o);
+  int app_status = -1;
+  int rc =
+      rank.present ? command_job_rank(&o, &rank, &app_status) : command_run_app(&o, &app_status);
+  command_end_as_app(app_status, rc);
 }

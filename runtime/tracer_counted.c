@@ -150,7 +150,10 @@ void tracer_counted_write(struct tracer_thread_calls *t, struct tracer_counted *
   if (tracer_count_on_tsc && !c->on_trace_clock)
     tsc_to_trace_clock(timed, &total, &min, &max);
   total = total * (double)calls / (double)timed;
-  lttng_ust_tracepoint(lttng_ust_tracer, counted, tracer_pid(), t->tid, c->backend, c->function,
+  /* The function's index, with the depth's flag for calls made inside another backend's
+   * (docs/trace-format.md). */
+  uint16_t function = (uint16_t)(c->function | (c->inside_other ? TRACER_RECORD_INSIDE_OTHER : 0));
+  lttng_ust_tracepoint(lttng_ust_tracer, counted, tracer_pid(), t->tid, c->backend, function,
                        c->status, calls, (uint64_t)(total + 0.5), min, max);
 }
 

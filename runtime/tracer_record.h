@@ -15,6 +15,7 @@
 #ifndef TRACER_RECORD_H
 #define TRACER_RECORD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The head of every record, the same in every mode. */
@@ -24,7 +25,9 @@ struct tracer_record_head {
   uint64_t ids;   /* pid << 32 | tid */
   uint64_t call;  /* function << 48 | depth << 32 | the status's low 32 bits, where depth
                      counts the traced calls the thread was already in (0: called by the
-                     app itself) and function is the index in the backend's table */
+                     app itself), its top bit set when the call it was made in is of
+                     another backend (TRACER_RECORD_INSIDE_OTHER), and function is the
+                     index in the backend's table */
 };
 
 enum {
@@ -36,6 +39,13 @@ enum {
   TRACER_BATCH_CALL_SLOTS = 3, /* per call in a batch: start, end and call */
 };
 
+/* The depth's top bit: the call was made inside a traced call of another backend, by
+ * that call's library for its own ends (hwloc's OpenCL probe inside MPI_Init, the CUDA
+ * runtime's driver calls), not by the app: the reports show it under that call, and leave
+ * it out of the app's own tables unless asked (tracer --runtime-calls). */
+#define TRACER_RECORD_INSIDE_OTHER 0x8000u
+#define TRACER_RECORD_DEPTH_MASK 0x7fffu
+
 _Static_assert(sizeof(struct tracer_record_head) == TRACER_RECORD_HEAD * sizeof(uint64_t),
                "the head is the first four slots");
 
@@ -46,6 +56,7 @@ static inline uint64_t tracer_record_pack_ids(int64_t pid, int64_t tid) {
   return (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
 }
 
+/* depth as tracer_inflight_push() gives it: with TRACER_RECORD_INSIDE_OTHER when set. */
 static inline uint64_t tracer_record_call(unsigned function, unsigned depth, int64_t status) {
   return (uint64_t)function << 48 | (uint64_t)(depth & 0xffff) << 32 | (uint32_t)status;
 }
@@ -64,7 +75,10 @@ static inline int64_t tracer_record_pid(uint64_t ids) { return (int64_t)(ids >> 
 static inline int64_t tracer_record_tid(uint64_t ids) { return (int64_t)(uint32_t)ids; }
 static inline unsigned tracer_record_function(uint64_t call) { return (unsigned)(call >> 48); }
 static inline unsigned tracer_record_depth(uint64_t call) {
-  return (unsigned)(call >> 32) & 0xffff;
+  return (unsigned)(call >> 32) & TRACER_RECORD_DEPTH_MASK;
+}
+static inline bool tracer_record_inside_other(uint64_t call) {
+  return (call >> 32) & TRACER_RECORD_INSIDE_OTHER;
 }
 /* The status as recorded: its low 32 bits, sign-extended. */
 static inline int32_t tracer_record_status(uint64_t call) { return (int32_t)(uint32_t)call; }

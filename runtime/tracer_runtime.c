@@ -5,6 +5,7 @@
 
 #include "tracer_recording.h"
 #include "tracer_runtime.h"
+#include "tracer_signals.h"
 #include "tracer_wrappers.h"
 
 #include "tracer_calibration.h"
@@ -346,9 +347,7 @@ struct tracer_thread_calls *tracer_thread_calls_register(void) {
   return t;
 }
 
-/* Writes every open call, every counted entry and every batch of every thread; safe in
- * a signal handler (tracepoints are). */
-static void write_unfinished(void) {
+void tracer_write_pending(void) {
   tracer_debug("writing the calls in flight");
   for (struct tracer_thread_calls *t = __atomic_load_n(&all_thread_calls, __ATOMIC_ACQUIRE); t;
        t = t->next) {
@@ -373,50 +372,13 @@ void tracer_batch_write_everywhere(int index) {
       tracer_batch_write(t, index);
 }
 
-__attribute__((destructor)) static void tracer_runtime_fini(void) { write_unfinished(); }
-
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
-static struct sigaction previous_actions[sizeof fatal_signals / sizeof *fatal_signals];
-
-/* A fatal signal: record what was in flight, then let the signal do what it would have
- * done (the handler that was there before, or the default action). */
-static void on_fatal_signal(int sig, siginfo_t *info, void *context) {
-  tracer_debug("fatal signal %d", sig);
-  write_unfinished();
-  for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
-    if (fatal_signals[i] != sig)
-      continue;
-    struct sigaction *old = &previous_actions[i];
-    if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
-      old->sa_sigaction(sig, info, context);
-      return;
-    }
-    if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
-      old->sa_handler(sig);
-      return;
-    }
-    sigaction(sig, old, NULL);
-    raise(sig);
-    return;
-  }
-}
-
-static void watch_fatal_signals(void) {
-  for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_sigaction = on_fatal_signal;
-    action.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESETHAND;
-    sigemptyset(&action.sa_mask);
-    sigaction(fatal_signals[i], &action, &previous_actions[i]);
-  }
-}
+__attribute__((destructor)) static void tracer_runtime_fini(void) { tracer_write_pending(); }
 
 __attribute__((constructor)) static void tracer_runtime_init(void) {
   detect_trace_clock();
   pthread_key_create(&thread_calls_key, thread_calls_end);
   pthread_atfork(NULL, NULL, reset_ids_in_child);
-  watch_fatal_signals();
+  tracer_signals_init();
   const char *path = getenv("TRACER_FORK_SOCKET");
   if (path && *path && strlen(path) < sizeof fork_socket) {
     memcpy(fork_socket, path, strlen(path) + 1);

@@ -164,6 +164,7 @@ struct tracer_counted {
   uint16_t function;
   bool on_trace_clock; /* times on the trace clock: a poll's (tracer_count_poll) or a call
                         * counted past the trace's bound (tracer_count_span) */
+  bool inside_other;   /* made inside a call of another backend (tracer_record.h) */
   int64_t status;
   uint64_t calls, timed;    /* calls, and how many of them were timed */
   uint64_t total, min, max; /* of the timed calls: ticks of tracer_count_now() */
@@ -215,19 +216,38 @@ struct tracer_thread_calls {
   unsigned poll_count;
 };
 struct tracer_thread_calls *tracer_thread_calls_register(void);
+/* Writes what every thread of the process has not written yet: its calls in flight (as
+ * unfinished, after which the thread is at depth 0), its counted entries and minimal
+ * mode's batches. For a process about to end: at exit, and from the handler of a signal
+ * that ends it (tracer_signals.h); safe there (tracepoints are). */
+void tracer_write_pending(void);
 extern __thread struct tracer_thread_calls *tracer_thread_calls
     __attribute__((tls_model("initial-exec")));
 
-/* Opens a call: returns the number of calls the thread was already in. The start is
- * filled in by tracer_inflight_started() once read, right before the real call. These
- * three are on the path of every traced call, polls included: always inlined (GCC left
- * them out of line in the larger wrappers, MPI_Testany's among them). */
+/* Whether a call is made inside a traced call of another backend, by that call's library
+ * for its own ends (hwloc's OpenCL probe inside MPI_Init, the CUDA runtime's driver calls):
+ * the backends' names differ (the pointers first: a backend's calls share one string). */
+static inline bool tracer_other_backend(const char *parent, const char *backend) {
+  return parent && parent != backend && __builtin_strcmp(parent, backend) != 0;
+}
+
+/* Opens a call: returns the number of calls the thread was already in (its depth), with
+ * TRACER_RECORD_INSIDE_OTHER when the call it is made in is another backend's
+ * (tracer_record.h: the record says so, and the reports leave such calls out of the app's
+ * own); every function that takes the depth masks the flag off. The start is filled in by
+ * tracer_inflight_started() once read, right before the real call. These three are on the
+ * path of every traced call, polls included: always inlined (GCC left them out of line
+ * in the larger wrappers, MPI_Testany's among them). */
 __attribute__((always_inline)) static inline unsigned tracer_inflight_push(const char *backend,
                                                                            uint16_t function) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t && !(t = tracer_thread_calls_register()))
     return 0;
   unsigned d = t->depth;
+  unsigned inside =
+      d && d <= TRACER_INFLIGHT_DEPTH && tracer_other_backend(t->calls[d - 1].backend, backend)
+          ? TRACER_RECORD_INSIDE_OTHER
+          : 0;
   if (d < TRACER_INFLIGHT_DEPTH) {
     t->calls[d].backend = backend;
     t->calls[d].function = function;
@@ -236,7 +256,7 @@ __attribute__((always_inline)) static inline unsigned tracer_inflight_push(const
   }
   __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the entry complete */
   t->depth = d + 1;
-  return d;
+  return d | inside;
 }
 
 /* Adds calls to the trace's call budget (tracer_limit.h); the last to spend it makes
@@ -252,6 +272,7 @@ __attribute__((always_inline)) static inline void tracer_inflight_started(unsign
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t)
     return;
+  depth &= TRACER_RECORD_DEPTH_MASK;
   if (depth < TRACER_INFLIGHT_DEPTH)
     t->calls[depth].start = start;
   if (++t->unspent >= TRACER_LIMIT_SPEND_BATCH) {
@@ -277,6 +298,7 @@ __attribute__((always_inline)) static inline void tracer_inflight_pop(void) {
  * for the polls made inside it (a crash inside it writes that as its start). */
 __attribute__((always_inline)) static inline void tracer_inflight_poll_started(unsigned depth) {
   struct tracer_thread_calls *t = tracer_thread_calls;
+  depth &= TRACER_RECORD_DEPTH_MASK;
   if (t && depth < TRACER_INFLIGHT_DEPTH) {
     t->calls[depth].start = t->last_end;
     t->calls[depth].inner_start = 0; /* only a poll's is read: other calls leave it be */
@@ -289,6 +311,7 @@ __attribute__((always_inline)) static inline void tracer_inflight_poll_started(u
  * (tracer_poll_estimated_start). */
 static inline void tracer_call_ended_on(struct tracer_thread_calls *t, unsigned depth,
                                         uint64_t start, uint64_t end) {
+  depth &= TRACER_RECORD_DEPTH_MASK;
   t->last_end = end;
   if (depth > 0 && depth <= TRACER_INFLIGHT_DEPTH && !t->calls[depth - 1].inner_start)
     t->calls[depth - 1].inner_start = start;
@@ -319,7 +342,7 @@ static inline void tracer_batch_call(int backend, tracer_batch_writer *write, ui
     record[0] = start;
     record[1] = end;
     record[2] = call;
-    tracer_call_ended_on(t, (unsigned)(call >> 32) & 0xffff, start, end);
+    tracer_call_ended_on(t, tracer_record_depth(call), start, end);
     __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the record whole */
     b->count = ++n;
     if (n == TRACER_BATCH_CALLS)
@@ -383,10 +406,15 @@ static inline struct tracer_counted *tracer_count_entry(struct tracer_thread_cal
                                                         const char *backend, uint16_t function,
                                                         int64_t status, bool on_trace_clock) {
   unsigned slot = ((unsigned)function * 2654435761u ^ (unsigned)status) % TRACER_COUNTED_SLOTS;
+  /* Inside the call the thread is in (a poll's pending calls join later: they take the
+   * place of the call that adds them). */
+  unsigned d = t->depth;
+  bool inside =
+      d && d <= TRACER_INFLIGHT_DEPTH && tracer_other_backend(t->calls[d - 1].backend, backend);
   for (unsigned probe = 0;; probe++) {
     struct tracer_counted *c = &t->counted[(slot + probe) % TRACER_COUNTED_SLOTS];
     if (c->calls && (c->backend != backend || c->function != function || c->status != status ||
-                     c->on_trace_clock != on_trace_clock)) {
+                     c->on_trace_clock != on_trace_clock || c->inside_other != inside)) {
       if (probe == TRACER_COUNTED_SLOTS - 1)
         tracer_counted_write_all(t); /* full: every entry written, then the loop goes on */
       continue;
@@ -394,6 +422,7 @@ static inline struct tracer_counted *tracer_count_entry(struct tracer_thread_cal
     if (!c->calls) {
       c->backend = backend, c->function = function, c->status = status;
       c->on_trace_clock = on_trace_clock;
+      c->inside_other = inside;
       c->timed = 0, c->total = 0, c->min = UINT64_MAX, c->max = 0;
     }
     return c;

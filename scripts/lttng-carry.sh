@@ -12,7 +12,8 @@
 #   On the target machine:                      . DIR/env.sh
 #     unpacks them into a private prefix (never into /; $TRACER_LTTNG_PREFIX, default
 #     /tmp/tracer-lttng) once, and exports what the LTTng tools, the traced app and the
-#     tracer need to find them there, TRACER_UST_FORK_LIBRARY included.
+#     tracer need to find them there, TRACER_UST_FORK_LIBRARY and TRACER_UST_FD_LIBRARY
+#     included.
 # Then start a session daemon (or let the tracer start one) and run `tracer ./app`.
 set -eu
 usage() { echo "usage: $0 fetch DIR" >&2; exit 2; }
@@ -57,8 +58,10 @@ export LTTNG_CONSUMERD64_LIBDIR="$tracer_lt/usr/lib/$tracer_ml"
 export LTTNG_SESSION_CONFIG_XSD_PATH="$tracer_lt/usr/share/xml/lttng/"
 export BABELTRACE_PLUGIN_PATH="$tracer_lt/usr/lib/$tracer_ml/babeltrace2/plugins"
 export LIBBABELTRACE2_PLUGIN_PROVIDER_DIR="$tracer_lt/none"
-# The tracer preloads liblttng-ust-fork by the path its build found: use the carried one.
+# The tracer preloads liblttng-ust-fork and liblttng-ust-fd by the paths its build found:
+# use the carried ones.
 export TRACER_UST_FORK_LIBRARY="$tracer_lt/usr/lib/$tracer_ml/liblttng-ust-fork.so.1"
+export TRACER_UST_FD_LIBRARY="$tracer_lt/usr/lib/$tracer_ml/liblttng-ust-fd.so.1"
 ENV
 du -sh "$dest"
 echo "Take $dest and the build folder along; on the target: . $dest/env.sh"

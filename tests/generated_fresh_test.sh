@@ -10,10 +10,23 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
 checked=0
+skipped=0
 for spec in api-specs/*.yaml; do
   b=$(basename "$spec" .yaml)
-  # Relative paths, as `make models` uses them: the model records the spec's path.
-  "$apigen" --quiet --spec "$spec" --output "$tmp/a/$b" --templates templates
+  # Relative paths, as `make models` uses them: the model records the spec's path. A
+  # backend whose headers this machine lacks (the CUDA toolkit on a plain Debian: the
+  # build leaves it out too) cannot be regenerated here: said, not failed.
+  if ! "$apigen" --quiet --spec "$spec" --output "$tmp/a/$b" --templates templates \
+    2>"$tmp/err"; then
+    if grep -q "Cannot find header" "$tmp/err"; then
+      echo "skipped: $b: $(head -1 "$tmp/err")"
+      skipped=$((skipped + 1))
+      continue
+    fi
+    cat "$tmp/err" >&2
+    status=1
+    continue
+  fi
   "$apigen" --quiet --spec "$spec" --output "$tmp/b/$b" --templates templates
   if ! diff -r "$tmp/a/$b" "$tmp/b/$b" >/dev/null; then
     echo "FAIL: $b: two runs of apigen gave different output" >&2
@@ -33,6 +46,6 @@ for dir in generated/*/; do
     status=1
   fi
 done
-[ "$checked" -gt 0 ] || { echo "FAIL: no spec found in api-specs/" >&2; exit 1; }
-[ "$status" -eq 0 ] && echo "generated/ is fresh: $checked backends byte-identical to a regeneration"
+[ $((checked + skipped)) -gt 0 ] || { echo "FAIL: no spec found in api-specs/" >&2; exit 1; }
+[ "$status" -eq 0 ] && echo "generated/ is fresh: $checked backends byte-identical to a regeneration, $skipped skipped"
 exit $status

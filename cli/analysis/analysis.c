@@ -266,6 +266,7 @@ enum analysis_status analysis_run(const struct analysis_request *given,
       goto done;
     }
     tally_made = true;
+    tally.runtime_calls = request->runtime_calls;
     consumers[consumer_count] = &owned[consumer_count];
     consumer_count++;
   }

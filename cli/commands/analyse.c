@@ -258,6 +258,7 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
       .csv_path = o->csv_path,
       .otf2_path = o->otf2_path,
       .flame_path = o->flame_path,
+      .runtime_calls = o->runtime_calls || run.runtime_calls,
       .window = o->window,
       .skip_asked = o->skip_asked,
       .skip_steps = o->skip_steps,

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "diag.h"
@@ -42,6 +43,10 @@ enum tracer_exit {
 
 enum tracer_mode { MODE_MINIMAL, MODE_DEFAULT, MODE_FULL };
 
+/* Until when the run lasts (--wait): every process of the app has ended (its forked
+ * workers and daemonized helpers too, as Nsight Systems' --wait all), or its main one. */
+enum tracer_wait { WAIT_ALL, WAIT_PRIMARY };
+
 struct tracer_options {
   bool text, json, replay, blocking;
   bool monotonic_clock; /* --clock monotonic */
@@ -50,6 +55,7 @@ struct tracer_options {
   bool no_stacks;       /* --no-stacks: lttng_ust_tracer:stack is not enabled */
   unsigned sample_ms;   /* --sample[=MS]: the sampler's period; 0: no sampling */
   bool runtime_calls;   /* --runtime-calls */
+  enum tracer_wait wait; /* --wait */
   enum tracer_mode mode;
   const char *output;       /* -o */
   const char *trace_output; /* --trace-output */
@@ -81,10 +87,19 @@ struct tracer_options {
   bool job_member;          /* one rank of a job: rank 0 reports for all */
 };
 
-/* The commands; each returns the exit status. */
-int command_run_app(const struct tracer_options *o);
+/* The commands; each returns the exit status. command_run_app and command_job_rank also
+ * give the app's wait status (waitpid's) in *app_status, -1 when no app ended. */
+int command_run_app(const struct tracer_options *o, int *app_status);
 int command_replay(const struct tracer_options *o);
-int command_job_rank(const struct tracer_options *o, const struct rank_env *rank);
+int command_job_rank(const struct tracer_options *o, const struct rank_env *rank, int *app_status);
+/* After the app's main process ended: waits for the processes of the app still running
+ * but `except` (--wait all), or counts them (--wait primary, or job_ending: a rank whose
+ * app failed, whose job the launcher is ending). Says what it did; returns how many
+ * processes were left running. */
+long command_wait_app_processes(const struct tracer_options *o, pid_t except, bool job_ending);
+/* The tracer ends as the app did: killed by the same signal when a signal killed it (no
+ * core file of the tracer's own), else it exits with exit_code. */
+__attribute__((noreturn)) void command_end_as_app(int app_status, int exit_code);
 int command_self_check(const struct tracer_options *o, const char *version);
 /* tracer diff A B: two saved traces or jobs compared (diff.c). */
 int command_diff(const struct tracer_options *o, const char *a, const char *b);

@@ -42,7 +42,7 @@ static int join_rank_timelines(const struct tracer_options *o, const char *job_d
 }
 
 /* The app of a rank that is not traced: run as it is, at full speed. */
-static int run_untraced(const struct tracer_options *o) {
+static int run_untraced(const struct tracer_options *o, int *app_status) {
   pid_t pid = fork();
   if (pid < 0) {
     log_error("Cannot run the app: %s", strerror(errno));
@@ -56,6 +56,7 @@ static int run_untraced(const struct tracer_options *o) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
     ;
+  *app_status = status;
   return launch_exit_code(status);
 }
 
@@ -74,7 +75,7 @@ static unsigned job_timeout(void) {
 /* One rank of an MPI job (docs/multi-rank.md): the job's trace folder holds one folder
  * per traced rank; rank 0, once its own app is done, waits for the others' and prints
  * one report for the job. */
-int command_job_rank(const struct tracer_options *o, const struct rank_env *rank) {
+int command_job_rank(const struct tracer_options *o, const struct rank_env *rank, int *app_status) {
   const char *bad = NULL;
   bool traced = !o->traced_ranks || rank_list_has(o->traced_ranks, rank->rank, &bad);
   if (bad) {
@@ -121,8 +122,20 @@ int command_job_rank(const struct tracer_options *o, const struct rank_env *rank
   enum log_level level = log_level();
   if (rank->rank != 0 && level > LOG_ERROR)
     log_setup("tracer", LOG_ERROR);
-  int rc = traced ? command_run_app(&mine) : run_untraced(o);
+  int rc = traced ? command_run_app(&mine, app_status) : run_untraced(o, app_status);
   log_setup("tracer", level);
+  if (*app_status != -1 && !(WIFEXITED(*app_status) && WEXITSTATUS(*app_status) == 0) &&
+      rc != TRACER_EXIT_USAGE) {
+    /* The launcher ends the job when a rank fails: this rank's tracer ends as its app did,
+     * at once, with its trace saved; the other ranks' tracers save theirs as they end. */
+    char how[128];
+    launch_describe_status(*app_status, how, sizeof how);
+    log_warn("rank %ld: the app %s%s; the job ends without its report: once every rank has "
+             "ended, `tracer -r %s` gives it",
+             rank->rank, strncmp(how, "killed", 6) == 0 ? "was " : "", how, job_dir);
+    free(job_dir);
+    return rc;
+  }
   unsigned timeout = job_timeout();
   if (rc != TRACER_EXIT_USAGE) {
     struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};

@@ -25,6 +25,7 @@ static void flush_orphans(const char *trace_dir) {
   bool killed = (run.present && run.exit_code < 0) || job_folder_has_unfinished(trace_dir);
   if (!killed)
     return;
+  job_folder_wait_apps(trace_dir, 5000);
   struct run_record *orphans;
   size_t n = job_folder_orphans(trace_dir, &orphans);
   for (size_t i = 0; i < n; i++)

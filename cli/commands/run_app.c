@@ -3,6 +3,7 @@
  * (tracer-run.txt), then analyses the trace (analyse.c). */
 #include <errno.h>
 #include <ftw.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "backends.h"
 #include "calibrate.h"
 #include "commands.h"
+#include "descendants.h"
 #include "fork_listener.h"
 #include "launch.h"
 #include "rank_exports.h"
@@ -471,7 +473,7 @@ void command_daemon_hang(const char *message) {
   _exit(TRACER_EXIT_SESSION);
 }
 
-int command_run_app(const struct tracer_options *o) {
+int command_run_app(const struct tracer_options *o, int *app_status) {
   struct run_timing timing = {.begin = now_ns()};
   char **names = NULL, **libs = NULL;
   size_t n = 0;
@@ -536,6 +538,11 @@ int command_run_app(const struct tracer_options *o) {
   }
   if (session_daemon_trouble(session))
     log_warn("%s", session_daemon_trouble(session));
+  /* The app's processes stay below the tracer when their parent ends (--wait). */
+  if (descendants_adopt() != 0)
+    log_warn("the processes the app leaves running when its main process ends will not be "
+             "waited for: %s",
+             strerror(errno));
   /* A session that records only the app's processes must be told of forked children. */
   struct fork_listener *forks = NULL;
   const char *fork_env = NULL;
@@ -553,7 +560,7 @@ int command_run_app(const struct tracer_options *o) {
     for (size_t k = 0; b && b->environment && b->environment[k]; k++)
       backend_env_count++;
   }
-  const char **app_env = calloc(env_count + n + backend_env_count + 6, sizeof *app_env);
+  const char **app_env = calloc(env_count + n + backend_env_count + 7, sizeof *app_env);
   for (size_t i = 0; app_env && i < env_count; i++)
     app_env[i] = session_env[i];
   if (app_env && fork_env)
@@ -575,6 +582,11 @@ int command_run_app(const struct tracer_options *o) {
     app_env[env_count++] = "TRACER_START_PAUSED=1";
   if (app_env && o->runtime_calls)
     app_env[env_count++] = "TRACER_RUNTIME_CALLS=1";
+  /* A rank's app writes what it has when the launcher kills the tracer (launch.h). */
+  char end_entry[32];
+  snprintf(end_entry, sizeof end_entry, "TRACER_END_SIGNAL=%d", SIGRTMAX);
+  if (app_env && o->job_member)
+    app_env[env_count++] = end_entry;
   for (size_t i = 0; app_env && i < n; i++) {
     const struct tracer_backend_desc *b = backends_find(names[i]);
     for (size_t k = 0; b && b->environment && b->environment[k]; k++) {
@@ -590,6 +602,7 @@ int command_run_app(const struct tracer_options *o) {
       .preload_libraries = (const char *const *)libs,
       .extra_environment = app_env ? app_env : session_env,
       .removed_environment = session_app_environment_removed(session),
+      .end_signal = o->job_member ? SIGRTMAX : 0,
   };
   /* Until the app ends, the record says the end was not seen: a tracer killed with its
    * job (a batch time limit) leaves a trace that says so. */
@@ -603,11 +616,10 @@ int command_run_app(const struct tracer_options *o) {
   }
   log_debug("session daemon: %s", session_lttng_home(session) ? session_lttng_home(session)
                                                                  : "root's, in /var/run/lttng");
-  if (session_lttng_home(session)) {
+  if (session_lttng_home(session))
     snprintf(unseen.daemon_home, sizeof unseen.daemon_home, "%s", session_lttng_home(session));
-    gethostname(unseen.daemon_host, sizeof unseen.daemon_host - 1);
-    unseen.tracer_pid = (long)getpid();
-  }
+  gethostname(unseen.daemon_host, sizeof unseen.daemon_host - 1);
+  unseen.tracer_pid = (long)getpid();
   run_record_write(trace_dir, &unseen);
   struct sampler_process sampler = {0};
   start_sampler(o, session, session_env, &sampler);
@@ -622,6 +634,10 @@ int command_run_app(const struct tracer_options *o) {
     for (size_t i = 0; req.extra_environment && req.extra_environment[i]; i++)
       log_debug("app environment: %s", req.extra_environment[i]);
   }
+  if (ls == LAUNCH_OK) { /* a killed tracer's app may still write (tracer -r waits for it) */
+    unseen.app_pid = (long)launch_pid(app);
+    run_record_write(trace_dir, &unseen);
+  }
   if (ls == LAUNCH_OK && session_track_process(session, launch_pid(app), &serr) != SESSION_OK) {
     log_error("%s", serr.message);
     launch_free(app);
@@ -635,6 +651,14 @@ int command_run_app(const struct tracer_options *o) {
   int status = 0;
   if (ls == LAUNCH_OK)
     ls = launch_wait(app, &status, &lerr);
+  struct timespec ended_at;
+  clock_gettime(CLOCK_REALTIME, &ended_at);
+  /* A rank whose app failed: the launcher is ending the job, and this rank's tracer must
+   * end as its app did, at once (docs/multi-rank.md). */
+  bool job_ending =
+      o->job_member && ls == LAUNCH_OK && !(WIFEXITED(status) && !WEXITSTATUS(status));
+  long processes_left =
+      ls == LAUNCH_OK ? command_wait_app_processes(o, sampler.pid, job_ending) : 0;
   clock_gettime(CLOCK_MONOTONIC, &app_end);
   timing.app_ended = now_ns();
   if (sampler.pid && sampler_stop(&sampler))
@@ -673,7 +697,14 @@ int command_run_app(const struct tracer_options *o) {
     goto done;
   }
   rc = launch_exit_code(status);
-  struct run_record run = {.present = true, .exit_code = rc,
+  if (app_status)
+    *app_status = status;
+  struct run_record run = {.present = true,
+                           .exit_code = rc,
+                           .ended_at_ns =
+                               (uint64_t)ended_at.tv_sec * 1000000000u + (uint64_t)ended_at.tv_nsec,
+                           .processes_left = processes_left,
+                           .runtime_calls = o->runtime_calls,
                            .discarded_events = report.discarded_events,
                            .lost_packets = report.lost_packets,
                            .wall_ns = (uint64_t)(app_end.tv_sec - app_start.tv_sec) * 1000000000u +
@@ -694,9 +725,9 @@ int command_run_app(const struct tracer_options *o) {
     size_t used = strlen(run.command);
     snprintf(run.command + used, sizeof run.command - used, "%s%s", a == o->app ? "" : " ", *a);
   }
-  if (o->job_member && o->timeline) /* before the record that tells rank 0 it is done */
+  if (o->job_member && o->timeline && !job_ending) /* before the record that tells rank 0 */
     write_rank_timeline(o, trace_dir);
-  if (o->job_member && (o->otf2_path || o->flame_path))
+  if (o->job_member && (o->otf2_path || o->flame_path) && !job_ending)
     write_rank_exports(o, trace_dir);
   if (run_record_write(trace_dir, &run))
     log_warn("cannot write %s/%s: %s", trace_dir, RUN_RECORD_FILE, strerror(errno));

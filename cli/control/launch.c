@@ -15,12 +15,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef TRACER_UST_FORK_LIBRARY
 #error "TRACER_UST_FORK_LIBRARY must name liblttng-ust-fork (set by cli/CMakeLists.txt)"
+#endif
+#ifndef TRACER_UST_FD_LIBRARY
+#error "TRACER_UST_FD_LIBRARY must name liblttng-ust-fd (set by cli/CMakeLists.txt)"
 #endif
 
 enum launch_state {
@@ -46,7 +50,7 @@ static const int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR
 /* Process-wide forwarding state: signal handlers cannot take arguments. */
 static struct sigaction saved_actions[FORWARDED_COUNT];
 static bool handler_installed[FORWARDED_COUNT];
-static volatile sig_atomic_t forward_target; /* the app's pid, 0 when none */
+static volatile sig_atomic_t forward_target; /* the app's pid, 0 when none; -pgid: its group */
 static bool forwarding_active;
 
 
@@ -59,7 +63,7 @@ static void forward_signal(int signal_number, siginfo_t *info, void *context)
     return;
   }
   pid_t target = (pid_t)forward_target;
-  if (target > 0) {
+  if (target != 0) {
     int saved_errno = errno;
     kill(target, signal_number);
     errno = saved_errno;
@@ -126,6 +130,8 @@ struct child_plan {
   int release_read_fd, release_write_fd;
   int exec_error_read_fd, exec_error_write_fd;
   sigset_t original_mask;
+  int end_signal; /* a job's rank: its own group, this parent-death signal */
+  pid_t tracer;
 };
 
 __attribute__((noreturn)) static void run_child(const struct child_plan *plan)
@@ -143,6 +149,13 @@ __attribute__((noreturn)) static void run_child(const struct child_plan *plan)
     }
   }
   sigpipe_guard_restore_in_child();
+  if (plan->end_signal > 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, plan->end_signal);
+    if (getppid() != plan->tracer) {
+      _exit(127); /* the tracer died before the signal was set */
+    }
+  }
   pthread_sigmask(SIG_SETMASK, &plan->original_mask, NULL);
   close(plan->release_write_fd);
   close(plan->exec_error_read_fd);
@@ -217,6 +230,30 @@ enum launch_status launch_resolve(const char *command, char **path_out,
   return launch_fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
 }
 
+/* liblttng-ust-fd, as liblttng-ust-fork above: TRACER_UST_FD_LIBRARY names a carried copy. */
+const char *launch_default_ust_fd_library(void)
+{
+  const char *carried = getenv("TRACER_UST_FD_LIBRARY");
+  return carried != NULL && carried[0] != '\0' ? carried : TRACER_UST_FD_LIBRARY;
+}
+
+/* The request's libraries with liblttng-ust-fd after them, NULL-terminated. */
+static const char **with_fd_library(const struct launch_request *request)
+{
+  size_t n = 0;
+  while (request->preload_libraries != NULL && request->preload_libraries[n] != NULL) {
+    n++;
+  }
+  const char **libraries = calloc(n + 2, sizeof *libraries);
+  if (libraries != NULL) {
+    for (size_t i = 0; i < n; i++) {
+      libraries[i] = request->preload_libraries[i];
+    }
+    libraries[n] = launch_default_ust_fd_library();
+  }
+  return libraries;
+}
+
 enum launch_status launch_start(const struct launch_request *request,
                                 struct launch_process **process_out,
                                 struct launch_error *error)
@@ -242,6 +279,8 @@ enum launch_status launch_start(const struct launch_request *request,
   sigset_t forwarded;
   pid_t pid = -1;
   int fork_errno = 0;
+  const char **preload = NULL;
+  struct launch_request with_fd;
 
   status = launch_resolve(request->argv[0], &path, error);
   if (status != LAUNCH_OK) {
@@ -251,7 +290,14 @@ enum launch_status launch_start(const struct launch_request *request,
   const char *fork_library = request->ust_fork_library != NULL
                                  ? request->ust_fork_library
                                  : launch_default_ust_fork_library();
-  status = launch_env_build(request, fork_library, &env, error);
+  preload = with_fd_library(request);
+  if (preload == NULL) {
+    status = launch_fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
+    goto out;
+  }
+  with_fd = *request;
+  with_fd.preload_libraries = preload;
+  status = launch_env_build(&with_fd, fork_library, &env, error);
   if (status != LAUNCH_OK) {
     goto out;
   }
@@ -286,6 +332,8 @@ enum launch_status launch_start(const struct launch_request *request,
       .release_write_fd = release_channel[1],
       .exec_error_read_fd = exec_error_pipe[0],
       .exec_error_write_fd = exec_error_pipe[1],
+      .end_signal = request->end_signal,
+      .tracer = getpid(),
   };
   forwarded_set(&forwarded);
   pthread_sigmask(SIG_BLOCK, &forwarded, &plan.original_mask);
@@ -301,7 +349,10 @@ enum launch_status launch_start(const struct launch_request *request,
   }
   fork_errno = errno;
   if (pid > 0) {
-    forward_target = (sig_atomic_t)pid;
+    if (request->end_signal > 0) {
+      setpgid(pid, pid); /* as the child does: whichever runs first */
+    }
+    forward_target = (sig_atomic_t)(request->end_signal > 0 ? -pid : pid);
   } else {
     restore_handlers();
   }
@@ -337,6 +388,7 @@ out:
   free(process);
   free(shell_argv);
   free(path);
+  free(preload);
   launch_env_free(&env);
   return status;
 }

@@ -14,6 +14,11 @@
  *   launch_release() lets it exec, and reports an exec failure
  *   launch_wait()    forwards signals while the app runs and returns its wait status
  *
+ * LD_PRELOAD also holds liblttng-ust-fd (before liblttng-ust-fork): an app that closes
+ * every descriptor it does not know of (daemons and some MPI launchers do, 0 to 1023)
+ * would close LTTng-UST's too, which then aborts the app at exit; liblttng-ust-fd's close()
+ * and fclose() leave LTTng's own descriptors open and change nothing else.
+ *
  * Signals. The app stays in the tracer's process group, so it keeps the terminal
  * exactly as it would untraced (it can read it, Ctrl-Z stops both, `fg` resumes both).
  * From launch_start() until launch_wait() returns, the tracer catches SIGINT, SIGTERM,
@@ -27,6 +32,14 @@
  * ignored in the app too, as exec would leave it, but is still forwarded: the app may
  * have installed a handler, as it could untraced. Handlers are process-wide state: one
  * launch at a time, from the main thread, and the caller must not ignore SIGCHLD.
+ *
+ * A rank of an MPI job (end_signal set) is the exception: there is no terminal, and the
+ * launcher ends a job by signalling each rank's process group, then killing it (SIGKILL,
+ * at once under Hydra). The app then runs in a process group of its own, to which the
+ * forwarded signals go, with end_signal as its parent-death signal (PR_SET_PDEATHSIG): when
+ * the launcher kills the tracer, the app's runtime writes what it has and kills the app's
+ * group (runtime/tracer_signals.h), as the launcher's kill would have, instead of dying
+ * with nothing written.
  *
  * Ownership: every pointer in a request is borrowed for the duration of launch_start();
  * a struct launch_process is owned by the caller and freed with launch_free(). Functions
@@ -74,6 +87,9 @@ struct launch_request {
   /* liblttng-ust-fork to preload; NULL means the one next to liblttng-ust at build time
    * (launch_default_ust_fork_library()). */
   const char *ust_fork_library;
+  /* A rank of a job: the parent-death signal of an app in a process group of its own (see
+   * above); 0 for an app in the tracer's group. */
+  int end_signal;
   /* LTTNG_UST_REGISTER_TIMEOUT in ms; 0 means LAUNCH_DEFAULT_REGISTER_TIMEOUT_MS. An
    * explicit LTTNG_UST_REGISTER_TIMEOUT in the environment wins over both: a user who
    * set it chose the trade-off between startup delay and early events. */
@@ -133,5 +149,7 @@ int launch_status_exit_code(enum launch_status status);
 /* The liblttng-ust-fork path: $TRACER_UST_FORK_LIBRARY when set, else the one the build
  * found (libdir of liblttng-ust). */
 const char *launch_default_ust_fork_library(void);
+/* The same for liblttng-ust-fd ($TRACER_UST_FD_LIBRARY). */
+const char *launch_default_ust_fd_library(void);
 
 #endif

@@ -2,9 +2,11 @@
 #include "job_folder.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run_record.h"
@@ -88,6 +90,56 @@ bool job_folder_has_unfinished(const char *dir) {
   }
   free(ranks);
   return unfinished;
+}
+
+bool job_folder_process_runs(long pid, const char *comm) {
+  char path[64], line[512], state = 0;
+  if (pid <= 0 || kill((pid_t)pid, 0) != 0)
+    return false;
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  FILE *f = fopen(path, "re");
+  if (!f)
+    return false;
+  size_t n = fread(line, 1, sizeof line - 1, f);
+  fclose(f);
+  line[n] = '\0';
+  /* "PID (COMM) STATE ...": COMM may hold spaces and parentheses. */
+  const char *open = strchr(line, '('), *close = strrchr(line, ')');
+  if (!open || !close || close < open || sscanf(close + 1, " %c", &state) != 1 ||
+      state == 'Z' || state == 'X')
+    return false; /* a zombie: ended, its parent has not reaped it (yet, or ever: a PID 1
+                   * that reaps nothing, in a container) */
+  return !comm || strncmp(open + 1, comm, strlen(comm)) == 0;
+}
+
+/* The app of a run whose tracer was killed, running on this host; 0 when none. */
+static pid_t running_app(const char *trace_dir, const char *host) {
+  struct run_record run;
+  run_record_read(trace_dir, &run);
+  if (!run.present || run.exit_code >= 0 || run.app_pid <= 0 ||
+      strcmp(run.daemon_host, host) != 0 || job_folder_process_runs(run.tracer_pid, NULL))
+    return 0; /* the end was seen, elsewhere, or its tracer still runs */
+  return job_folder_process_runs(run.app_pid, NULL) ? (pid_t)run.app_pid : 0;
+}
+
+void job_folder_wait_apps(const char *dir, unsigned timeout_ms) {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  long *ranks;
+  size_t count = job_folder_ranks(dir, &ranks);
+  for (unsigned waited = 0; waited < timeout_ms; waited += 10) {
+    bool running = count == 0 && running_app(dir, host);
+    for (size_t i = 0; i < count && !running; i++) {
+      char folder[4096];
+      job_rank_folder(dir, ranks[i], folder, sizeof folder);
+      running = running_app(folder, host) != 0;
+    }
+    if (!running)
+      break;
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+  }
+  free(ranks);
 }
 
 static void add_orphan(const char *trace_dir, const char *host, struct run_record **records,

@@ -27,6 +27,16 @@ size_t job_folder_ranks(const char *dir, long **ranks);
 /* True when the tracer of a rank in dir did not see its app end (it was killed). */
 bool job_folder_has_unfinished(const char *dir);
 
+/* True when process pid runs on this host, not a zombie, and (comm not NULL) its command
+ * name starts with comm. */
+bool job_folder_process_runs(long pid, const char *comm);
+
+/* Waits, at most timeout_ms, until the apps of the runs in dir (a job folder, or one run's
+ * trace) whose tracers were killed on this host have ended: an app outlives its killed
+ * tracer a moment, to write its calls in flight (runtime/tracer_signals.h) into the
+ * session that `tracer -r` then destroys. */
+void job_folder_wait_apps(const char *dir, unsigned timeout_ms);
+
 /* The run records of the runs in dir (a job folder, or one run's trace) whose tracers
  * were killed on this host with a private daemon still named (run_record.h:
  * daemon_home), into *records (owned by the caller). Returns how many. */

@@ -68,8 +68,11 @@ static void print_job_json(const struct job_result *r, const struct node_gather_
                " \"ranks_missing\": %zu,\n    \"failed\": [",
           g->nodes, g->rank_results, g->from_events, g->missing_count);
   for (size_t i = 0; i < r->failed_count; i++) {
-    fprintf(out, "%s{\"rank\": %ld, \"end_seen\": %s, \"status\": ", i ? ", " : "",
-            r->failed[i].rank, r->failed[i].end_seen ? "true" : "false");
+    fprintf(out,
+            "%s{\"rank\": %ld, \"end_seen\": %s, \"running\": %s, \"ended_at_ns\": %llu, "
+            "\"status\": ",
+            i ? ", " : "", r->failed[i].rank, r->failed[i].end_seen ? "true" : "false",
+            r->failed[i].running ? "true" : "false", (unsigned long long)r->failed[i].ended_at_ns);
     units_json_string(out, r->failed[i].status);
     fputc('}', out);
   }

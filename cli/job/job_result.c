@@ -1,10 +1,13 @@
 /* job_result: see job_result.h. */
 #include "job_result.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends.h"
+#include "job_folder.h"
 #include "run_record.h"
 #include "trace_reader.h"
 
@@ -94,11 +97,13 @@ int job_result_init(struct job_result *r) {
     b->desc = tracer_backends[i];
     b->function_count = fc;
     b->host = calloc(fc + 1, sizeof *b->host);
+    b->inside = calloc(fc + 1, sizeof *b->inside);
     b->unfinished = calloc(fc + 1, sizeof *b->unfinished);
     b->message_bytes = calloc(fc + 1, sizeof *b->message_bytes);
     b->outer = calloc(fc + 1, sizeof *b->outer);
     r->function_ns[i] = calloc(fc + 1, sizeof **r->function_ns);
-    if (!b->host || !b->unfinished || !b->message_bytes || !b->outer || !r->function_ns[i])
+    if (!b->host || !b->inside || !b->unfinished || !b->message_bytes || !b->outer ||
+        !r->function_ns[i])
       return -1;
   }
   return 0;
@@ -188,6 +193,23 @@ int job_result_add_rank(struct job_result *r, long rank) {
   r->ranks = ranks;
   r->ranks[r->rank_count++] = rank;
   return 0;
+}
+
+/* A tracer on this host that still runs: its record of a run whose end it did not see
+ * is not the last word yet. */
+static bool tracer_runs(const struct run_record *run) {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  return strcmp(host, run->daemon_host) == 0 && job_folder_process_runs(run->tracer_pid, "tracer");
+}
+
+void job_rank_status_of(long rank, const struct run_record *run, struct job_rank_status *s) {
+  memset(s, 0, sizeof *s);
+  s->rank = rank;
+  s->end_seen = run && run->present && run->exit_code >= 0;
+  s->running = run && run->present && !s->end_seen && tracer_runs(run);
+  s->ended_at_ns = run && s->end_seen ? run->ended_at_ns : 0;
+  snprintf(s->status, sizeof s->status, "%s", run && run->present ? run->status : "no run record");
 }
 
 int job_result_add_failed(struct job_result *r, const struct job_rank_status *s) {
@@ -367,6 +389,7 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
     const struct tally_backend *b = &from->backends[i];
     for (uint32_t f = 0; f < a->function_count; f++) {
       stat_merge(&a->host[f], &b->host[f]);
+      stat_merge(&a->inside[f], &b->inside[f]);
       a->unfinished[f] += b->unfinished[f];
       a->message_bytes[f] += b->message_bytes[f];
       a->outer[f] += b->outer[f];
@@ -503,6 +526,7 @@ struct messages {
   struct job_result *into;
   long rank;
   long job_size; /* the launcher's count of ranks; 0: unknown */
+  bool runtime_calls; /* a library's own calls count as the app's (tally.runtime_calls) */
 };
 
 /* The value of slot index of f's record (slots, n of them read); false when absent. */
@@ -522,8 +546,8 @@ static int on_message(void *context, const struct trace_call *c) {
   const struct tracer_function_desc *f = &c->desc->functions[c->function];
   const struct tracer_message *msg = &f->message;
   /* A batched call's record is its head alone: no message bytes in it. */
-  if (msg->kind == TRACER_MESSAGE_NONE || msg->kind == TRACER_MESSAGE_COMPLETE ||
-      msg->bytes < 0 || c->failed || c->batched)
+  if (msg->kind == TRACER_MESSAGE_NONE || msg->kind == TRACER_MESSAGE_COMPLETE || msg->bytes < 0 ||
+      c->failed || c->batched || (c->inside_other && !m->runtime_calls))
     return 0;
   uint64_t slots[256];
   size_t n = trace_call_record(c, slots, sizeof slots / sizeof *slots);
@@ -574,7 +598,7 @@ static void *messages_fork(void *context) {
     free(worker);
     return NULL;
   }
-  *worker = (struct messages){r, m->rank, m->job_size};
+  *worker = (struct messages){r, m->rank, m->job_size, m->runtime_calls};
   return worker;
 }
 
@@ -646,7 +670,7 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
   }
   struct tally tally;
   struct trace_consumer tally_consumer;
-  struct messages messages = {r, rank, run.job_ranks};
+  struct messages messages = {r, rank, run.job_ranks, run.runtime_calls};
   struct trace_consumer messages_consumer = {.name = "messages", .needs = TRACE_NEEDS_RECORD,
                                              .context = &messages,
                                              .fork = messages_fork, .join = messages_join,
@@ -658,6 +682,7 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     trace_window_free(&window);
     return diag_error(d, "out of memory");
   }
+  tally.runtime_calls = run.runtime_calls; /* as the rank's run was asked */
   /* The device counters, in a sampling rank's trace (tracer --sample). */
   struct samples *samples;
   struct trace_consumer samples_consumer;
@@ -769,8 +794,8 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
   if (rc == 0 && run.wall_ns)
     r->ranks_timed++;
   if (rc == 0 && !(run.present && run.clean)) {
-    struct job_rank_status s = {rank, run.present && run.exit_code >= 0, ""};
-    snprintf(s.status, sizeof s.status, "%s", run.present ? run.status : "no run record");
+    struct job_rank_status s;
+    job_rank_status_of(rank, &run, &s);
     rc = job_result_add_failed(r, &s);
   }
   return rc;

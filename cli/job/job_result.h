@@ -61,7 +61,9 @@ struct job_matrix_row {
 struct job_rank_status {
   long rank;
   bool end_seen;    /* its tracer saw the app end (else it was stopped before) */
+  bool running;     /* end not seen, and its tracer still runs (on this host) */
   char status[128]; /* "exited with status 3", "killed by signal 9 (SIGKILL)", ... */
+  uint64_t ended_at_ns; /* when the app ended, wall-clock ns; 0: unknown */
 };
 
 struct job_result {
@@ -139,6 +141,9 @@ uint64_t job_size_bucket_limit(unsigned bucket);
 
 /* Per-rank additions, for the reduction and the file reader. */
 int job_result_add_rank(struct job_result *r, long rank);
+struct run_record;
+/* How a rank that did not end cleanly ended, from its run record (NULL: none). */
+void job_rank_status_of(long rank, const struct run_record *run, struct job_rank_status *s);
 int job_result_add_failed(struct job_result *r, const struct job_rank_status *s);
 int job_result_add_size(struct job_result *r, const struct job_size_row *row);
 int job_result_add_matrix(struct job_result *r, long from, long to, uint64_t bytes,

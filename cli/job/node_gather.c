@@ -43,6 +43,17 @@ static double seconds_since(const struct timespec *start) {
   return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
+/* A rank whose app failed (its run record says how it ended, not cleanly): its tracer
+ * ended with the app, as the launcher ends the job, and writes no result; its trace is
+ * counted from its events by whoever reads the job later. Nobody waits for it. */
+static bool rank_failed(const char *job_dir, long rank) {
+  char folder[PATH_SIZE];
+  job_rank_folder(job_dir, rank, folder, sizeof folder);
+  struct run_record run;
+  run_record_read(folder, &run);
+  return run.present && run.exit_code >= 0 && !run.clean;
+}
+
 int node_gather_register(const char *job_dir, const char *node, long rank, bool traced) {
   char path[PATH_SIZE];
   snprintf(path, sizeof path, "%s/" NODE_GATHER_FOLDER, job_dir);
@@ -84,8 +95,8 @@ int node_gather_rank(const char *job_dir, long rank, unsigned threads,
     struct run_record run;
     run_record_read(folder, &run);
     if (rc == 0 && !run.clean) {
-      struct job_rank_status s = {rank, run.present && run.exit_code >= 0, ""};
-      snprintf(s.status, sizeof s.status, "%s", run.present ? run.status : "no run record");
+      struct job_rank_status s;
+      job_rank_status_of(rank, &run, &s);
       rc = job_result_add_failed(&r, &s);
     }
   }
@@ -153,7 +164,7 @@ long node_gather_node(const char *job_dir, const char *node, long local_size,
     waiting = local_size > 0 && (long)reg.n < local_size ? local_size - (long)reg.n : 0;
     for (size_t i = 0; i < reg.n; i++) {
       rank_result_path(job_dir, reg.ranks[i], path, sizeof path);
-      waiting += reg.traced[i] && access(path, F_OK) != 0;
+      waiting += reg.traced[i] && access(path, F_OK) != 0 && !rank_failed(job_dir, reg.ranks[i]);
     }
     if (!waiting || seconds_since(&start) >= (double)timeout_s)
       break;
@@ -350,7 +361,7 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
         rank_result_path(job_dir, e.ranks[i], path, sizeof path);
         if (access(path, F_OK) == 0)
           by_rank++;
-        else
+        else if (!rank_failed(job_dir, e.ranks[i]))
           uncovered++;
       }
     double elapsed = seconds_since(&start);

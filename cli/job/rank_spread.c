@@ -21,14 +21,58 @@ static void print_share(FILE *out, const char *label, const char *what,
           s->max_rank);
 }
 
-void rank_spread_print_summary(const struct job_result *r, FILE *out) {
-  /* The ranks that died, or whose end their tracer did not see, first. */
+/* The ranks whose end was seen by when it was, the earliest first; then the others. */
+static int by_end(const void *a, const void *b) {
+  const struct job_rank_status *x = a, *y = b;
+  if (!x->ended_at_ns != !y->ended_at_ns)
+    return x->ended_at_ns ? -1 : 1;
+  if (x->ended_at_ns != y->ended_at_ns)
+    return x->ended_at_ns < y->ended_at_ns ? -1 : 1;
+  return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* The ranks that did not end cleanly, in the order they ended: which one failed first (a
+ * rank that dies makes the launcher end the others), and of what. */
+static void print_failed(const struct job_result *r, FILE *out) {
+  if (!r->failed_count)
+    return; /* r->failed is NULL */
+  struct job_rank_status *f = malloc(r->failed_count * sizeof *f);
+  if (!f)
+    return;
+  memcpy(f, r->failed, r->failed_count * sizeof *f);
+  qsort(f, r->failed_count, sizeof *f, by_end);
+  const struct job_rank_status *first = r->failed_count > 1 && f[0].ended_at_ns ? &f[0] : NULL;
   for (size_t i = 0; i < r->failed_count; i++) {
-    const struct job_rank_status *f = &r->failed[i];
-    fprintf(out, "Rank %ld: the app%s %s%s: the tables count what it recorded until then.\n",
-            f->rank, f->end_seen ? "" : "'s", strncmp(f->status, "killed", 6) == 0 ? "was " : "",
-            f->status);
+    const struct job_rank_status *s = &f[i];
+    if (s->running) {
+      fprintf(out,
+              "Rank %ld: still running (its tracer has not ended): the tables count what "
+              "it recorded so far.\n",
+              s->rank);
+      continue;
+    }
+    if (!s->end_seen) {
+      fprintf(out,
+              "Rank %ld: its tracer was killed before the app ended (as a launcher ending "
+              "the job, or a time limit, kills it): the tables count what it recorded until "
+              "then.\n",
+              s->rank);
+      continue;
+    }
+    char when[96] = "";
+    if (s == first)
+      snprintf(when, sizeof when, ", the first rank to end");
+    else if (first && s->ended_at_ns >= first->ended_at_ns)
+      snprintf(when, sizeof when, ", %.2f s after rank %ld's end",
+               (double)(s->ended_at_ns - first->ended_at_ns) / 1e9, first->rank);
+    fprintf(out, "Rank %ld: the app %s%s%s: the tables count what it recorded until then.\n",
+            s->rank, strncmp(s->status, "killed", 6) == 0 ? "was " : "", s->status, when);
   }
+  free(f);
+}
+
+void rank_spread_print_summary(const struct job_result *r, FILE *out) {
+  print_failed(r, out); /* the ranks that died, or whose end their tracer did not see */
   fprintf(out,
           "Ranks: %zu traced; where each rank's wall time went (mean over the %zu whose wall "
           "time is known):\n",

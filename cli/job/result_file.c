@@ -128,6 +128,12 @@ static void write_backend(FILE *f, const struct job_result *r, size_t b,
     if (tb->outer[i])
       fprintf(f, "o %u %llu %s\n", i, (ull)tb->outer[i], tb->desc->functions[i].name);
   }
+  for (uint32_t i = 0; i < tb->function_count; i++) {
+    const struct tally_stat *s = &tb->inside[i];
+    if (s->calls) /* `fi`: a library's own calls, made inside another backend's (version 7) */
+      fprintf(f, "fi %u %llu %llu %llu %llu %llu %s\n", i, (ull)s->calls, (ull)s->errors,
+              (ull)s->total, (ull)s->min, (ull)s->max, tb->desc->functions[i].name);
+  }
   const char *last_device = NULL;
   for (size_t i = 0; i < tb->device_count; i++) {
     const struct tally_device *d = &tb->device[i];
@@ -689,6 +695,15 @@ static bool read_line(struct reader *rd, char *line) {
     int f = function_index(b->desc, v[0], rest(p));
     if (f >= 0)
       b->outer[f] += v[1];
+    return true;
+  }
+  if (strcmp(word, "fi") == 0) {
+    if (!numbers(&p, v, 6))
+      return false;
+    int f = function_index(b->desc, v[0], rest(p));
+    struct tally_stat st = {v[1], v[2], v[3], v[4], v[5]};
+    if (f >= 0)
+      tally_stat_merge(&b->inside[f], &st);
     return true;
   }
   if (strcmp(word, "dd") == 0) {

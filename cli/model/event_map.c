@@ -248,7 +248,10 @@ void event_map_call_pack(const struct event_call *call, uint64_t head[EVENT_RECO
   head[TRACER_RECORD_END] = call->end;
   head[TRACER_RECORD_IDS] = tracer_record_pack_ids(call->pid, call->tid);
   head[TRACER_RECORD_CALL] =
-      tracer_record_call((unsigned)call->function, call->depth, call->status);
+      tracer_record_call((unsigned)call->function,
+                         (call->depth & TRACER_RECORD_DEPTH_MASK) |
+                             (call->inside_other ? TRACER_RECORD_INSIDE_OTHER : 0),
+                         call->status);
 }
 
 bool event_map_call_unpack(const uint64_t *head, size_t n, struct event_call *call) {
@@ -260,6 +263,7 @@ bool event_map_call_unpack(const uint64_t *head, size_t n, struct event_call *ca
   call->tid = tracer_record_tid(head[TRACER_RECORD_IDS]);
   call->function = tracer_record_function(head[TRACER_RECORD_CALL]);
   call->depth = tracer_record_depth(head[TRACER_RECORD_CALL]);
+  call->inside_other = tracer_record_inside_other(head[TRACER_RECORD_CALL]);
   call->status = tracer_record_status(head[TRACER_RECORD_CALL]);
   return true;
 }

@@ -72,6 +72,7 @@ struct event_call {
   uint64_t start, end; /* on the trace clock, read right around the real call */
   int64_t pid, tid, function, status;
   unsigned depth;      /* traced calls the thread was already in */
+  bool inside_other;   /* made inside a call of another backend (tracer_record.h) */
 };
 
 /* False when ev is not a call event or its record cannot be read. For a batch, the

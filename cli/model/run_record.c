@@ -30,9 +30,18 @@ int run_record_write(const char *trace_dir, const struct run_record *r) {
     fprintf(f, "job_ranks: %ld\n", r->job_ranks);
   if (r->clock_read_least)
     fprintf(f, "clock_read_least: %" PRIu64 "\n", r->clock_read_least);
+  if (r->ended_at_ns)
+    fprintf(f, "ended_at_ns: %" PRIu64 "\n", r->ended_at_ns);
+  if (r->processes_left)
+    fprintf(f, "processes_left: %ld\n", r->processes_left);
+  if (r->runtime_calls)
+    fprintf(f, "runtime_calls: 1\n");
   if (r->daemon_home[0])
-    fprintf(f, "daemon_home: %s\ndaemon_host: %s\ntracer_pid: %ld\n", r->daemon_home,
-            r->daemon_host, r->tracer_pid);
+    fprintf(f, "daemon_home: %s\n", r->daemon_home);
+  if (r->tracer_pid)
+    fprintf(f, "daemon_host: %s\ntracer_pid: %ld\n", r->daemon_host, r->tracer_pid);
+  if (r->app_pid)
+    fprintf(f, "app_pid: %ld\n", r->app_pid);
   return fclose(f);
 }
 
@@ -77,6 +86,10 @@ static const struct key {
     {"daemon_home", TEXT, 0, 0},
     {"daemon_host", TEXT, 0, 0},
     {"tracer_pid", INT, 1, 1 << 22},
+    {"app_pid", INT, 1, 1 << 22},
+    {"ended_at_ns", COUNT, 0, (1ull << 63) - 1}, /* wall-clock ns since the epoch */
+    {"processes_left", INT, 0, 1 << 22},
+    {"runtime_calls", FLAG, 0, 1},
 };
 enum { KEY_COUNT = sizeof keys / sizeof keys[0] };
 
@@ -172,6 +185,10 @@ static bool store(struct run_record *r, const struct key *k, const char *value, 
   else if (!strcmp(name, "job_ranks")) r->job_ranks = (long)s;
   else if (!strcmp(name, "clock_read_least")) r->clock_read_least = u;
   else if (!strcmp(name, "tracer_pid")) r->tracer_pid = (long)s;
+  else if (!strcmp(name, "app_pid")) r->app_pid = (long)s;
+  else if (!strcmp(name, "ended_at_ns")) r->ended_at_ns = u;
+  else if (!strcmp(name, "processes_left")) r->processes_left = (long)s;
+  else if (!strcmp(name, "runtime_calls")) r->runtime_calls = u != 0;
   return true;
 }
 

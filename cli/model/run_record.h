@@ -24,17 +24,28 @@ struct run_record {
    * the readers take it off every call's end (trace_reader.h). */
   uint64_t clock_read_least;
   /* While the app runs: the LTTNG_HOME of the session daemon private to this run (a
-   * normal user's), and its host; empty for root's shared daemon. A killed tracer leaves
-   * them for `tracer -r` to flush (daemon_orphans.h), with its own pid. */
+   * normal user's), empty for root's shared daemon; the tracer's host and pid. A killed
+   * tracer leaves them for `tracer -r` to flush (daemon_orphans.h), and to say whether a
+   * rank of a job still runs. */
   char daemon_home[512];
   char daemon_host[256];
   long tracer_pid; /* the tracer that started it */
+  long app_pid;    /* the app's main process (while it runs) */
   /* The trace stops early (cli/control/trace_budget.h): why, when (from the app's start),
    * how much it keeps, and whether the calls after were counted (counted events). */
   enum run_partial { RUN_PARTIAL_NONE, RUN_PARTIAL_MAX_SIZE, RUN_PARTIAL_DISK_FULL }
       partial_reason;
   uint64_t partial_at_ns, kept_bytes;
   bool partial_counting;
+  /* When the app's main process ended, wall-clock ns since the epoch (0: unknown): which
+   * rank of a job died first. */
+  uint64_t ended_at_ns;
+  /* Processes of the app still running when the tracer stopped recording (--wait primary,
+   * or a wait the user stopped): their calls after that are not in the trace. */
+  long processes_left;
+  /* The run was asked for a library's own calls (--runtime-calls): the reports count them
+   * as the app's. */
+  bool runtime_calls;
   /* Where it was read from (run_record_load): the file, and wall_ns's line (0: none), for
    * what the analysis says when the trace contradicts it. */
   char path[4096];

@@ -56,6 +56,9 @@ struct analysis_request {
   const char *csv_path;          /* --csv: the tally as CSV; NULL: none */
   const char *otf2_path;         /* --otf2: the OTF2 archive's folder; NULL: none */
   const char *flame_path;        /* --flame: the folded stacks (device time); NULL: none */
+  /* --runtime-calls, now or when the run was made: a library's own calls, made inside
+   * another backend's traced calls, count as the app's (tally.runtime_calls). */
+  bool runtime_calls;
   /* The part of the run to analyse (cli/reports/steps/window_build.h): its parts; all
    * NULL and false for the whole run. */
   const char *window;            /* --window NAME|PATTERN */

@@ -279,6 +279,7 @@ static bool hand_out_call(struct decoder *d, const struct trace_source *from,
   c->pid = p->pid;
   c->tid = p->tid;
   c->depth = p->depth;
+  c->inside_other = p->inside_other;
   c->status = p->status;
   c->has_status = fd->status != TRACER_STATUS_NONE;
   c->failed = event_map_call_failed(info->desc, fd, p->status);
@@ -456,13 +457,19 @@ static bool hand_out_region(struct decoder *d, const struct trace_source *from) 
 }
 
 /* The backend an event names in its `backend` field, and the function it names, when
- * both are known; else -1. */
+ * both are known; else -1. A counted entry's function has the flag of calls made inside
+ * another backend's (TRACER_RECORD_INSIDE_OTHER): *inside, when not NULL. */
 static int named_function(const struct ctf_event *ev, const struct event_info *info,
-                          int64_t *function) {
+                          int64_t *function, bool *inside) {
   struct ctf_value backend;
   if (!field_string(ev, info->device_backend, &backend) ||
       !event_map_field_int(ev, info->function_field, function))
     return -1;
+  if (inside) {
+    *inside = *function >= 0 && (*function & TRACER_RECORD_INSIDE_OTHER);
+    if (*inside)
+      *function &= TRACER_RECORD_DEPTH_MASK;
+  }
   int b = backend_named(&backend);
   return b >= 0 && *function >= 0 && (uint64_t)*function < tracer_backends[b]->function_count
              ? b
@@ -471,7 +478,7 @@ static int named_function(const struct ctf_event *ev, const struct event_info *i
 
 static void hand_out_unfinished(struct decoder *d, const struct trace_source *from) {
   int64_t function;
-  int b = named_function(from->event, from->info, &function);
+  int b = named_function(from->event, from->info, &function, NULL);
   if (b < 0)
     return;
   struct trace_unfinished u = {*from, tracer_backends[b], b, (int)function};
@@ -482,7 +489,8 @@ static void hand_out_counted(struct decoder *d, const struct trace_source *from)
   const struct ctf_event *ev = from->event;
   const struct event_info *info = from->info;
   int64_t function, status, calls, total, min, max;
-  int b = named_function(ev, info, &function);
+  bool inside = false;
+  int b = named_function(ev, info, &function, &inside);
   if (b < 0 || !event_map_field_int(ev, info->status, &status) || !event_map_field_int(ev, info->calls, &calls) ||
       !event_map_field_int(ev, info->total, &total) || !event_map_field_int(ev, info->min, &min) ||
       !event_map_field_int(ev, info->max, &max) || calls <= 0)
@@ -494,6 +502,7 @@ static void hand_out_counted(struct decoder *d, const struct trace_source *from)
                             .min_ns = span_ns(ev, 0, (uint64_t)min),
                             .max_ns = span_ns(ev, 0, (uint64_t)max)};
   c.failed = event_map_call_failed(desc, &desc->functions[function], status);
+  c.inside_other = inside;
   if (!event_map_ids(&d->reader->map, info, ev, &c.pid, &c.tid))
     c.pid = c.tid = 0;
   HAND_OUT(d, counted, &c);

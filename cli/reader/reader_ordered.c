@@ -75,7 +75,7 @@ struct queued_call {
   int32_t backend, function;
   uint32_t depth, text_used;
   uint16_t arg_count, slot_count;
-  bool has_status, failed, batched;
+  bool has_status, failed, batched, inside_other;
 };
 
 /* A record of an item; what it points to follows it, at offsets from the record. */
@@ -359,11 +359,25 @@ static int stopped(struct group *g) { return atomic_load(&g->read->stop) ? -1 : 
 static int queue_call(void *context, const struct trace_call *c) {
   struct group *g = context;
   bool slots_copied = g->read->copy_slots;
-  struct queued_call q = {c->start_clock, c->end_clock, c->duration_ns, c->start, c->end,
-                          c->stack, c->pid, c->tid, c->status, c->backend, c->function, c->depth,
-                          (uint32_t)c->text_used, (uint16_t)c->arg_count,
-                          (uint16_t)(slots_copied ? c->slot_count : 0), c->has_status,
-                          c->failed, c->batched};
+  struct queued_call q = {c->start_clock,
+                          c->end_clock,
+                          c->duration_ns,
+                          c->start,
+                          c->end,
+                          c->stack,
+                          c->pid,
+                          c->tid,
+                          c->status,
+                          c->backend,
+                          c->function,
+                          c->depth,
+                          (uint32_t)c->text_used,
+                          (uint16_t)c->arg_count,
+                          (uint16_t)(slots_copied ? c->slot_count : 0),
+                          c->has_status,
+                          c->failed,
+                          c->batched,
+                          c->inside_other};
   if (!record_begin(g, R_CALL, &q, sizeof q))
     return -1;
   long args = record_put(g, c->args, c->arg_count * sizeof *c->args, true);
@@ -552,12 +566,28 @@ static void unqueue_call(const struct ordered_read *o, const struct item *it,
   }
   *c = (struct trace_call){
       .from = {.info = info, .host = host, .host_name = r->hosts[host], .time = it->time},
-      .desc = info->desc, .backend = q->backend, .function = q->function, .pid = q->pid,
-      .tid = q->tid, .depth = q->depth, .status = q->status, .has_status = q->has_status,
-      .failed = q->failed, .batched = q->batched, .start_clock = q->start_clock,
-      .end_clock = q->end_clock, .duration_ns = q->duration_ns, .start = q->start,
-      .end = q->end, .stack = q->stack, .slots = q->slot_count ? (const uint64_t *)(base + rec->slots) : NULL,
-      .slot_count = q->slot_count, .args = args, .arg_count = q->arg_count, .text = text,
+      .desc = info->desc,
+      .backend = q->backend,
+      .function = q->function,
+      .pid = q->pid,
+      .tid = q->tid,
+      .depth = q->depth,
+      .inside_other = q->inside_other,
+      .status = q->status,
+      .has_status = q->has_status,
+      .failed = q->failed,
+      .batched = q->batched,
+      .start_clock = q->start_clock,
+      .end_clock = q->end_clock,
+      .duration_ns = q->duration_ns,
+      .start = q->start,
+      .end = q->end,
+      .stack = q->stack,
+      .slots = q->slot_count ? (const uint64_t *)(base + rec->slots) : NULL,
+      .slot_count = q->slot_count,
+      .args = args,
+      .arg_count = q->arg_count,
+      .text = text,
       .text_used = q->text_used};
   if (o->queue_needs & TRACE_NEEDS_TIMES)
     c->end = decoder_end_less_clock_read(c->start, c->end, clock_read_ns);

@@ -80,6 +80,10 @@ struct trace_call {
   int function;                 /* index in desc->functions */
   int64_t pid, tid;
   unsigned depth;               /* traced calls the thread was already in */
+  /* Made inside a traced call of another backend, by that call's library (hwloc's
+   * OpenCL probe inside MPI_Init, the CUDA runtime's driver calls): not the app's own
+   * (docs/trace-format.md). The tally sets it apart unless asked (--runtime-calls). */
+  bool inside_other;
   int64_t status;               /* its low 32 bits as recorded */
   bool has_status;              /* the function gives a status */
   bool failed;                  /* a status other than success (event_map_call_failed) */
@@ -162,6 +166,7 @@ struct trace_counted {
   int64_t pid, tid;
   int64_t status;
   bool failed;
+  bool inside_other; /* made inside another backend's calls (trace_call's) */
   uint64_t calls, total_ns, min_ns, max_ns;
 };
 

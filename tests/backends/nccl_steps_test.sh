@@ -14,7 +14,7 @@
 #    the waits for the devices apart; over the steps (--window 'Step.*'), where the host
 #    is busy, its parts add up to at most 100%: NCCL's kernel launches inside
 #    ncclAllReduce counted once (with every call's time they came to about 130%);
-#  - tracer diff: the app's kernel made slower is the largest change; a memset added to
+#  - tracer diff: the app's kernel made slower is the largest increase; a memset added to
 #    each step is in B only, with the app's count.
 # Usage: nccl_steps_test.sh TRACER APP
 set -eu
@@ -96,9 +96,12 @@ run_traced c -b cuda,nccl,nvtx -q -- "$app" $steps extra
 expect_rc 0 c
 "$tracer" diff "$tmp/a.trace" "$tmp/b.trace" -j >"$tmp/ab.json" 2>"$tmp/ab.err" ||
   fail "tracer diff A B failed: $(cat "$tmp/ab.err")"
-jq -e '([.rows[] | select(.kind == "kernel")] | max_by(.change_ns | fabs)) as $k
-       | $k.name == "compute" and $k.b_ns > 2 * $k.a_ns and ($k.noise | not)' "$tmp/ab.json" >/dev/null ||
-  fail "diff A B: the slower kernel compute is not the largest change: $(jq -c '[.rows[] | select(.kind == "kernel")]' "$tmp/ab.json")"
+# The largest increase: the null NCCL's kernel waits for its peer device in wall time, so
+# on a busy machine its time moves either way by as much (-102 ms in one run at load 12,
+# where the slower kernel, 5 times the blocks, grew 1.83x; 1.38x in another).
+jq -e '([.rows[] | select(.kind == "kernel")] | max_by(.change_ns)) as $k
+       | $k.name == "compute" and $k.b_ns > $k.a_ns and ($k.noise | not)' "$tmp/ab.json" >/dev/null ||
+  fail "diff A B: the slower kernel compute is not the largest increase: $(jq -c '[.rows[] | select(.kind == "kernel")]' "$tmp/ab.json")"
 "$tracer" diff "$tmp/a.trace" "$tmp/c.trace" -j >"$tmp/ac.json" 2>"$tmp/ac.err" ||
   fail "tracer diff A C failed: $(cat "$tmp/ac.err")"
 added=$(jq '[.steps[].calls.cuMemsetD32Async // 0] | add' "$tmp/c.json")

@@ -4,7 +4,8 @@
 # (docs/null-library.md, docs/analysis-output.md). tests/apps/nccl_app.c writes every
 # operation it made with its parameters; from them this test works out, by nccl-tests'
 # definitions written out below, what the job's one report must say:
-#  - every call counted: NCCL's and the driver's (the app's own and those NCCL made);
+#  - every call counted: NCCL's and the driver's, the app's own in the tables, those NCCL
+#    made inside its calls set apart (inside_other, docs/trace-format.md);
 #  - each function's bytes (count x the datatype's size);
 #  - the collectives table: one row per operation, reduction, communicator size and
 #    size S, with its calls, bytes, bus factor, algorithm and bus bandwidths, and the
@@ -67,10 +68,10 @@ jq -e --argjson n $size '.job.ranks == [range($n)]' "$tmp/job.json" >/dev/null |
 merge_manifests "$tmp/app.json" "$tmp/app.0" "$tmp/app.1"
 jq -s '.[0] + {calls: (.[0].calls | with_entries(select(.key | startswith("nccl")))),
                bytes: {}, transfers: {}, kernels: {}}' "$tmp/app.json" >"$tmp/nccl.expected"
-# The driver: the app's own calls and kernels, and those NCCL made inside its calls.
+# The driver: the app's own calls (the ones NCCL made inside its calls are NCCL's, set
+# apart: below), and the kernels of both.
 jq -s 'def addmaps: reduce .[] as $m ({}; reduce ($m | to_entries[]) as $e (.; .[$e.key] += $e.value));
-       .[0] + {calls: ([(.[0].calls | with_entries(select(.key | startswith("cu"))))]
-                       + [.[1:][] | .calls] | addmaps),
+       .[0] + {calls: (.[0].calls | with_entries(select(.key | startswith("cu")))),
                kernels: ([.[0].kernels] + [.[1:][] | .kernels] | addmaps)}' \
   "$tmp/app.json" "$tmp/app.0.nccl" "$tmp/app.1.nccl" >"$tmp/cuda.expected"
 # CUPTI's records name no API: a copy is `memcpy(KIND)` (runtime/cupti/cupti_records.c).
@@ -81,6 +82,14 @@ if [ "$timing" = cupti ]; then
 fi
 E2E_BACKEND=nccl compare_tally "$tmp/job.json" "$tmp/nccl.expected"
 E2E_BACKEND=cuda compare_tally "$tmp/job.json" "$tmp/cuda.expected"
+# The driver calls NCCL made inside its calls, as it counted them, set apart.
+inside_differs=$(jq -n --slurpfile t "$tmp/job.json" --slurpfile a "$tmp/app.0.nccl" \
+  --slurpfile b "$tmp/app.1.nccl" '
+  ([$t[0].backends[] | select(.name == "cuda") | .inside_other[] | {(.name): .calls}] | add // {}) as $got
+  | (reduce ($a[0].calls, $b[0].calls | to_entries[]) as $e ({}; .[$e.key] += $e.value)) as $want
+  | ($want + $got | keys[]) as $k | select($got[$k] != $want[$k])
+  | "\($k): \($got[$k] // 0) set apart, NCCL made \($want[$k] // 0)"')
+[ -z "$inside_differs" ] || fail "the driver calls NCCL made, set apart: $inside_differs"
 
 # ---- what the app did, and what nccl-tests make of it ----
 jq -s '[to_entries[] | .key as $rank | .value[] | . + {rank: $rank}]' \

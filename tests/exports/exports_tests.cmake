@@ -116,3 +116,10 @@ endif()
 add_executable(call_stacks_unit_test "${CMAKE_CURRENT_SOURCE_DIR}/exports/call_stacks_unit_test.c")
 target_link_libraries(call_stacks_unit_test PRIVATE tracer_exports)
 add_test(NAME call_stacks_unit COMMAND call_stacks_unit_test)
+
+# flame fed calls faster than a clock read: each stack's time stays the tally's.
+add_executable(flame_unit_test "${CMAKE_CURRENT_SOURCE_DIR}/exports/flame_unit_test.c")
+target_link_libraries(flame_unit_test PRIVATE tracer_exports)
+target_compile_definitions(flame_unit_test PRIVATE _GNU_SOURCE)
+add_test(NAME flame_unit COMMAND flame_unit_test)
+set_tests_properties(flame_unit PROPERTIES LABELS "unit;exports")

@@ -52,7 +52,9 @@ def main():
     functions = Counter()
     kernels = Counter()
     for b in tally["backends"]:
-        for row in b["host"]:
+        # Every call the trace has: the app's, and those made inside other APIs' calls,
+        # which the tally sets apart (inside_other) and the stacks show under their call.
+        for row in b["host"] + b.get("inside_other", []):
             functions[row["name"]] += row["time_ns"]
         for row in b.get("device", []):
             kernels[row["name"]] += row["time_ns"]

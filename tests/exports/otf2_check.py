@@ -175,8 +175,10 @@ def main():
     slack = {}                  # ns each region's time may differ by (None: may be less)
     clock_read = tally.get("clock_read_ns", 0)
     for b in tally["backends"]:
+        # Every call the trace has: the app's, and those made inside other APIs' calls,
+        # which the tally sets apart (inside_other) and the archive has under their call.
         rows = [(("thread", b["name"] + " API", row["name"]), row, clock_read + 1)
-                for row in b["host"]]
+                for row in b["host"] + b.get("inside_other", [])]
         for row in b.get("device", []):
             what = {"kernel": "kernel", "transfer": "copy"}.get(row["kind"], "command")
             functions = {r["name"] for r in b["host"]}

@@ -54,7 +54,8 @@ static void rank_result(struct job_result *r, long rank, uint64_t ns) {
   job_result_add_rank(r, rank);
   r->ranks_timed = 1;
   if (rank == 3) {
-    struct job_rank_status s = {3, false, "end was not seen (the tracer was stopped before it)"};
+    struct job_rank_status s = {.rank = 3,
+                                .status = "end was not seen (the tracer was stopped before it)"};
     job_result_add_failed(r, &s);
   }
   b->device = calloc(1, sizeof *b->device);

@@ -6,6 +6,14 @@
 #   segv          a fault in the app's code (null-page write)
 #   segv-in-call  a fault inside clGetPlatformInfo (bad buffer); also run in minimal mode,
 #                 where the call that never returned is reported as unfinished
+#   segv-handler  the same fault, in an app that installs its own SIGSEGV handler where
+#                 none is set (as Open MPI does for its crash report): the handler's line
+#                 is on stdout traced as untraced (the runtime's handler stays out of the
+#                 app's sight, runtime/tracer_signals.h), and the call is still unfinished
+#   sigint, sigterm, sighup
+#                 the signal sent to the tracer (forwarded to the app), whose disposition
+#                 is the default: the app dies of it; run in default and minimal mode,
+#                 where the runtime writes its batches before the app dies (every call)
 #   abort         abort()
 #   exit          _exit(7), no atexit handlers or destructors
 #   sigkill       SIGKILL sent to the app from outside
@@ -38,6 +46,10 @@ rounds=50 # (rounds - 1) % 4 != 0: the last round ends with clGetPlatformInfo
 case $scenario in
 segv) mode=segv status="killed by signal 11 (SIGSEGV)" code=139 ;;
 segv-in-call) mode=segv-in-call status="killed by signal 11 (SIGSEGV)" code=139 ;;
+segv-handler) mode=segv-handler status="killed by signal 11 (SIGSEGV)" code=139 ;;
+sigint) mode=wait status="killed by signal 2 (SIGINT)" code=130 sig=INT ;;
+sigterm) mode=wait status="killed by signal 15 (SIGTERM)" code=143 sig=TERM ;;
+sighup) mode=wait status="killed by signal 1 (SIGHUP)" code=129 sig=HUP ;;
 abort) mode=abort status="killed by signal 6 (SIGABRT)" code=134 ;;
 exit) mode=exit status="exited with status 7" code=7 ;;
 sigkill) mode=wait status="killed by signal 9 (SIGKILL)" code=137 ;;
@@ -54,14 +66,18 @@ esac
 run_app() {
   rc=0
   case $scenario in
-  sigkill | timeout | batch)
-    REL_COUNT="$tmp/$1.count" "$app" "$mode" "$rounds" 30 >"$tmp/$1.out" 2>"$tmp/$1.err" &
+  sigkill | timeout | batch | sigint | sigterm | sighup)
+    # A shell's background job starts with SIGINT ignored: the app gets the default.
+    REL_COUNT="$tmp/$1.count" env --default-signal=INT,TERM,HUP "$app" "$mode" "$rounds" 30 \
+      >"$tmp/$1.out" 2>"$tmp/$1.err" &
     pid=$!
     rel_bg_pids="$rel_bg_pids $pid"
     wait_for_count "$tmp/$1.count" clGetPlatformInfo "$rounds" 20 ||
       die "the untraced app did not make its $rounds rounds in 20 s: $(cat "$tmp/$1.err")"
     if [ "$scenario" = sigkill ]; then
       kill -KILL "$pid"
+    elif [ -n "${sig:-}" ]; then
+      kill -s "$sig" "$pid"
     elif [ "$scenario" = timeout ]; then
       kill -TERM "$pid"
     else
@@ -96,6 +112,19 @@ run_traced() { # extra tracer options...
     wait_for_count "$tmp/traced.count" clGetPlatformInfo "$rounds" 20 ||
       die "the traced app did not make its $rounds rounds in 20 s: $(cat "$tmp/traced.err")"
     kill -KILL "$(count_value "$tmp/traced.count" pid)"
+    wait "$tpid" || rc=$?
+    ;;
+  sigint | sigterm | sighup)
+    # The signal goes to the tracer alone, which passes it on to the app.
+    REL_COUNT="$tmp/traced.count" env --default-signal=INT,TERM,HUP "$tracer" "$@" \
+      --trace-output "$trace" -j -o "$tmp/live.json" -- "$app" "$mode" "$rounds" \
+      >"$tmp/traced.out" 2>"$tmp/traced.err" &
+    tpid=$!
+    rel_tracer_pids="$rel_tracer_pids $tpid"
+    rel_bg_pids="$rel_bg_pids $tpid"
+    wait_for_count "$tmp/traced.count" clGetPlatformInfo "$rounds" 20 ||
+      die "the traced app did not make its $rounds rounds in 20 s: $(cat "$tmp/traced.err")"
+    kill -s "$sig" "$tpid"
     wait "$tpid" || rc=$?
     ;;
   timeout)
@@ -222,6 +251,23 @@ if [ "$scenario" = batch ] && [ -n "$left" ]; then
   say "note: once the leaked session is destroyed by hand, tracer -r counts" \
     "$(tally_calls "$tmp/after.json") (the app counted $(count_json "$tmp/traced.count" | tr -d ' '))"
 fi
+if [ "$scenario" = segv-handler ]; then
+  if grep -qxF "crash: the app's own SIGSEGV handler ran" "$tmp/plain.out"; then
+    ok "untraced: the app's own SIGSEGV handler ran"
+  else
+    fail "untraced: the app's own SIGSEGV handler did not run: $(cat "$tmp/plain.out")"
+  fi
+  check_eq "the call that never returned, unfinished" '[{"name":"clGetPlatformInfo","calls":1}]' \
+    "$(jq -c '[.backends[] | select(.name == "opencl") | .unfinished[]]' "$tmp/live.json" 2>/dev/null)"
+fi
+case $scenario in
+sigint | sigterm | sighup)
+  # Minimal mode's batches (up to 31 calls a thread) are written before the app dies.
+  rm -rf "$trace" "$tmp/live.json" "$tmp/traced.count"
+  run_traced -m minimal
+  check_run "$scenario, -m minimal"
+  ;;
+esac
 if [ "$scenario" = segv-in-call ]; then
   # Minimal mode records the call that never returned.
   rm -rf "$trace" "$tmp/live.json"

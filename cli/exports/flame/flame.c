@@ -550,14 +550,36 @@ void flame_host_path(const char *path, char *out, size_t size) {
     snprintf(out, size, "%.*s.host%s", (int)(dot - path), path, dot);
 }
 
+/* Each node's own host time less its calls' clock reads, in weights[node]. Calls faster
+ * than the least clock read measured leave a node below zero, which a folded line cannot
+ * say: the remainder goes to its parent, whose time held the child's, so every stack's
+ * time (its node with all below it) stays what the tally counts of its calls. A parent
+ * comes before its children in f->nodes. */
+static void host_weights(const struct flame *f, int64_t *weights) {
+  for (uint32_t i = 0; i < f->node_count; i++)
+    weights[i] = f->nodes[i].host_ns - (int64_t)f->clock_read_ns * f->nodes[i].host_calls;
+  for (uint32_t i = f->node_count; i-- > 0;)
+    if (weights[i] < 0) {
+      if (f->nodes[i].parent != NO_NODE)
+        weights[f->nodes[i].parent] += weights[i];
+      weights[i] = 0;
+    }
+}
+
 /* Each node with a weight of that side, as `frames weight`. */
 static int write_lines(const struct flame *f, bool device, FILE *out, uint64_t *lines,
                        uint64_t *total) {
   uint32_t chain[512];
+  int64_t *host = NULL;
+  if (!device && f->node_count) {
+    host = malloc(f->node_count * sizeof *host);
+    if (!host)
+      return -1;
+    host_weights(f, host);
+  }
   for (uint32_t i = 0; i < f->node_count; i++) {
     const struct node *node = &f->nodes[i];
-    int64_t host = node->host_ns - (int64_t)f->clock_read_ns * node->host_calls;
-    uint64_t w = device ? node->device_ns : host > 0 ? (uint64_t)host : 0;
+    uint64_t w = device ? node->device_ns : (uint64_t)host[i];
     if (!w)
       continue;
     size_t n = 0;
@@ -569,6 +591,7 @@ static int write_lines(const struct flame *f, bool device, FILE *out, uint64_t *
     (*lines)++;
     *total += w;
   }
+  free(host);
   return ferror(out) ? -1 : 0;
 }
 

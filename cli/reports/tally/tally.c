@@ -28,12 +28,14 @@ static int tally_init(struct tally *t) {
     t->backends[i].desc = tracer_backends[i];
     t->backends[i].function_count = tracer_backends[i]->function_count;
     t->backends[i].host = calloc(tracer_backends[i]->function_count + 1, sizeof(struct tally_stat));
+    t->backends[i].inside =
+        calloc(tracer_backends[i]->function_count + 1, sizeof(struct tally_stat));
     t->backends[i].unfinished = calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
     t->backends[i].message_bytes =
         calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
     t->backends[i].outer = calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
-    if (!t->backends[i].host || !t->backends[i].unfinished || !t->backends[i].message_bytes ||
-        !t->backends[i].outer)
+    if (!t->backends[i].host || !t->backends[i].inside || !t->backends[i].unfinished ||
+        !t->backends[i].message_bytes || !t->backends[i].outer)
       return -1;
   }
   return 0;
@@ -93,13 +95,16 @@ static long note_actor(struct tally *t, struct tally_backend *b, int host, int64
 }
 
 /* One call of minimal mode's batch: no arguments, so no rows or messages. */
-static void on_batched_call(struct tally *t, struct tally_backend *b,
-                            const struct trace_call *c) {
+static void on_batched_call(struct tally *t, struct tally_backend *b, const struct trace_call *c) {
+  b->events++;
+  t->batched_calls++;
+  if (c->inside_other && !t->runtime_calls) {
+    stat_add(&b->inside[c->function], c->duration_ns, c->failed);
+    return;
+  }
   stat_add(&b->host[c->function], c->duration_ns, c->failed);
   if (!c->depth)
     b->outer[c->function] += c->duration_ns;
-  b->events++;
-  t->batched_calls++;
   long actor = note_actor(t, b, c->from.host, c->pid, c->tid, false);
   struct actor_row *row =
       actor >= 0 ? actors_row(&t->actors, (uint32_t)actor, (uint32_t)c->backend,
@@ -131,6 +136,13 @@ static int on_call(void *context, const struct trace_call *c) {
   struct tally_backend *b = &t->backends[c->backend];
   if (c->batched) {
     on_batched_call(t, b, c);
+    return 0;
+  }
+  if (c->inside_other && !t->runtime_calls) {
+    /* A library's own call: under the call it was made in (-t, the timeline), not the
+     * app's; no actor, no message. */
+    stat_add(&b->inside[c->function], c->duration_ns, c->failed);
+    b->events++;
     return 0;
   }
   const struct tracer_function_desc *f = &c->desc->functions[c->function];
@@ -212,10 +224,17 @@ static int on_counted(void *context, const struct trace_counted *c) {
       .min = c->min_ns,
       .max = c->max_ns,
   };
-  stat_merge(&b->host[c->function], &block);
-  b->outer[c->function] += block.total; /* counted calls: getters and polls, not nested */
   b->events++;
   t->counted_calls += c->calls;
+  if (c->inside_other && !t->runtime_calls) {
+    stat_merge(&b->inside[c->function], &block);
+    return 0;
+  }
+  stat_merge(&b->host[c->function], &block);
+  /* Counted calls: getters and polls, not nested, but for those made inside another
+   * backend's call (counted as the app's with --runtime-calls: in their caller's time). */
+  if (!c->inside_other)
+    b->outer[c->function] += block.total;
   long actor = note_actor(t, b, c->from.host, c->pid, c->tid, false);
   struct actor_row *row =
       actor >= 0 ? actors_row(&t->actors, (uint32_t)actor, (uint32_t)c->backend,
@@ -367,6 +386,7 @@ static int merge_into(struct tally *into, struct tally *from) {
     struct tally_backend *a = &into->backends[i], *b = &from->backends[i];
     for (uint32_t f = 0; f < a->function_count; f++) {
       stat_merge(&a->host[f], &b->host[f]);
+      stat_merge(&a->inside[f], &b->inside[f]);
       a->unfinished[f] += b->unfinished[f];
       a->message_bytes[f] += b->message_bytes[f];
       a->outer[f] += b->outer[f];
@@ -395,8 +415,9 @@ static void take_off_clock_reads(struct tally *t) {
   uint64_t c = t->clock_read_ns;
   for (size_t i = 0; c && i < t->backend_count; i++) {
     struct tally_backend *b = &t->backends[i];
-    for (uint32_t f = 0; f < b->function_count; f++) {
-      struct tally_stat *s = &b->host[f];
+    for (uint32_t f = 0; f < 2 * b->function_count; f++) {
+      struct tally_stat *s =
+          f < b->function_count ? &b->host[f] : &b->inside[f - b->function_count];
       s->total = s->total > s->calls * c ? s->total - s->calls * c : 0;
       s->min = s->min > c ? s->min - c : 0;
       s->max = s->max > c ? s->max - c : 0;
@@ -415,6 +436,7 @@ static void *tally_fork(void *context) {
     return NULL;
   }
   worker->by_actor = t->by_actor;
+  worker->runtime_calls = t->runtime_calls;
   return worker;
 }
 
@@ -502,6 +524,7 @@ void tally_free(struct tally *t) {
   for (size_t i = 0; t->backends && i < t->backend_count; i++) {
     struct tally_backend *b = &t->backends[i];
     free(b->host);
+    free(b->inside);
     free(b->unfinished);
     free(b->message_bytes);
     free(b->outer);

@@ -57,6 +57,10 @@ enum { TALLY_NOTED = 8 };
 struct tally_backend {
   const struct tracer_backend_desc *desc;
   struct tally_stat *host;     /* by function index; owned */
+  /* By function index: calls made inside a traced call of another backend, by that
+   * call's library (trace_call.inside_other), set apart from the app's own (host) and
+   * from the verdict, unless the run counts them (tally.runtime_calls); owned. */
+  struct tally_stat *inside;
   uint64_t *unfinished;        /* by function index: calls that never returned; owned */
   uint64_t *message_bytes;     /* by function index: bytes of message calls (the
                                   function's tracer_message); owned */
@@ -125,6 +129,9 @@ struct tally {
   size_t rank_count;
   struct actors actors;     /* per thread (tally_open with by_actor), else empty */
   bool by_actor;            /* actors are being collected */
+  /* A library's own calls (trace_call.inside_other) count as the app's: --runtime-calls,
+   * now or when the run was made. Set before the read. */
+  bool runtime_calls;
 };
 
 /* The least of two counted call costs, 0 being unknown. */

@@ -14,9 +14,50 @@ enum { NAME_MAX_WIDTH = 56 }; /* fits most FUNCTION:VALUE rows (a spec's trace.r
 
 static bool backend_used(const struct tally_backend *b) {
   for (uint32_t i = 0; i < b->function_count; i++)
-    if (b->host[i].calls || b->unfinished[i])
+    if (b->host[i].calls || b->unfinished[i] || (b->inside && b->inside[i].calls))
       return true;
   return b->device_count > 0;
+}
+
+/* The backend's calls that other backends' libraries made inside their own traced calls
+ * (tally_backend.inside): one paragraph after its tables, the three longest named. */
+static void print_inside(const struct tally_backend *b, FILE *out) {
+  uint64_t calls = 0, total = 0;
+  uint32_t top[3] = {0};
+  size_t shown = 0, functions = 0;
+  for (uint32_t i = 0; i < b->function_count; i++) {
+    const struct tally_stat *s = &b->inside[i];
+    if (!s->calls)
+      continue;
+    calls += s->calls;
+    total += s->total;
+    functions++;
+    size_t at = shown; /* top[] stays sorted by time, longest first */
+    while (at > 0 && b->inside[top[at - 1]].total < s->total)
+      at--;
+    if (at >= 3)
+      continue;
+    for (size_t k = shown < 3 ? shown : 2; k > at; k--)
+      top[k] = top[k - 1];
+    top[at] = i;
+    shown += shown < 3;
+  }
+  if (!calls)
+    return;
+  char title[64], time[32];
+  backends_title(b->desc, title, sizeof title);
+  units_time(total, time, sizeof time);
+  fprintf(out,
+          "%s: %llu call%s (%s) made inside other traced calls, by those calls' libraries "
+          "and not by the app, are not in the tables or the verdict (-t and the timeline "
+          "show each under its call; tracer --runtime-calls counts them as the app's):",
+          title, (unsigned long long)calls, calls == 1 ? "" : "s", time);
+  for (size_t k = 0; k < shown; k++) {
+    units_time(b->inside[top[k]].total, time, sizeof time);
+    fprintf(out, "%s %s (%llu, %s)", k ? "," : "", b->desc->functions[top[k]].name,
+            (unsigned long long)b->inside[top[k]].calls, time);
+  }
+  fputs(functions > shown ? ", ...\n\n" : ".\n\n", out);
 }
 
 /* Long names (C++ kernel names) are cut so the table fits in a terminal. */
@@ -704,6 +745,12 @@ void tally_print_prologue(const struct tally *t, const struct run_record *run, F
     fprintf(out, "The app%s %s%s: the tables count what it recorded until then.\n\n",
             run->exit_code < 0 ? "'s" : "", strncmp(run->status, "killed", 6) == 0 ? "was " : "",
             run->status);
+  if (run && run->present && run->processes_left > 0)
+    fprintf(out,
+            "%ld process%s of the app %s still running when the tracer stopped recording: "
+            "%s calls after that are not in the tables.\n\n",
+            run->processes_left, run->processes_left == 1 ? "" : "es",
+            run->processes_left == 1 ? "was" : "were", run->processes_left == 1 ? "its" : "their");
   if (run && run->present && run->partial_reason != RUN_PARTIAL_NONE) {
     char when[32];
     units_time(run->partial_at_ns, when, sizeof when);
@@ -760,6 +807,7 @@ void tally_print_tables(const struct tally *t, const struct run_record *run,
       continue;
     any = true;
     print_host(b, NULL, out);
+    print_inside(b, out);
     print_messages(b, out);
     print_device(b, NULL, how->full_names, out);
     regions_print_text(&t->regions, b->desc->name, b->desc->label, out);
@@ -842,7 +890,8 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
     units_json_string(out, run->command);
     fputs(", \"status\": ", out);
     units_json_string(out, run->status);
-    fprintf(out, ", \"exit_code\": %d}", run->exit_code);
+    fprintf(out, ", \"exit_code\": %d, \"processes_left\": %ld}", run->exit_code,
+            run->processes_left);
     if (run->partial_reason != RUN_PARTIAL_NONE)
       fprintf(out, ",\n  \"partial\": {\"reason\": \"%s\", \"at_ns\": %llu, \"kept_bytes\": "
                    "%llu, \"counting_after\": %s}",
@@ -954,6 +1003,18 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
       first = false;
       units_json_string(out, b->desc->functions[k].name);
       fprintf(out, ", \"calls\": %llu}", (unsigned long long)b->unfinished[k]);
+    }
+    fputs("],\n     \"inside_other\": [", out);
+    first = true;
+    for (uint32_t k = 0; k < b->function_count; k++) {
+      if (!b->inside[k].calls)
+        continue;
+      fprintf(out, "%s\n       {\"name\": ", first ? "" : ",");
+      first = false;
+      units_json_string(out, b->desc->functions[k].name);
+      fputs(", ", out);
+      json_stat(out, &b->inside[k]);
+      fputc('}', out);
     }
     fputs("],\n     \"device\": [", out);
     size_t *dorder = calloc(b->device_count + 1, sizeof *dorder);

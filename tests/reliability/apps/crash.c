@@ -4,6 +4,10 @@
  *   segv          writes through a null pointer (a real fault, in the app's code)
  *   segv-in-call  passes an invalid buffer to clGetPlatformInfo: the fault happens inside
  *                 the OpenCL library, in the middle of a traced call that never returns
+ *   segv-handler  the app's own crash report: at start it installs a SIGSEGV handler
+ *                 where none is set, as Open MPI does (its "*** Process received signal
+ *                 ***"), then faults inside clGetPlatformInfo; the handler prints a
+ *                 line on stdout, puts back the default action and raises the signal again
  *   abort         abort()
  *   exit          _exit(7): no atexit handlers, no destructors, stdio not flushed
  *   wait          waits to be killed from outside (sleeps forever)
@@ -24,6 +28,31 @@ static volatile sig_atomic_t got_term;
 static void on_term(int sig) {
   (void)sig;
   got_term++;
+}
+
+static void on_segv(int sig, siginfo_t *info, void *context) {
+  (void)info;
+  (void)context;
+  static const char line[] = "crash: the app's own SIGSEGV handler ran\n";
+  ssize_t ignored = write(STDOUT_FILENO, line, sizeof line - 1);
+  (void)ignored;
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+/* As Open MPI's opal_util_register_stackframe_handler: only where nothing is set. */
+static void install_crash_report(void) {
+  struct sigaction old;
+  if (sigaction(SIGSEGV, NULL, &old) != 0 || old.sa_handler != SIG_DFL) {
+    printf("crash: a SIGSEGV handler is set already: the app's own is not installed\n");
+    return;
+  }
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_sigaction = on_segv;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGSEGV, &action, NULL);
 }
 
 static void round_of_calls(cl_platform_id platform, int round) {
@@ -59,6 +88,8 @@ int main(int argc, char **argv) {
     sigemptyset(&action.sa_mask);
     sigaction(SIGTERM, &action, NULL);
   }
+  if (strcmp(mode, "segv-handler") == 0)
+    install_crash_report();
   cl_platform_id platform = rel_start();
   for (int r = 0; r < rounds; r++)
     round_of_calls(platform, r);
@@ -68,7 +99,7 @@ int main(int argc, char **argv) {
   fflush(stdout);
   if (strcmp(mode, "segv") == 0) {
     *(volatile int *)(uintptr_t)argc = 1; /* address 3: never mapped */
-  } else if (strcmp(mode, "segv-in-call") == 0) {
+  } else if (strcmp(mode, "segv-in-call") == 0 || strcmp(mode, "segv-handler") == 0) {
     clGetPlatformInfo(platform, CL_PLATFORM_NAME, 256, (void *)(uintptr_t)16, NULL);
     rel_note(REL_GET_PLATFORM_INFO); /* not reached */
   } else if (strcmp(mode, "abort") == 0) {

@@ -15,6 +15,17 @@
  *   cat            copies stdin to stdout in reads of up to 64 KiB, with a
  *                  clGetPlatformIDs per read
  *   exit42 N       N rounds of clGetPlatformIDs and clGetPlatformInfo, then exit(42)
+ *   closefds N     closes every descriptor from 0 to 1023 first (as daemons and some MPI
+ *                  launchers do), then makes N rounds and exits 0
+ *   orphan N       N rounds, then starts a helper that daemonizes (fork, setsid, fork:
+ *                  init, or the tracer, becomes its parent) and returns; the helper waits
+ *                  until the main process has ended, then makes N rounds of its own,
+ *                  counted in $REL_COUNT.child
+ *   daemon N       as orphan, but the helper ignores SIGTERM and never ends: after its N
+ *                  rounds it makes one every 10 ms (a daemon)
+ *   reexec N       N rounds, then runs itself again (execv) with an LD_PRELOAD of its own
+ *                  (libm.so.6, loaded anyway); the new image makes N rounds, counted in
+ *                  $REL_COUNT.child
  *
  * usage: hard MODE [ARG] */
 #include "rel_count.h"
@@ -22,7 +33,9 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
 
 enum { NTHREADS = 64, CHUNK = 64 * 1024 };
@@ -199,6 +212,82 @@ static int run_cat(void) {
   }
 }
 
+/* ---- orphan and reexec: a second count file for the other process or image ---- */
+static void count_as_child(void) {
+  const char *path = getenv("REL_COUNT");
+  static char child[4096];
+  snprintf(child, sizeof child, "%s.child", path ? path : "");
+  setenv("REL_COUNT", path && *path ? child : "", 1);
+  if (rel_fd >= 0)
+    close(rel_fd);
+  rel_fd = -2;
+  for (int f = 0; f < REL_FUNCTIONS; f++)
+    rel_calls[f] = 0;
+}
+
+static int run_orphan(long rounds, bool forever) {
+  for (long i = 0; i < rounds; i++)
+    one_round();
+  int ended[2];
+  if (pipe(ended) != 0)
+    return 1;
+  fflush(stdout);
+  pid_t child = fork();
+  if (child < 0)
+    return 1;
+  if (child == 0) {
+    setsid();
+    if (fork() != 0)
+      _exit(0); /* the grandchild is orphaned at once */
+    close(ended[1]);
+    char byte;
+    while (read(ended[0], &byte, 1) != 0) /* end of file: the main process has ended */
+      ;
+    struct timespec settle = {0, 50 * 1000 * 1000};
+    nanosleep(&settle, NULL);
+    count_as_child();
+    rel_flush();
+    for (long i = 0; i < rounds; i++)
+      one_round();
+    rel_flush();
+    if (forever) {
+      signal(SIGTERM, SIG_IGN);
+      for (;;) {
+        struct timespec tick = {0, 10 * 1000 * 1000};
+        nanosleep(&tick, NULL);
+        one_round();
+        rel_flush();
+      }
+    }
+    _exit(0);
+  }
+  close(ended[0]);
+  waitpid(child, NULL, 0); /* the first child only */
+  printf("hard orphan: %ld rounds, a helper left running\n", rounds);
+  return 0; /* ended[1] closes with the process */
+}
+
+static int run_reexec(char **argv, long rounds) {
+  for (long i = 0; i < rounds; i++)
+    one_round();
+  printf("hard reexec: %ld rounds, then again with LD_PRELOAD of its own\n", rounds);
+  fflush(stdout);
+  rel_flush();
+  setenv("LD_PRELOAD", "libm.so.6", 1);
+  char *again[] = {argv[0], (char *)"reexec-child", argv[2], NULL};
+  execv("/proc/self/exe", again);
+  perror("hard: execv");
+  return 1;
+}
+
+static int run_reexec_child(long rounds) {
+  rel_flush();
+  for (long i = 0; i < rounds; i++)
+    one_round();
+  printf("hard reexec-child: %ld rounds\n", rounds);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: hard MODE [ARG]\n");
@@ -206,6 +295,11 @@ int main(int argc, char **argv) {
   }
   const char *mode = argv[1];
   long arg = argc > 2 ? atol(argv[2]) : 0;
+  if (strcmp(mode, "closefds") == 0)
+    for (int fd = 0; fd < 1024; fd++)
+      close(fd);
+  if (strcmp(mode, "reexec-child") == 0)
+    count_as_child(); /* before rel_start's calls */
   platform = rel_start();
   int rc;
   if (strcmp(mode, "threads") == 0)
@@ -218,6 +312,16 @@ int main(int argc, char **argv) {
     rc = run_bigout(arg);
   else if (strcmp(mode, "cat") == 0)
     rc = run_cat();
+  else if (strcmp(mode, "closefds") == 0) {
+    for (long i = 0; i < arg; i++)
+      one_round();
+    rc = 0;
+  } else if (strcmp(mode, "orphan") == 0 || strcmp(mode, "daemon") == 0)
+    rc = run_orphan(arg, strcmp(mode, "daemon") == 0);
+  else if (strcmp(mode, "reexec") == 0)
+    rc = run_reexec(argv, arg);
+  else if (strcmp(mode, "reexec-child") == 0)
+    rc = run_reexec_child(arg);
   else if (strcmp(mode, "exit42") == 0) {
     for (long i = 0; i < arg; i++)
       one_round();
