@@ -6,8 +6,10 @@
 # rest of the demo as on two):
 #
 #     make backend=cuda,cudart,nvtx,nccl,itt      # on Debian: the demo's ITT regions, NCCL
+#     scripts/lttng-carry.sh fetch .lttng-carry   # on Debian: LTTng for the node
 #     . .lttng-carry/env.sh && export PATH=$PWD/build/bin:$PATH    # on the GPU node
-#     NPROC=1 bash bench/gpu/run_stacks.sh OUT [STEP...]
+#     bash bench/gpu/run_stacks.sh OUT [STEP...]          # two GPUs (nvidia-h200-x2)
+#     NPROC=1 bash bench/gpu/run_stacks.sh OUT [STEP...]  # one GPU
 #
 # STEPs (default: walk flame pcsampling overhead):
 #   walk        which walk of Python's frames this Python gets (TRACER_DEBUG's line:
@@ -34,7 +36,7 @@
 set -u
 
 if [ $# -lt 1 ]; then
-  echo "usage: bash bench/gpu/run_stacks.sh OUT [walk|flame|pcsampling|overhead...]" >&2
+  echo "usage: [NPROC=N] bash bench/gpu/run_stacks.sh OUT [walk|flame|pcsampling|overhead...]" >&2
   exit 2
 fi
 mkdir -p "$1" || exit 2
