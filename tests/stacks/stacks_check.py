@@ -2,6 +2,7 @@
 
 Usage: stacks_check.py --folded FILE --tally JSON [--expect JSON] [--native K=F1,F2,...]
                        [--text FILE] [--report FILE] [--svg FILE] [--svg-folded FILE]
+                       [--timeline JSON] [--stack-events FILE]
 
 --expect is the app's own account (stacks_pyopencl.py, stacks_ctypes.py): per kernel its
 launches and the Python frames (file, line, function) that must be on its stacks; --native
@@ -13,7 +14,16 @@ names native frames that must be on the stacks of kernel K, outermost first. Che
     it (a Python function's width is the device time it launched);
   - -t (--text): as many `at FILE:LINE FUNCTION` lines for each kernel's innermost frame
     of the app as it launched;
+  - with --expect (Python), no frame of Python's interpreter on a device line (`_Py...`,
+    `PyEval_...`, `PyObject_...`, or an unnamed frame in python3.X or libpython): its C
+    frames are folded away;
   - the report (--report): a "Top source lines" row for each kernel's launching line;
+  - the timeline (--timeline, Chrome JSON): as many slices whose `stack` argument holds
+    each kernel's launching line as it launched;
+  - the trace's stack events (--stack-events, babeltrace2's lines of
+    lttng_ust_tracer:stack): each id written once; each kernel's launching line in as
+    many stack events as the folded file has distinct device stacks for it, fewer than
+    its launches (repeated launches from one place refer to the stack by its id);
   - the SVG (--svg, drawn from --svg-folded): each frame's rectangle is its weight wide
     (weight * (width - 2 * margin) / total), and each frame's weight is what the folded
     lines through it add up to.
@@ -127,6 +137,8 @@ def main():
     ap.add_argument("--report")
     ap.add_argument("--svg")
     ap.add_argument("--svg-folded")
+    ap.add_argument("--timeline")
+    ap.add_argument("--stack-events")
     args = ap.parse_args()
     problems = []
     with open(args.tally) as f:
@@ -207,6 +219,55 @@ def main():
             rows = [l for l in report.splitlines() if l.startswith(m.text) and k in l]
             if not rows:
                 problems.append("report: no source row %s launching %s" % (m.text, k))
+    if args.expect:
+        # The eval loop and the calls through it (a binding's own functions, such as
+        # _ctypes' PyCFuncPtr_call, are not the interpreter's and stay).
+        interpreter = re.compile(r"^(_Py|PyEval_|PyObject_|PyVectorcall_|"
+                                 r"(lib)?python3[0-9.]*(\.so[0-9.]*)?\+0x)")
+        for fr, _ in device:
+            if "-" in fr and any(interpreter.match(x) for x in fr[:fr.index("-")]):
+                problems.append("an interpreter frame on %s" % ";".join(fr))
+                break
+    if args.timeline:
+        with open(args.timeline) as f:
+            events = json.load(f)
+        if isinstance(events, dict):
+            events = events.get("traceEvents", [])
+        stacks = [e["args"]["stack"].split("\n") for e in events
+                  if isinstance(e.get("args"), dict) and "stack" in e["args"]]
+        for k, m in sources.items():
+            if k not in launches:
+                continue
+            n = sum(1 for st in stacks if any(m(x) for x in st))
+            if n != launches[k]:
+                problems.append("timeline: %d slices with %s in their stack, the app launched %s %d times" %
+                                (n, m.text, k, launches[k]))
+    if args.stack_events:
+        ids = Counter()
+        places = []  # each stack event's Python frames, as `FILE:LINE FUNCTION`
+        for line in open(args.stack_events):
+            if "lttng_ust_tracer:stack:" not in line:
+                continue
+            found = re.search(r"\bid = (0x[0-9A-Fa-f]+)", line)
+            ids[found.group(1) if found else line] += 1
+            python = re.search(r'python = "(.*?)(?<!\\)"', line)
+            frames = []
+            for f in (python.group(1).split("\\n") if python else []):
+                parts = f.split("\\t")
+                if len(parts) == 3 and parts[0].isdigit():
+                    frames.append("%s:%s %s" % (os.path.basename(parts[2]), parts[0], parts[1]))
+            places.append(frames)
+        twice = [i for i, n in ids.items() if n > 1]
+        if not ids or twice:
+            problems.append("stack events: %d, written more than once: %s" % (sum(ids.values()), twice))
+        for k, m in sources.items():
+            if k not in launches:
+                continue
+            n = sum(1 for frames in places if any(m(x) for x in frames))
+            lines = {tuple(fr[:-2]) for fr, _ in device if len(fr) >= 2 and fr[-2] == "-" and fr[-1] == k}
+            if n != len(lines) or n >= launches[k]:
+                problems.append("stack events: %d hold %s, the folded file has %d stacks of %s, "
+                                "launched %d times" % (n, m.text, len(lines), k, launches[k]))
     svg_frames = 0
     if args.svg:
         svg_frames = check_svg(args.svg, args.svg_folded or args.folded, problems)

@@ -8,6 +8,8 @@
 #            The device-weighted folded stacks hold each kernel under its function's
 #            line; per kernel and per Python frame they add up to the tally's device time;
 #            -t prints each launch's line; the report's Top source lines name both lines;
+#            the timeline's launch slices carry their stacks; the trace writes each stack
+#            once (stack events by id, fewer than the launches); no interpreter frame;
 #            `--flame FILE.svg` writes SVG that xmllint reads, each frame as wide as its
 #            weight, the weights those of the folded lines (device and host); the same
 #            from `tracer -r`; and with --no-stacks, no frame of Python at all.
@@ -33,6 +35,7 @@ e2e_name="stacks_$case"
 e2e_setup
 need_tracer "$tracer"
 command -v xmllint >/dev/null 2>&1 || fail "xmllint not found (scripts/setup.sh installs libxml2-utils)"
+command -v babeltrace2 >/dev/null 2>&1 || fail "babeltrace2 not found (scripts/setup.sh)"
 
 # check NAME ARGS...: stacks_check.py, failing the test with its findings.
 check() {
@@ -65,13 +68,18 @@ pyopencl)
   "$tracer" -q -r "$tmp/run.trace" -t >"$tmp/text.out" || fail "tracer -r -t failed"
   "$tracer" -q -r "$tmp/run.trace" --flame "$tmp/stacks.svg" >"$tmp/report.out" ||
     fail "tracer -r --flame FILE.svg failed"
+  "$tracer" -q -r "$tmp/run.trace" --timeline="$tmp/timeline.pftrace" --timeline-format json \
+    -o /dev/null || fail "tracer -r --timeline failed"
+  { babeltrace2 "$tmp/run.trace" || fail "babeltrace2 cannot read the trace"; } |
+    grep 'lttng_ust_tracer:stack:' >"$tmp/stack_events.txt" || fail "no stack event in the trace"
   for svg in stacks.svg stacks.host.svg; do
     xmllint --noout "$tmp/$svg" 2>"$tmp/xmllint.err" ||
       fail "xmllint rejects $svg: $(head -5 "$tmp/xmllint.err")"
   done
   check run --expect "$tmp/expect.json" --folded "$tmp/stacks.folded" --tally "$tmp/tally.json" \
     --text "$tmp/text.out" --report "$tmp/report.out" \
-    --svg "$tmp/stacks.svg" --svg-folded "$tmp/stacks.folded"
+    --svg "$tmp/stacks.svg" --svg-folded "$tmp/stacks.folded" \
+    --timeline "$tmp/timeline.json" --stack-events "$tmp/stack_events.txt"
   check host_svg --folded "$tmp/stacks.host.folded" --tally "$tmp/tally.json" \
     --svg "$tmp/stacks.host.svg"
   # The replay writes the same stacks.
