@@ -211,6 +211,7 @@ static void print_device_on(const struct tally_backend *b, const char *actor, co
   size_t *order = calloc(b->device_count, sizeof *order);
   const char **names = calloc(b->device_count, sizeof *names);
   char **shown = NULL;
+  size_t shown_count = 0; /* n counts the transfers' rows further down */
   if (!order || !names)
     goto done;
   size_t n;
@@ -222,6 +223,7 @@ static void print_device_on(const struct tally_backend *b, const char *actor, co
     calls += b->device[order[i]].time.calls;
   }
   bool shortened = !full_names && (shown = short_kernel_names(b, order, n)) != NULL;
+  shown_count = shown ? n : 0;
   for (size_t i = 0; shown && i < n; i++)
     names[i] = shown[i];
   int width = full_names ? whole_width(names, n) : name_width(names, n);
@@ -287,7 +289,7 @@ static void print_device_on(const struct tally_backend *b, const char *actor, co
           (unsigned long long)calls, "", "", "", bw);
   fputc('\n', out);
 done:
-  for (size_t i = 0; shown && i < n; i++)
+  for (size_t i = 0; i < shown_count; i++)
     free(shown[i]);
   free(shown);
   free(order);
