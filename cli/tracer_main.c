@@ -167,12 +167,13 @@ static const char usage[] =
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
     "\n"
-    "`tracer diff A B` compares two saved traces (or two MPI jobs' folders): per backend\n"
-    "the host calls, kernels and transfers whose time, count or bytes changed most, with\n"
-    "both values, the change and its share of the whole difference; rows in one run\n"
-    "only; the step time of both when both have steps, and changes within the runs' own\n"
-    "step-to-step spread marked as noise (docs/steps.md). `tracer -- diff ...` runs an\n"
-    "app named diff.\n"
+    "`tracer diff A B` compares two runs, each a saved trace, an MPI job's folder or a\n"
+    "JSON result (-j's output, a job's too): per backend the host calls, kernels and\n"
+    "transfers whose time, count or bytes changed most, with both values, the change and\n"
+    "its share of the whole difference; rows in one run only; the step time of both when\n"
+    "both have steps (a JSON result has them when made with --steps), and changes within\n"
+    "the runs' own step-to-step spread marked as noise (docs/steps.md); `tracer diff\n"
+    "--help` says more. `tracer -- diff ...` runs an app named diff.\n"
     "\n"
     "Exit status: APP's own (when a signal N killed it, the tracer ends killed by N too,\n"
     "which a shell shows as 128+N; 127 when it cannot be found, 126 when it cannot be\n"
@@ -200,6 +201,34 @@ static int bad_value(const char *option, const char *value, const char *why) {
   return TRACER_EXIT_USAGE;
 }
 
+static const char diff_usage[] =
+    "Usage: tracer diff [-j] [-o FILE] [-q|-v] A B\n"
+    "\n"
+    "Compares two runs, A and B, each a saved trace (a folder tracer -r reads), an\n"
+    "MPI or torchrun job's folder, or a JSON result (tracer -j -o FILE's output, of a\n"
+    "run, a replay or a job; mixed kinds too). Per backend, the host calls, kernels\n"
+    "and transfers whose time, count or bytes changed, the largest changes first,\n"
+    "with both values, the change and its share of the whole difference (the sum of\n"
+    "every row's change); rows in one run only are marked so. When both runs have\n"
+    "steps (a trace's first process with steps, a job's slowest rank per step, a JSON\n"
+    "result's when made with --steps), their step counts and medians come first, and\n"
+    "a change within the runs' own step-to-step spread is marked noise. The text\n"
+    "shows the 10 largest changes of each table in 100 columns (names cut, C++ kernel\n"
+    "names shortened); -j has every changed row, names whole (docs/steps.md).\n"
+    "\n"
+    "Options:\n"
+    "  -j, --json             print the comparison as JSON\n"
+    "  -o, --output FILE      write it to FILE instead of standard output\n"
+    "  -q, --quiet            no messages on standard error but errors\n"
+    "  -v, --verbose          also say what the tracer does, step by step (debug)\n"
+    "  -h, --help             show this help and exit\n"
+    "\n"
+    "Exit status: 0 when compared; 2 for a bad command line, a path that is no trace,\n"
+    "job or file, a file that is not a tracer's JSON result (named with the line and\n"
+    "column where its JSON breaks) or two runs with no backend in common; 4 when a\n"
+    "trace or job cannot be read, libjansson (for JSON results) is missing, or FILE\n"
+    "cannot be written.\n";
+
 /* `tracer diff [-j] [-o FILE] [-q|-v] A B`. */
 static int diff_main(int argc, char **argv) {
   struct tracer_options o = {0};
@@ -207,17 +236,27 @@ static int diff_main(int argc, char **argv) {
   size_t n = 0;
   int level = LOG_INFO;
   for (int i = 2; i < argc; i++) {
+    if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+      fputs(diff_usage, stdout);
+      return TRACER_EXIT_OK;
+    }
     if (strcmp(argv[i], "-j") == 0 || strcmp(argv[i], "--json") == 0)
       o.json = true;
-    else if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
+    else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+      if (i + 1 == argc) {
+        log_setup("tracer", level);
+        log_error("tracer diff %s needs a FILE to write the comparison to", argv[i]);
+        return TRACER_EXIT_USAGE;
+      }
       o.output = argv[++i];
-    else if (strcmp(argv[i], "-q") == 0)
+    } else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0)
       level = LOG_ERROR;
-    else if (strcmp(argv[i], "-v") == 0)
+    else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
       level = LOG_DEBUG;
     else if (argv[i][0] == '-' && argv[i][1]) {
       log_setup("tracer", level);
-      log_error("tracer diff takes -j, -o FILE, -q and -v, not %s", argv[i]);
+      log_error("tracer diff takes -j, -o FILE, -q, -v and -h, not %s (tracer diff --help)",
+                argv[i]);
       return TRACER_EXIT_USAGE;
     } else if (n < 2)
       paths[n++] = argv[i];

@@ -7,7 +7,7 @@ packages="
   build-essential cmake pkg-config clang-format jq time ltrace uftrace
   libclang-19-dev clang-19 libomp-19-dev libclang-rt-19-dev
   clang-tools-19
-  libyaml-dev
+  libyaml-dev libjansson-dev
   liblttng-ust-dev lttng-tools liblttng-ctl-dev babeltrace2 libbabeltrace2-dev python3-bt2
   protobuf-compiler protobuf-c-compiler libprotobuf-c-dev
   libze-dev

@@ -1,11 +1,12 @@
 /* check_versions: the LTTng parts a run uses (lttng-ust in the app, lttng-tools' session
  * daemon, liblttng-ctl in the tracer), babeltrace2, which reads traces with other tools,
- * and libotf2, which --otf2 loads. Versions are those the programs report, or the build's where a library has no
+ * libotf2, which --otf2 loads, and libjansson, which tracer diff loads for JSON results. Versions are those the programs report, or the build's where a library has no
  * way to say (lttng-ust). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check_report.h"
+#include "jansson_library.h"
 #include "otf2_library.h"
 #include "path_search.h"
 
@@ -91,9 +92,24 @@ static void check_otf2(struct check_report *report) {
   diag_clear(&d);
 }
 
+/* Optional: libjansson, which tracer diff loads for JSON results alone
+ * (jansson_library.h). */
+static void check_jansson(struct check_report *report) {
+  struct diag d;
+  diag_init(&d);
+  if (jansson_library_load(&d) == 0)
+    check_say(report, CHECK_OK, "jansson", "%s (loaded for tracer diff of JSON results only)",
+              jansson_library_soname());
+  else
+    check_say(report, CHECK_INFO, "jansson", "tracer diff cannot read JSON results: %s",
+              d.count ? d.causes[0].message : "libjansson cannot be loaded");
+  diag_clear(&d);
+}
+
 void check_versions(struct check_report *report, const struct check_request *request) {
   check_ust(report, request);
   check_tools(report);
   check_babeltrace(report);
   check_otf2(report);
+  check_jansson(report);
 }

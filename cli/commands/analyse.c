@@ -62,34 +62,32 @@ int analyse_job(const struct tracer_options *o, const char *job_dir, const long 
   struct job_report_request req = {job_dir,      ranks,         n,      timeout_s,
                                    o->threads,   o->json,       o->extended, o->ranks,
                                    o->ranks_pct, o->full_names, NULL,   NULL,
-                                   false};
+                                   false,        NULL};
   if (window_requested(&window)) {
     req.window = &window;
     req.steps_pattern = o->steps_pattern;
     req.reduce_again = ranks == NULL; /* a replay; a live job's ranks reduced through it */
   }
+  struct job_steps_request steps = {job_dir, o->steps_pattern, req.window, o->threads};
+  if (o->steps) /* each rank's steps, the slowest rank of each */
+    req.steps = &steps;
   struct node_gather_report got;
-  int rc = job_report_print(&req, out, &got) ? TRACER_EXIT_ANALYSIS : 0;
+  struct diag d;
+  diag_init(&d);
+  int rc = job_report_print(&req, out, &got, &d) ? TRACER_EXIT_ANALYSIS : 0;
+  if (rc && d.count) { /* the steps asked for: bad input */
+    char chain[1024];
+    log_error("%s", diag_join(&d, chain, sizeof chain));
+    diag_clear(&d);
+    return close_output(o, out, TRACER_EXIT_USAGE);
+  }
+  diag_clear(&d);
   if (rc && got.window_error[0]) { /* no rank's window held anything: bad input */
     log_error("%s", got.window_error);
     return close_output(o, out, TRACER_EXIT_USAGE);
   }
   if (got.window_error[0])
     log_warn("some ranks were left out: %s", got.window_error);
-  if (rc == 0 && o->steps && !o->json) { /* each rank's steps, the slowest rank of each */
-    struct job_steps_request steps = {job_dir, o->steps_pattern, req.window, o->threads};
-    struct diag d;
-    diag_init(&d);
-    if (job_steps_print(&steps, out, &d)) {
-      char chain[1024];
-      log_error("%s", diag_join(&d, chain, sizeof chain));
-      rc = TRACER_EXIT_USAGE;
-    }
-    diag_clear(&d);
-  } else if (o->steps && o->json) {
-    log_warn("--steps: a job's JSON report has no steps yet; replay a rank's folder "
-             "(tracer -r %s/rank-N --steps -j)", job_dir);
-  }
   if (got.from_events)
     log_warn("ranks without a result%s, counted from their events: %s",
              ranks ? " in time" : "", got.late);

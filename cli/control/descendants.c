@@ -17,12 +17,30 @@
 #include <time.h>
 #include <unistd.h>
 
-int descendants_adopt(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
-
 struct pid_list {
   pid_t *pids;
   size_t count, cap;
 };
+
+/* The processes below the tracer before the app started: not the app's. They are the
+ * session daemon's (lttng-sessiond, its consumers and run-as helpers) where the tracer is
+ * its pid namespace's init (`docker run IMAGE tracer APP`, `unshare --pid --fork`), to
+ * which the daemon was re-parented when it went into the background. */
+static struct pid_list before_app;
+
+static void children(pid_t except, struct pid_list *out);
+
+static bool listed(const struct pid_list *l, pid_t pid) {
+  for (size_t i = 0; i < l->count; i++)
+    if (l->pids[i] == pid)
+      return true;
+  return false;
+}
+
+int descendants_adopt(void) {
+  children(0, &before_app);
+  return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
 
 static int list_add(struct pid_list *l, pid_t pid) {
   if (l->count == l->cap) {
@@ -61,7 +79,7 @@ static void children(pid_t except, struct pid_list *out) {
       continue;
     long pid;
     while (fscanf(f, "%ld", &pid) == 1)
-      if ((pid_t)pid != except)
+      if ((pid_t)pid != except && !listed(&before_app, (pid_t)pid))
         list_add(out, (pid_t)pid);
     fclose(f);
   }
@@ -121,7 +139,8 @@ size_t descendants_running(pid_t except, pid_t *pids, size_t max) {
   list_add(&below, getpid());
   for (size_t head = 0; head < below.count; head++)
     for (size_t i = 0; i < all.count && i < parents.count; i++)
-      if (parents.pids[i] == below.pids[head] && all.pids[i] != except)
+      if (parents.pids[i] == below.pids[head] && all.pids[i] != except &&
+          !listed(&before_app, all.pids[i]))
         list_add(&below, all.pids[i]);
   size_t running = below.count ? below.count - 1 : 0; /* the tracer itself first */
   for (size_t i = 0; i < running && i < max; i++)

@@ -6,7 +6,9 @@
  * app: a process of the app whose parent ends is then re-parented to the tracer rather
  * than to init, daemons included, so every process the app started is below the tracer
  * until it ends. Whatever the tracer started itself before that (a session daemon) was
- * re-parented to init already; its other children (the sampler) are named to every call.
+ * re-parented to init already, or, where the tracer is its pid namespace's init (in a
+ * container), to the tracer: what is below it when it adopts is not the app's. Its other
+ * children (the sampler) are named to every call.
  *
  * Only the tracer's main thread calls these. Nothing prints: the caller says what happened.
  */

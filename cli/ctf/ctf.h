@@ -151,7 +151,8 @@ struct ctf_value {
     uint64_t u;
     double f;
     struct {
-      const char *chars;  /* in the mapped file, NUL-terminated there */
+      const char *chars;  /* in the mapped file, NUL-terminated there: valid as long as
+                             the cursor (or merge) that read it is open */
       size_t length;      /* bytes before the NUL */
     } string;
     struct {
@@ -391,10 +392,11 @@ struct ctf_event {
   const struct ctf_value *stream_context;  /* stream class event_context fields */
   const struct ctf_value *context;         /* event class context fields, NULL if none */
   struct {                         /* where the payload lies, for the decoders */
-    const uint8_t *packet_data;
+    const uint8_t *packet_data;    /* the packet's byte 0, as the cursor's window has it */
     uint64_t payload_bit;
     uint64_t end_bit;
     uint64_t *registers;
+    uintptr_t persist;             /* ctf_exec.persist */
   } internal;
 };
 

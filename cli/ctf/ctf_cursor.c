@@ -1,7 +1,15 @@
-/* ctf_cursor.c: one stream file, mapped read-only, read packet by packet and event by
- * event. Nothing is ever read past the end of the file or of a packet's content: a
- * truncated or corrupt stream ends in an error that names the file, the packet and the
- * byte offset, after every complete event before the fault has been yielded. */
+/* ctf_cursor.c: one stream file, read packet by packet and event by event. Nothing is
+ * ever read past the end of the file or of a packet's content: a truncated or corrupt
+ * stream ends in an error that names the file, the packet and the byte offset, after
+ * every complete event before the fault has been yielded.
+ *
+ * The events are decoded from a window of the packet read into a buffer of the cursor's
+ * own (pread), not from the file mapped in memory: mapping a page of the file costs the
+ * kernel at least what copying it does, and on the PVM guests CI runs on, for a trace
+ * written a while before, 2.5 to 3 times as much (bench/RESULTS.md, issue 48); the
+ * buffer, read again and again, stays mapped and in the caches. The file is still mapped, for the strings handed out
+ * (ctf_value.string.chars points into the mapping, which lives as long as the cursor):
+ * only the pages of strings a caller reads are ever touched there. */
 #include "ctf_internal.h"
 
 #include <errno.h>
@@ -10,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,6 +26,10 @@ enum {
   PACKET_MAGIC = 0xc1fc1fc1,
   RELEASE_CHUNK = 8 << 20,   /* bytes read before pages are handed back to the kernel */
   CURSOR_PREFETCH_BYTES = 512, /* how far ahead of an event its stream is prefetched */
+  WINDOW_BYTES = 256 << 10,  /* a packet is read this much at a time */
+  WINDOW_ALIGN = 4096,       /* a window starts at a multiple of this in its packet */
+  HEAD_BYTES = 4096,         /* read first for a packet's header and context */
+  EVENT_MARGIN = 16 << 10,   /* an event starting closer to the window's end moves it */
 };
 
 /* Where the well-known fields sit in a scope, -1 when absent. */
@@ -28,7 +41,16 @@ struct ctf_cursor {
   const struct ctf_stream *stream;
   const struct ctf_subtrace_private *subtrace;
   const uint8_t *map;            /* NULL for an empty file */
+  int fd;                        /* the stream file, read with pread; -1: an empty file, or
+                                    windows copied from the mapping (ctf_cursor_open) */
   uint64_t file_size;
+  /* The window of the packet being read: its bytes [window_start, window_end) (from the
+   * packet's start) in buffer, and `data`, where the packet's byte 0 would be, so that
+   * data + (bit >> 3) is bit's byte for any bit of the window. */
+  uint8_t *buffer;               /* owned */
+  size_t buffer_size;
+  uint64_t window_start, window_end;
+  const uint8_t *data;
   uint64_t released;             /* bytes before this were handed back (see release) */
   uint64_t page_size;
 
@@ -109,6 +131,7 @@ enum ctf_status ctf_cursor_open(const struct ctf_trace *trace, size_t stream_ind
       field_slot(md->packet_header, "stream_id"),
       field_slot(md->packet_header, "stream_instance_id")};
 
+  cursor->fd = -1;
   int fd = open(stream->path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     status = ctf_fail(error, CTF_ERR_IO, "Cannot open stream: file=%s: %s", stream->path,
@@ -135,9 +158,19 @@ enum ctf_status ctf_cursor_open(const struct ctf_trace *trace, size_t stream_ind
     }
     /* Packets are read front to back: let the kernel read ahead. */
     madvise(map, cursor->file_size, MADV_SEQUENTIAL);
+    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     cursor->map = map;
+    /* A trace of very many streams read at once would take every descriptor the
+     * process may have: past half of them, a cursor copies its windows from the
+     * mapping instead. */
+    struct rlimit files;
+    if (getrlimit(RLIMIT_NOFILE, &files) != 0 || (rlim_t)fd < files.rlim_cur / 2)
+      cursor->fd = fd;
+    else
+      close(fd);
+  } else {
+    close(fd);
   }
-  close(fd);
 done:
   if (status != CTF_OK) {
     ctf_cursor_close(cursor);
@@ -152,6 +185,9 @@ void ctf_cursor_close(struct ctf_cursor *cursor) {
     return;
   if (cursor->map)
     munmap((void *)cursor->map, cursor->file_size);
+  if (cursor->fd >= 0)
+    close(cursor->fd);
+  free(cursor->buffer);
   free(cursor->registers);
   free(cursor->header_values);
   free(cursor->packet_context_values);
@@ -208,6 +244,53 @@ static enum ctf_status stream_fail(struct ctf_cursor *cursor, struct ctf_error *
   free(cursor->failure_message);
   cursor->failure_message = strdup(target->message);
   return CTF_ERR_DATA;
+}
+
+/* Reads bytes [from, from + want) of the packet being read (from taken down to a
+ * multiple of WINDOW_ALIGN; no more than `limit` bytes of the packet) into the window. */
+static enum ctf_status load_window(struct ctf_cursor *cursor, uint64_t from, uint64_t want,
+                                   uint64_t limit, struct ctf_error *error) {
+  uint64_t start = from / WINDOW_ALIGN * WINDOW_ALIGN;
+  uint64_t end = from + want < limit ? from + want : limit;
+  if (end < start)
+    end = start;
+  size_t bytes = (size_t)(end - start);
+  if (bytes > cursor->buffer_size) {
+    size_t size = bytes > WINDOW_BYTES ? bytes : WINDOW_BYTES;
+    uint8_t *grown = realloc(cursor->buffer, size);
+    if (!grown) {
+      cursor->failed = CTF_ERR_NO_MEMORY;
+      free(cursor->failure_message);
+      cursor->failure_message = strdup("Cannot read stream: out of memory");
+      return ctf_fail(error, CTF_ERR_NO_MEMORY, "Cannot read stream: file=%s: out of memory",
+                      cursor->stream->path);
+    }
+    cursor->buffer = grown;
+    cursor->buffer_size = size;
+  }
+  uint64_t at = cursor->packet_offset + start;
+  if (cursor->fd < 0 && bytes)
+    memcpy(cursor->buffer, cursor->map + at, bytes);
+  for (size_t done = 0; cursor->fd >= 0 && done < bytes;) {
+    ssize_t n = pread(cursor->fd, cursor->buffer + done, bytes - done, (off_t)(at + done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return stream_fail(cursor, error, (start + done) * 8, "Cannot read the file: %s",
+                         n < 0 ? strerror(errno) : "it is shorter than when it was opened");
+    done += (size_t)n;
+  }
+  cursor->window_start = start;
+  cursor->window_end = end;
+  /* Where the packet's byte 0 would be: computed as an integer, it is never read there. */
+  cursor->data = (const uint8_t *)((uintptr_t)cursor->buffer - (uintptr_t)start);
+  return CTF_OK;
+}
+
+/* What to add to the address of a byte of the window to have the same byte in the
+ * mapping (strings handed out point there: ctf_exec.persist). */
+static uintptr_t persist_of(const struct ctf_cursor *cursor) {
+  return (uintptr_t)(cursor->map + cursor->packet_offset) - (uintptr_t)cursor->data;
 }
 
 /* A damaged event inside a packet that the file holds whole: the error is reported once
@@ -278,10 +361,19 @@ static void count_discarded(struct ctf_cursor *cursor, struct ctf_packet *packet
 static enum ctf_status open_packet(struct ctf_cursor *cursor, struct ctf_error *error) {
   const struct ctf_subtrace_private *sub = cursor->subtrace;
   uint64_t offset = cursor->packet_offset;
-  uint64_t available = (cursor->file_size - offset) * 8;
-  struct ctf_exec x = {
-      .data = cursor->map + offset, .end = available, .registers = cursor->registers,
-      .clock = cursor->clock};
+  uint64_t in_file = cursor->file_size - offset;
+  uint64_t available = in_file * 8;
+  /* The headers are read from a first window, made larger while they run past it. */
+  uint64_t want = HEAD_BYTES;
+again:;
+  enum ctf_status loaded = load_window(cursor, 0, want, in_file, error);
+  if (loaded != CTF_OK)
+    return loaded;
+  bool whole = cursor->window_end >= in_file;
+  want *= 4;
+  struct ctf_exec x = {.data = cursor->data, .end = cursor->window_end * 8,
+                       .registers = cursor->registers, .clock = cursor->clock,
+                       .persist = persist_of(cursor)};
   struct ctf_packet *packet = &cursor->packet;
   memset(packet, 0, sizeof *packet);
   packet->index = cursor->packet_index;
@@ -290,9 +382,12 @@ static enum ctf_status open_packet(struct ctf_cursor *cursor, struct ctf_error *
   uint64_t stream_id = 0;
   if (sub->packet_header_plan) {
     x.values = cursor->header_values;
-    if (ctf_exec_scope(sub->packet_header_plan, &x) != CTF_OK)
+    if (ctf_exec_scope(sub->packet_header_plan, &x) != CTF_OK) {
+      if (!whole)
+        goto again;
       return stream_fail(cursor, error, x.position, "Cannot read packet header: %s (the file "
                          "ends at byte %llu)", x.failure, (unsigned long long)cursor->file_size);
+    }
     const struct header_slots *slots = &cursor->header_slots;
     bool present;
     uint64_t magic = unsigned_value(x.values, slots->magic, &present);
@@ -323,10 +418,13 @@ static enum ctf_status open_packet(struct ctf_cursor *cursor, struct ctf_error *
   bool has_packet_size = false, has_content_size = false;
   if (sc->packet_context_plan) {
     x.values = cursor->packet_context_values;
-    if (ctf_exec_scope(sc->packet_context_plan, &x) != CTF_OK)
+    if (ctf_exec_scope(sc->packet_context_plan, &x) != CTF_OK) {
+      if (!whole)
+        goto again;
       return stream_fail(cursor, error, x.position, "Cannot read packet context: %s (the "
                          "file ends at byte %llu)", x.failure,
                          (unsigned long long)cursor->file_size);
+    }
     const struct ctf_type *type = sc->pub.packet_context;
     const struct ctf_value *v = x.values;
     packet_size = unsigned_value(v, field_slot(type, "packet_size"), &has_packet_size);
@@ -433,45 +531,79 @@ enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_even
   }
 
   const struct ctf_stream_class_private *sc = cursor->stream_class;
-  struct ctf_exec x = {
-      .data = cursor->map + cursor->packet_offset, .position = cursor->position,
-      .end = cursor->content_end, .registers = cursor->registers, .clock = cursor->clock};
   uint64_t start = cursor->position;
-  /* The events a few hundred bytes on, asked for now: the hardware's prefetch stops at
-   * each page's end, and in a read in time order the streams take turns. (A prefetch
-   * past the mapping does nothing.) */
-  __builtin_prefetch(x.data + (start >> 3) + CURSOR_PREFETCH_BYTES);
-  if (sc->event_header_plan && ctf_exec_event_header(sc->event_header_plan, &x) != CTF_OK)
-    return event_fail(cursor, error, x.position, "Cannot read event header: %s%s",
-                       x.failure, cut_reason(cursor));
-  const struct ctf_event_class_private *ec = ctf_stream_class_event(sc, x.event_id);
-  if (!ec)
-    return event_fail(cursor, error, start, "Cannot read event: no event class has "
-                                             "id=%llu in stream class %llu",
-                       (unsigned long long)x.event_id, (unsigned long long)sc->pub.id);
-  if (sc->event_context_plan) {
-    x.values = cursor->stream_context_values;
-    if (ctf_exec_scope(sc->event_context_plan, &x) != CTF_OK)
+  /* The window holds the event, or moves to it (EVENT_MARGIN ahead, or more when an event
+   * runs past its end: then decoded again). */
+  uint64_t content_bytes = (cursor->content_end + 7) / 8, at = start >> 3;
+  uint64_t want = WINDOW_BYTES;
+  if (at < cursor->window_start || (cursor->window_end < content_bytes &&
+                                    (at >= cursor->window_end ||
+                                     cursor->window_end - at < EVENT_MARGIN))) {
+    enum ctf_status loaded = load_window(cursor, at, want, content_bytes, error);
+    if (loaded != CTF_OK)
+      return loaded;
+  }
+  struct ctf_exec x;
+  const struct ctf_event_class_private *ec;
+  uint64_t payload;
+  for (;;) {
+    uint64_t end = cursor->window_end * 8;
+    bool whole = end >= cursor->content_end;
+    x = (struct ctf_exec){.data = cursor->data, .position = start,
+                          .end = whole ? cursor->content_end : end,
+                          .registers = cursor->registers, .clock = cursor->clock,
+                          .persist = persist_of(cursor)};
+    /* The events a few hundred bytes on, asked for now: in a read in time order the
+     * streams take turns. (A prefetch past the buffer does nothing.) */
+    __builtin_prefetch(x.data + (start >> 3) + CURSOR_PREFETCH_BYTES);
+    const char *what = NULL; /* the part that did not fit, if any */
+    ec = NULL;
+    payload = x.position;
+    if (sc->event_header_plan && ctf_exec_event_header(sc->event_header_plan, &x) != CTF_OK) {
+      what = "header";
+    } else if (!(ec = ctf_stream_class_event(sc, x.event_id))) {
+      return event_fail(cursor, error, start, "Cannot read event: no event class has "
+                                               "id=%llu in stream class %llu",
+                         (unsigned long long)x.event_id, (unsigned long long)sc->pub.id);
+    } else {
+      if (sc->event_context_plan) {
+        x.values = cursor->stream_context_values;
+        if (ctf_exec_scope(sc->event_context_plan, &x) != CTF_OK)
+          what = "context";
+      }
+      if (!what && ec->context_plan) {
+        x.values = cursor->event_context_values;
+        if (ctf_exec_scope(ec->context_plan, &x) != CTF_OK)
+          what = "context";
+      }
+      x.values = NULL;
+      payload = x.position;
+      if (!what && ec->payload_plan) {
+        payload = (x.position + ec->payload_plan->alignment - 1) &
+                  ~(uint64_t)(ec->payload_plan->alignment - 1);
+        if (ctf_exec_scope(ec->payload_plan, &x) != CTF_OK)
+          what = "payload";
+      }
+    }
+    if (!what)
+      break;
+    if (!whole) { /* it runs past the window: a larger one, from the event on */
+      want = 2 * (cursor->window_end - at > want ? cursor->window_end - at : want);
+      enum ctf_status loaded = load_window(cursor, at, want, content_bytes, error);
+      if (loaded != CTF_OK)
+        return loaded;
+      continue;
+    }
+    if (what[0] == 'h')
+      return event_fail(cursor, error, x.position, "Cannot read event header: %s%s",
+                         x.failure, cut_reason(cursor));
+    if (what[0] == 'c')
       return event_fail(cursor, error, x.position, "Cannot read event context: event=%s: "
                                                     "%s%s", ec->pub.name, x.failure,
                          cut_reason(cursor));
-  }
-  if (ec->context_plan) {
-    x.values = cursor->event_context_values;
-    if (ctf_exec_scope(ec->context_plan, &x) != CTF_OK)
-      return event_fail(cursor, error, x.position, "Cannot read event context: event=%s: "
-                                                    "%s%s", ec->pub.name, x.failure,
-                         cut_reason(cursor));
-  }
-  x.values = NULL;
-  uint64_t payload = x.position;
-  if (ec->payload_plan) {
-    payload = (x.position + ec->payload_plan->alignment - 1) &
-              ~(uint64_t)(ec->payload_plan->alignment - 1);
-    if (ctf_exec_scope(ec->payload_plan, &x) != CTF_OK)
-      return event_fail(cursor, error, x.position, "Cannot read event payload: event=%s: "
-                                                    "%s%s", ec->pub.name, x.failure,
-                         cut_reason(cursor));
+    return event_fail(cursor, error, x.position, "Cannot read event payload: event=%s: "
+                                                  "%s%s", ec->pub.name, x.failure,
+                       cut_reason(cursor));
   }
   if (x.position == start)   /* no header and nothing else: it would never advance */
     return event_fail(cursor, error, start, "Cannot read event: event=%s takes 0 bits",
@@ -488,7 +620,8 @@ enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_even
   event->context = ec->context_plan ? cursor->event_context_values : NULL;
   event->internal.packet_data = x.data;
   event->internal.payload_bit = payload;
-  event->internal.end_bit = cursor->content_end;
+  event->internal.end_bit = x.end;
+  event->internal.persist = x.persist;
   event->internal.registers = cursor->registers;
   cursor->has_event = true;
   *out = event;

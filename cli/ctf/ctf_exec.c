@@ -236,7 +236,7 @@ enum ctf_status ctf_exec_run(const struct ctf_plan *plan, uint32_t begin, uint32
         struct ctf_value *v = &values[op->slot];
         v->kind = CTF_VALUE_STRING;
         v->type = op->type;
-        v->u.string.chars = (const char *)start;
+        v->u.string.chars = (const char *)((uintptr_t)start + x->persist);
         v->u.string.length = (size_t)(nul - start);
       }
       position += (uint64_t)(nul - start + 1) * 8;

@@ -215,6 +215,10 @@ struct ctf_exec {
   uint64_t clock;             /* current clock value of the stream */
   uint64_t event_id;
   const char *failure;        /* what went wrong, when a run fails */
+  /* Added to the address of a string's first byte in data: where the string lies in the
+   * mapped file, which outlives data (a cursor's window, ctf_cursor.c). 0: data is the
+   * mapping. */
+  uintptr_t persist;
 };
 
 /* Runs ops [begin, end) of a plan; CTF_ERR_DATA with x->failure and x->position at

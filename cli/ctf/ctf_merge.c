@@ -13,10 +13,15 @@ struct merge_entry {
 };
 
 struct ctf_merge {
+  /* The last clock met that counts ns, and its time at 0: the key of its values is that
+   * plus the value, as ctf_clock_to_ns() gives it (no 128-bit arithmetic per event). */
+  const struct ctf_clock_class *clock_ns;
+  int64_t clock_ns_zero;
   struct ctf_cursor **cursors;   /* owned */
   size_t cursor_count;
   struct merge_entry *heap;
   size_t heap_count;
+  bool top_out; /* the top's event was handed out: its cursor reads on at the next call */
   /* Cursors whose event was handed out (or not yet read): advanced on the next call. */
   struct ctf_cursor **pending;
   size_t pending_count;
@@ -39,9 +44,8 @@ static void heap_push(struct ctf_merge *merge, struct merge_entry entry) {
   merge->heap[at] = entry;
 }
 
-static struct merge_entry heap_pop(struct ctf_merge *merge) {
-  struct merge_entry top = merge->heap[0];
-  struct merge_entry last = merge->heap[--merge->heap_count];
+/* Puts `entry` in the top's place and sifts it down. */
+static void heap_replace_top(struct ctf_merge *merge, struct merge_entry entry) {
   size_t count = merge->heap_count, at = 0;
   for (;;) {
     size_t child = 2 * at + 1;
@@ -49,14 +53,37 @@ static struct merge_entry heap_pop(struct ctf_merge *merge) {
       break;
     if (child + 1 < count && before(&merge->heap[child + 1], &merge->heap[child]))
       child++;
-    if (!before(&merge->heap[child], &last))
+    if (!before(&merge->heap[child], &entry))
       break;
     merge->heap[at] = merge->heap[child];
     at = child;
   }
-  if (count)
-    merge->heap[at] = last;
+  merge->heap[at] = entry;
+}
+
+static struct merge_entry heap_pop(struct ctf_merge *merge) {
+  struct merge_entry top = merge->heap[0];
+  struct merge_entry last = merge->heap[--merge->heap_count];
+  if (merge->heap_count)
+    heap_replace_top(merge, last);
   return top;
+}
+
+/* ctf_clock_to_ns(clock, cycles), without 128-bit arithmetic for a clock counting ns
+ * whose values are far from overflowing (LTTng's monotonic clock). */
+static int64_t time_of(struct ctf_merge *merge, const struct ctf_clock_class *clock,
+                       uint64_t cycles) {
+  enum { FAST_BITS = 62 };
+  if (clock && clock == merge->clock_ns && cycles < UINT64_C(1) << FAST_BITS)
+    return merge->clock_ns_zero + (int64_t)cycles;
+  if (clock && clock->frequency == 1000000000 && clock != merge->clock_ns) {
+    int64_t zero = ctf_clock_to_ns(clock, 0);
+    if (zero > -(INT64_C(1) << FAST_BITS) && zero < INT64_C(1) << FAST_BITS) {
+      merge->clock_ns = clock;
+      merge->clock_ns_zero = zero;
+    }
+  }
+  return ctf_clock_to_ns(clock, cycles);
 }
 
 enum ctf_status ctf_merge_open(const struct ctf_trace *trace, const size_t *stream_indices,
@@ -109,6 +136,30 @@ void ctf_merge_close(struct ctf_merge *merge) {
 enum ctf_status ctf_merge_next(struct ctf_merge *merge, const struct ctf_event **event,
                                struct ctf_error *error) {
   *event = NULL;
+  /* The common case: the stream of the event handed out last, kept at the top, reads on;
+   * its next event takes its place there, sifted down once (not a pop and a push). */
+  if (merge->top_out) {
+    merge->top_out = false;
+    struct merge_entry top = merge->heap[0];
+    const struct ctf_event *next = NULL;
+    enum ctf_status status = ctf_cursor_next(top.cursor, &next, error);
+    if (status == CTF_OK) {
+      const struct ctf_stream_class *sc = next->event_class->stream_class;
+      top.time = time_of(merge, sc->clock, next->timestamp);
+      top.event = next;
+      heap_replace_top(merge, top);
+    } else {
+      heap_pop(merge); /* the stream ended, or failed: it leaves the merge */
+      if (status != CTF_END) {
+        if (!ctf_cursor_failed(top.cursor)) { /* it skipped a damaged packet: it goes on */
+          merge->pending[merge->pending_count] = top.cursor;
+          merge->pending_streams[merge->pending_count] = top.stream_index;
+          merge->pending_count++;
+        }
+        return status;
+      }
+    }
+  }
   while (merge->pending_count) {
     size_t last = --merge->pending_count;
     struct ctf_cursor *cursor = merge->pending[last];
@@ -122,16 +173,13 @@ enum ctf_status ctf_merge_next(struct ctf_merge *merge, const struct ctf_event *
       return status;           /* else this stream leaves the merge; the others go on */
     }
     const struct ctf_stream_class *sc = next->event_class->stream_class;
-    heap_push(merge, (struct merge_entry){ctf_clock_to_ns(sc->clock, next->timestamp),
+    heap_push(merge, (struct merge_entry){time_of(merge, sc->clock, next->timestamp),
                                           merge->pending_streams[last], cursor, next});
   }
   if (!merge->heap_count)
     return CTF_END;
-  struct merge_entry top = heap_pop(merge);
-  merge->pending[merge->pending_count] = top.cursor;
-  merge->pending_streams[merge->pending_count] = top.stream_index;
-  merge->pending_count++;
-  *event = top.event;
+  merge->top_out = true; /* read on at the next call */
+  *event = merge->heap[0].event;
   return CTF_OK;
 }
 

@@ -23,7 +23,7 @@ enum ctf_status ctf_event_decode_payload(const struct ctf_event *event,
   struct ctf_exec x = {
       .data = event->internal.packet_data, .position = event->internal.payload_bit,
       .end = event->internal.end_bit, .registers = event->internal.registers,
-      .values = values};
+      .values = values, .persist = event->internal.persist};
   if (ctf_exec_run(plan, 0, plan->op_count, &x) != CTF_OK)
     return ctf_fail(error, CTF_ERR_DATA, "Cannot decode payload: file=%s, event=%s, "
                                          "offset=%llu: %s",

@@ -133,10 +133,18 @@ static void stragglers_json(const void *arrivals, FILE *out) {
 
 static void samples_json(const void *report, FILE *out) { samples_print_json(report, out); }
 
+static void steps_json(const void *steps, FILE *out) { job_steps_print_json(steps, out); }
+
+static void slowest_json(const void *steps, FILE *out) {
+  job_steps_print_slowest_json(steps, out);
+}
+
 /* What the job adds to the tally's tables: the collectives over all ranks, and their
- * stragglers, when any; in JSON the sampling ranks' device counters (the text prints
- * them after the tables). room has space for 3. */
+ * stragglers, when any; in JSON the sampling ranks' device counters and the ranks' steps
+ * (the text prints them after the tables). room has space for ADDITIONS. */
+enum { ADDITIONS = 5 };
 static struct tally_additions additions_of(const struct job_result *r,
+                                           const struct job_steps *steps,
                                            struct tally_addition *room) {
   size_t n = 0;
   if (r->collectives.count)
@@ -147,19 +155,24 @@ static struct tally_additions additions_of(const struct job_result *r,
                                        &r->stragglers};
   if (r->samples.device_count || r->samples.unavailable_count)
     room[n++] = (struct tally_addition){"samples", samples_json, NULL, &r->samples};
+  if (steps) {
+    room[n++] = (struct tally_addition){"steps", steps_json, NULL, steps};
+    room[n++] = (struct tally_addition){"slowest_ranks", slowest_json, NULL, steps};
+  }
   return (struct tally_additions){room, n};
 }
 
 /* The tally's JSON (tally_print.c), with the job's object added as its last member. */
 static int print_json(const struct job_result *r, const struct node_gather_report *g,
-                      const struct job_report_request *req, FILE *out) {
+                      const struct job_report_request *req, const struct job_steps *steps,
+                      FILE *out) {
   char *text = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&text, &len);
   if (!mem)
     return -1;
-  struct tally_addition room[3];
-  struct tally_additions more = additions_of(r, room);
+  struct tally_addition room[ADDITIONS];
+  struct tally_additions more = additions_of(r, steps, room);
   tally_print_json(&r->tally, req->job_dir, NULL, req->extended, &more, mem);
   if (fclose(mem) != 0) {
     free(text);
@@ -177,7 +190,7 @@ static int print_json(const struct job_result *r, const struct node_gather_repor
 }
 
 int job_report_print(const struct job_report_request *req, FILE *out,
-                     struct node_gather_report *gathered) {
+                     struct node_gather_report *gathered, struct diag *d) {
   struct job_result r;
   if (job_result_init(&r)) {
     job_result_free(&r);
@@ -194,21 +207,24 @@ int job_report_print(const struct job_report_request *req, FILE *out,
     rc = job_result_resolve_peers(&r);
     job_result_sort(&r);
   }
+  struct job_steps steps = {0};
+  if (rc == 0 && req->steps && job_steps_read(req->steps, &steps, d))
+    rc = -1;
   if (rc == 0) {
     samples_sort(&r.samples);
     char window[256] = "";
     if (req->window)
       window_request_label(req->window, window, sizeof window);
     if (req->json) {
-      rc = print_json(&r, gathered, req, out);
+      rc = print_json(&r, gathered, req, req->steps ? &steps : NULL, out);
     } else {
       if (window[0]) /* the report's first line names the window */
         fprintf(out, "Window: %s of each rank's run (every table below counts only this "
                      "part)\n",
                 window);
       rank_spread_print_summary(&r, out);
-      struct tally_addition room[3];
-      struct tally_additions more = additions_of(&r, room);
+      struct tally_addition room[ADDITIONS];
+      struct tally_additions more = additions_of(&r, NULL, room);
       struct tally_print_options how = {req->extended, req->full_names};
       tally_print_text(&r.tally, NULL, &how, &more, out);
       hta_sort(&r.hta);
@@ -221,8 +237,11 @@ int job_report_print(const struct job_report_request *req, FILE *out,
       else if (r.rank_count > 1)
         fputs("Per-rank times of each call, with the median and the straggler ranks: "
               "--ranks\n", out);
+      if (req->steps)
+        job_steps_print_text(&steps, out);
     }
   }
+  job_steps_free(&steps);
   job_result_free(&r);
   return rc;
 }

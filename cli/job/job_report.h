@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "job_steps.h"
 #include "node_gather.h"
 #include "window_build.h"
 
@@ -30,11 +31,16 @@ struct job_report_request {
   const struct window_request *window;
   const char *steps_pattern;
   bool reduce_again;
+  /* The ranks' steps asked for (--steps: job_steps.h), borrowed; NULL: none. Read once
+   * the ranks' results are in: in JSON the "steps" and "slowest_ranks" members, in text
+   * after the report. */
+  const struct job_steps_request *steps;
 };
 
 /* Prints the report; *gathered says how the results came. Returns 0, or -1 when no rank
- * could be counted (gathered->missing names them). */
+ * could be counted (gathered->missing names them), or with a cause in d when the steps
+ * asked for cannot be found (nothing printed then). */
 int job_report_print(const struct job_report_request *req, FILE *out,
-                     struct node_gather_report *gathered);
+                     struct node_gather_report *gathered, struct diag *d);
 
 #endif

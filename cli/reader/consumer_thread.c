@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call_args.h"
 #include "reader_internal.h"
 
 enum {
@@ -71,6 +72,10 @@ struct consumer_thread {
   struct reader_call_target *call_targets; /* call_target_count; owned */
   size_t call_target_count;
   bool copy_slots;     /* a downstream reads a call's slots */
+  /* A call's arguments decoded here from its slots (consumer_thread_open), into args:
+   * those, then the ones the call came with (full mode's strings). */
+  struct call_args *arg_cache; /* NULL: the calls come with their arguments; owned */
+  struct trace_arg args[READER_MAX_ARGS];
   unsigned char *ring; /* RING_BYTES; owned */
   pthread_mutex_t lock;
   pthread_cond_t not_full, not_empty;
@@ -95,10 +100,23 @@ static void signal_locked(struct consumer_thread *p, pthread_cond_t *cond) {
 
 /* ---- The consumer's side ----------------------------------------------------------- */
 
+/* The call's arguments: its named slots, then those it came with. */
+static void decode_args(struct consumer_thread *p, struct trace_call *c) {
+  size_t count = 0;
+  call_args_add(p->arg_cache, &c->desc->functions[c->function], c->slots, c->slot_count,
+                p->args, &count, READER_MAX_ARGS);
+  for (size_t i = 0; i < c->arg_count && count < READER_MAX_ARGS; i++)
+    p->args[count++] = c->args[i];
+  c->args = p->args;
+  c->arg_count = count;
+}
+
 /* Hands a record to each downstream consumer that takes its kind, in their order. */
 static void dispatch(struct consumer_thread *p, struct record *r) {
   int rc = 0;
   if (r->type == RECORD_CALL) {
+    if (p->arg_cache)
+      decode_args(p, &r->u.call);
     for (size_t i = 0; i < p->call_target_count && !rc; i++)
       rc = p->call_targets[i].call(p->call_targets[i].context, &r->u.call);
     if (rc)
@@ -420,6 +438,7 @@ bool consumer_thread_can_take(const struct trace_consumer *c) {
 
 static void free_thread(struct consumer_thread *p) {
   free(p->ring);
+  call_args_free(p->arg_cache);
   free(p->downstream);
   free(p->call_targets);
   pthread_mutex_destroy(&p->lock);
@@ -429,7 +448,8 @@ static void free_thread(struct consumer_thread *p) {
 }
 
 int consumer_thread_open(const struct trace_consumer *const *downstream, size_t n,
-                         struct consumer_thread **out, struct trace_consumer *upstream) {
+                         bool args_beside, struct consumer_thread **out,
+                         struct trace_consumer *upstream) {
   *out = NULL;
   for (size_t i = 0; i < n; i++)
     if (!consumer_thread_can_take(downstream[i]))
@@ -465,7 +485,14 @@ int consumer_thread_open(const struct trace_consumer *const *downstream, size_t 
     upstream->pc_sample = d->pc_sample ? put_pc_sample : upstream->pc_sample;
     upstream->stream_done = d->stream_done ? put_stream_done : upstream->stream_done;
   }
-  if (!p->ring || !p->downstream || !p->call_targets ||
+  bool decodes = args_beside && upstream->needs & TRACE_NEEDS_ARGS;
+  if (decodes) {
+    p->arg_cache = call_args_new();
+    p->copy_slots = true;
+    upstream->needs = (upstream->needs & ~(unsigned)TRACE_NEEDS_ARGS) | TRACE_NEEDS_SLOTS |
+                      TRACE_NEEDS_STRINGS;
+  }
+  if (!p->ring || !p->downstream || !p->call_targets || (decodes && !p->arg_cache) ||
       pthread_create(&p->thread, NULL, consume, p) != 0) {
     free_thread(p);
     return -1;

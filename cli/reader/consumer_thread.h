@@ -25,10 +25,15 @@ bool consumer_thread_can_take(const struct trace_consumer *c);
 
 /* Starts the thread for the n consumers (each one that consumer_thread_can_take());
  * *upstream is the one consumer to give the read in their place: it needs what they
- * need, and has no finish(). Returns 0, or -1 when the thread cannot start or one of
- * them cannot be taken: then give the read the consumers themselves. */
+ * need, and has no finish(). With args_beside (no consumer left on the reading thread
+ * decodes arguments), a call's arguments are decoded from its slots on the thread beside
+ * the read: upstream needs the slots and full mode's strings (TRACE_NEEDS_STRINGS)
+ * instead of TRACE_NEEDS_ARGS, which takes that work off the reading thread and a
+ * call's arguments out of the ring. Returns 0, or -1 when the thread cannot start or one
+ * of them cannot be taken: then give the read the consumers themselves. */
 int consumer_thread_open(const struct trace_consumer *const *downstream, size_t n,
-                         struct consumer_thread **thread, struct trace_consumer *upstream);
+                         bool args_beside, struct consumer_thread **thread,
+                         struct trace_consumer *upstream);
 
 /* Waits until the consumers have taken every record, stops the thread and frees it; call
  * their finish() after. Returns the first non-zero status of their callbacks, else 0. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backends.h"
+#include "call_args.h"
 #include "reader_internal.h"
 
 /* Hands a record to every target that takes its kind, until one stops the read. */
@@ -37,15 +38,15 @@ int decoder_init(struct decoder *d, const struct trace_reader *reader,
   }
   if (d->needs & TRACE_NEEDS_ARGS)
     d->needs |= TRACE_NEEDS_SLOTS;
-  d->formats = calloc(READER_FORMAT_CACHE, sizeof *d->formats);
+  d->arg_cache = d->needs & TRACE_NEEDS_ARGS ? call_args_new() : NULL;
   d->values = calloc(READER_MAX_FIELDS, sizeof *d->values);
-  return d->formats && d->values ? 0 : -1;
+  return (d->arg_cache || !(d->needs & TRACE_NEEDS_ARGS)) && d->values ? 0 : -1;
 }
 
 void decoder_free(struct decoder *d) {
-  free(d->formats);
+  call_args_free(d->arg_cache);
   free(d->values);
-  d->formats = NULL;
+  d->arg_cache = NULL;
   d->values = NULL;
 }
 
@@ -77,7 +78,7 @@ static uint64_t span_ns(const struct ctf_event *ev, uint64_t from, uint64_t to) 
  * gives what one thread gives), within a nanosecond of the exact conversion. */
 enum { CLOCK_WINDOW_BITS = 32 };
 
-uint64_t decoder_time(struct decoder *d, const struct ctf_event *ev, uint64_t value) {
+uint64_t decoder_time_slow(struct decoder *d, const struct ctf_event *ev, uint64_t value) {
   const struct ctf_clock_class *clock = ev->event_class->stream_class->clock;
   if (!clock)
     return value;
@@ -87,8 +88,10 @@ uint64_t decoder_time(struct decoder *d, const struct ctf_event *ev, uint64_t va
       d->clock_base = 0;
       d->clock_base_ns = ctf_clock_to_ns(clock, 0);
     }
+    d->clock_ns = clock; /* decoder_time() from here */
     return (uint64_t)(d->clock_base_ns + (int64_t)value);
   }
+  d->clock_ns = NULL;
   uint64_t window = value & ~((UINT64_C(1) << CLOCK_WINDOW_BITS) - 1);
   if (clock != d->clock || window != d->clock_base) {
     d->clock = clock;
@@ -126,77 +129,6 @@ static const char *keep_text(struct decoder *d, size_t *used, const char *s, siz
 static bool is_length(const char *name) {
   size_t len = strlen(name);
   return len > 7 && strcmp(name + len - 7, "_length") == 0;
-}
-
-static struct reader_slot_formats *formats_of(struct decoder *d,
-                                              const struct tracer_function_desc *fd) {
-  struct reader_slot_formats *c =
-      &d->formats[((uintptr_t)fd / sizeof *fd) % READER_FORMAT_CACHE];
-  if (c->fd != fd) {
-    c->fd = fd;
-    for (uint32_t k = 0; k < fd->slot_count && k < READER_MAX_ARGS; k++) {
-      c->format[k] = fd->slots[k].name ? backends_field_format(fd, fd->slots[k].name,
-                                                               strlen(fd->slots[k].name))
-                                       : NULL;
-      c->named[k] = false;
-    }
-  }
-  return c;
-}
-
-/* The name the spec gives slot k's value, if any (formats->named_*: the last one kept). */
-static const char *value_name(struct reader_slot_formats *formats, uint32_t k, int64_t value) {
-  const struct tracer_field_format *format = formats->format[k];
-  if (!format || !format->names)
-    return NULL;
-  if (!formats->named[k] || formats->named_value[k] != value) {
-    formats->named[k] = true;
-    formats->named_value[k] = value;
-    formats->named_label[k] = backends_value_name(format->names, value);
-  }
-  return formats->named_label[k];
-}
-
-/* The record's named slots as arguments: the arguments as passed, then the result, the
- * status and the out values (absent where their pointer was NULL). */
-static void add_slots(struct decoder *d, struct trace_call *c,
-                      const struct tracer_function_desc *fd) {
-  struct reader_slot_formats *formats = formats_of(d, fd);
-  const uint64_t *slots = c->slots;
-  size_t n = c->slot_count;
-  for (uint32_t k = 0; k < fd->slot_count && k < READER_MAX_ARGS && c->arg_count < READER_MAX_ARGS;
-       k++) {
-    const struct tracer_slot *slot = &fd->slots[k];
-    if (!slot->name || slot->index >= n ||
-        (slot->present_if >= 0 && (size_t)slot->present_if < n && slots[slot->present_if] == 0))
-      continue;
-    struct trace_arg *a = &d->args[c->arg_count++];
-    a->name = slot->name;
-    int64_t value = event_map_slot_value(slot, slots[slot->index]);
-    const char *label = value_name(formats, k, value);
-    if (label) {
-      a->kind = TRACE_ARG_STRING;
-      a->v.s = label;
-      continue;
-    }
-    switch (slot->kind) {
-    case TRACER_SLOT_SIGNED: a->kind = TRACE_ARG_INT; a->v.i = value; break;
-    case TRACER_SLOT_UNSIGNED: a->kind = TRACE_ARG_UINT; a->v.u = (uint64_t)value; break;
-    case TRACER_SLOT_ADDRESS: a->kind = TRACE_ARG_POINTER; a->v.u = slots[slot->index]; break;
-    case TRACER_SLOT_FLOAT: {
-      float f;
-      uint32_t bits = (uint32_t)slots[slot->index];
-      memcpy(&f, &bits, sizeof f);
-      a->kind = TRACE_ARG_DOUBLE;
-      a->v.d = f;
-      break;
-    }
-    case TRACER_SLOT_DOUBLE:
-      a->kind = TRACE_ARG_DOUBLE;
-      memcpy(&a->v.d, &slots[slot->index], sizeof a->v.d);
-      break;
-    }
-  }
 }
 
 /* Full mode: strings after the record (arrays and struct bytes are left to `tracer -t`). */
@@ -303,11 +235,10 @@ static bool hand_out_call(struct decoder *d, const struct trace_source *from,
     if (!d->defer_clock_read)
       c->end = decoder_end_less_clock_read(c->start, c->end, d->clock_read_ns);
   }
-  if (d->needs & TRACE_NEEDS_ARGS) {
-    add_slots(d, c, fd);
-    if (info->full && !batched)
-      add_strings(d, c, ev, info);
-  }
+  if (d->needs & TRACE_NEEDS_ARGS)
+    call_args_add(d->arg_cache, fd, slots, n, d->args, &c->arg_count, READER_MAX_ARGS);
+  if (d->needs & (TRACE_NEEDS_ARGS | TRACE_NEEDS_STRINGS) && info->full && !batched)
+    add_strings(d, c, ev, info);
   /* The busiest hand-out (every call of the trace): the callbacks as read at the start,
    * side by side (the consumers' structs, one cache line or more each, were a miss a
    * call each on a read that writes a timeline). */

@@ -67,19 +67,6 @@ struct reader_stream_count {
   uint64_t packet; /* index of the packet being read; UINT64_MAX before the first */
 };
 
-/* The formats of a function's named slots, found once (backends_field_format searches
- * by name): direct-mapped by the function's description. */
-enum { READER_FORMAT_CACHE = 512 };
-struct reader_slot_formats {
-  const struct tracer_function_desc *fd;
-  const struct tracer_field_format *format[READER_MAX_ARGS];
-  /* The last value of each named slot and its name (NULL: none): most calls return the
-   * status of the one before, and the look-up is a search of the spec's names. */
-  bool named[READER_MAX_ARGS];
-  int64_t named_value[READER_MAX_ARGS];
-  const char *named_label[READER_MAX_ARGS];
-};
-
 /* A target that takes calls, its callback read once: a call goes to each of them. */
 struct reader_call_target {
   int (*call)(void *context, const struct trace_call *call);
@@ -98,6 +85,7 @@ struct decoder {
   /* Wall-clock conversion (TRACE_NEEDS_TIMES): the clock last seen and a reference
    * point on it, and the least clock read met so far, taken off each call's end. */
   const struct ctf_clock_class *clock;
+  const struct ctf_clock_class *clock_ns; /* clock when it counts ns: its time is base + value */
   uint64_t clock_base;
   int64_t clock_base_ns;
   double clock_scale;
@@ -119,7 +107,7 @@ struct decoder {
   uint64_t slots[READER_MAX_SLOTS];
   struct trace_arg args[READER_MAX_ARGS];
   char text[READER_TEXT_BYTES];
-  struct reader_slot_formats *formats; /* READER_FORMAT_CACHE; owned */
+  struct call_args *arg_cache;     /* TRACE_NEEDS_ARGS (call_args.h); owned */
   struct ctf_value *values;       /* READER_MAX_FIELDS; owned */
   /* The stacks the last records named, by id (the table takes a lock). */
   struct reader_stack_cache {
@@ -139,8 +127,15 @@ void decoder_free(struct decoder *d);
 int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
                   struct reader_stream_count *count);
 
-/* The wall-clock ns of a trace clock value (TRACE_NEEDS_TIMES). */
-uint64_t decoder_time(struct decoder *d, const struct ctf_event *ev, uint64_t value);
+/* The wall-clock ns of a trace clock value (TRACE_NEEDS_TIMES): inline for a clock of 1 GHz
+ * seen last (three times a call), else decoder_time_slow(). */
+uint64_t decoder_time_slow(struct decoder *d, const struct ctf_event *ev, uint64_t value);
+static inline uint64_t decoder_time(struct decoder *d, const struct ctf_event *ev,
+                                    uint64_t value) {
+  if (d->clock_ns && ev->event_class->stream_class->clock == d->clock_ns)
+    return (uint64_t)(d->clock_base_ns + (int64_t)value);
+  return decoder_time_slow(d, ev, value);
+}
 
 /* A call's end less the least clock read met so far (TRACE_NEEDS_TIMES). */
 static inline uint64_t decoder_end_less_clock_read(uint64_t start, uint64_t end,

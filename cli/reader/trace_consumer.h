@@ -50,6 +50,10 @@ enum trace_need {
    * a per-value row): they must come with their event, or with every slot copied. Such a
    * consumer stays on a thread that decodes (consumer_thread.h says why). */
   TRACE_NEEDS_RECORD = 1u << 6,
+  /* A call's strings of full mode as its arguments, its slots left undecoded (ARGS
+   * implies it): the reader's own, for consumers beside the read, which decode the
+   * slots on their thread (consumer_thread.h). */
+  TRACE_NEEDS_STRINGS = 1u << 7,
 };
 
 /* What a consumer's prepare_call or prepare_other made of a record: bytes appended with

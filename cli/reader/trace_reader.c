@@ -456,7 +456,12 @@ static void read_ordered(struct read_state *st, const struct reader_target *targ
       else
         kept[kept_count++] = targets[i];
     }
-    if (kept && moved && consumer_thread_open(moved, moved_count, &beside, &upstream) == 0) {
+    /* The arguments are decoded beside the read unless one left here takes them too. */
+    bool args_beside = true;
+    for (size_t i = 0; kept && i < kept_count; i++)
+      args_beside &= !(kept[i].consumer->needs & TRACE_NEEDS_ARGS);
+    if (kept && moved &&
+        consumer_thread_open(moved, moved_count, args_beside, &beside, &upstream) == 0) {
       kept[kept_count++] = (struct reader_target){&upstream, upstream.context};
       targets = kept;
       n = kept_count;

@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends.h"
+#include "call_args.h"
 #include "consumer_thread.h"
+#include "reader_internal.h"
 
 static int failures;
 #define CHECK(cond, ...)                                                                    \
@@ -195,7 +198,7 @@ static void every_kind_in_order(void) {
   const struct trace_consumer *both[] = {&a, &b};
   struct consumer_thread *thread;
   struct trace_consumer up;
-  CHECK(consumer_thread_open(both, 2, &thread, &up) == 0, "the thread did not start");
+  CHECK(consumer_thread_open(both, 2, false, &thread, &up) == 0, "the thread did not start");
   if (failures)
     return;
   CHECK(up.needs == (TRACE_NEEDS_ORDER | TRACE_NEEDS_ARGS | TRACE_NEEDS_SLOTS) && !up.finish &&
@@ -275,7 +278,7 @@ static void long_string_cut(void) {
   const struct trace_consumer *one[] = {&a};
   struct consumer_thread *thread;
   struct trace_consumer up;
-  CHECK(consumer_thread_open(one, 1, &thread, &up) == 0, "the thread did not start");
+  CHECK(consumer_thread_open(one, 1, false, &thread, &up) == 0, "the thread did not start");
   if (!thread)
     return;
   CHECK(up.call == NULL, "a call callback where none takes calls");
@@ -298,7 +301,7 @@ static void failure_stops(void) {
   const struct trace_consumer *one[] = {&a};
   struct consumer_thread *thread;
   struct trace_consumer up;
-  CHECK(consumer_thread_open(one, 1, &thread, &up) == 0, "the thread did not start");
+  CHECK(consumer_thread_open(one, 1, false, &thread, &up) == 0, "the thread did not start");
   if (!thread)
     return;
   struct trace_arg args[16];
@@ -332,12 +335,95 @@ static void refuses_raw_events(void) {
   const struct trace_consumer *one[] = {&text};
   struct consumer_thread *thread = (struct consumer_thread *)&s;
   struct trace_consumer up;
-  CHECK(consumer_thread_open(one, 1, &thread, &up) == -1 && thread == NULL,
+  CHECK(consumer_thread_open(one, 1, false, &thread, &up) == -1 && thread == NULL,
         "opened a thread for a consumer it cannot carry");
+}
+
+/* With the arguments decoded beside the read, the ring carries a call's slots and its
+ * strings: the consumer gets the arguments the reading thread would have given it, the
+ * named slots (decoded on its thread) then the strings that came with the call. */
+struct beside {
+  const struct tracer_function_desc *fd;
+  struct call_args *cache; /* the answer, decoded here as the reading thread would */
+  uint64_t calls, wrong;
+};
+
+static void beside_slots(size_t i, uint64_t *slots, size_t n) {
+  for (size_t k = 0; k < n; k++)
+    slots[k] = i % 7 == 0 ? 0 : i * 1000 + k; /* NULL pointers now and then: out values absent */
+}
+
+static int on_call_beside(void *context, const struct trace_call *c) {
+  struct beside *b = context;
+  size_t i = (size_t)c->pid;
+  uint64_t slots[64];
+  size_t n = b->fd->slot_count + 4 < 64 ? b->fd->slot_count + 4 : 64;
+  beside_slots(i, slots, n);
+  struct trace_arg want[READER_MAX_ARGS];
+  size_t count = 0;
+  call_args_add(b->cache, b->fd, slots, n, want, &count, READER_MAX_ARGS);
+  bool ok = c->arg_count == count + 1 && c->slot_count == n;
+  for (size_t k = 0; ok && k < count; k++)
+    ok = c->args[k].name == want[k].name && c->args[k].kind == want[k].kind &&
+         (want[k].kind == TRACE_ARG_STRING ? c->args[k].v.s == want[k].v.s
+                                           : c->args[k].v.u == want[k].v.u);
+  char text[512];
+  text_of(i | 1, text);
+  ok = ok && strcmp(c->args[count].name, "s") == 0 && strcmp(c->args[count].v.s, text) == 0;
+  if (!ok && b->wrong++ < 5)
+    CHECK(false, "call %zu: the arguments decoded beside the read differ (%zu of %zu)", i,
+          c->arg_count, count + 1);
+  b->calls++;
+  return 0;
+}
+
+static void args_decoded_beside(void) {
+  const struct tracer_backend_desc *desc = NULL;
+  const struct tracer_function_desc *fd = NULL;
+  for (size_t b = 0; tracer_backends[b] && !fd; b++) /* a function with a few named slots */
+    for (size_t f = 0; f < tracer_backends[b]->function_count && !fd; f++)
+      if (tracer_backends[b]->functions[f].slot_count >= 4) {
+        desc = tracer_backends[b];
+        fd = &desc->functions[f];
+      }
+  CHECK(fd != NULL, "no backend function with named slots");
+  if (!fd)
+    return;
+  struct beside seen = {.fd = fd, .cache = call_args_new()};
+  struct trace_consumer a = {.name = "timeline", .needs = TRACE_NEEDS_ORDER | TRACE_NEEDS_ARGS,
+                             .context = &seen, .call = on_call_beside};
+  const struct trace_consumer *one[] = {&a};
+  struct consumer_thread *thread;
+  struct trace_consumer up;
+  CHECK(consumer_thread_open(one, 1, true, &thread, &up) == 0, "the thread did not start");
+  if (!thread)
+    return;
+  CHECK(!(up.needs & TRACE_NEEDS_ARGS) && up.needs & TRACE_NEEDS_SLOTS &&
+            up.needs & TRACE_NEEDS_STRINGS,
+        "the reading thread still decodes the arguments (needs 0x%x)", up.needs);
+  size_t n = fd->slot_count + 4 < 64 ? fd->slot_count + 4 : 64;
+  for (size_t i = 0; i < CALLS / 4; i++) {
+    uint64_t slots[64];
+    beside_slots(i, slots, n);
+    char text[512];
+    size_t used = text_of(i | 1, text);
+    struct trace_arg s = {.name = "s", .kind = TRACE_ARG_STRING, .v.s = text};
+    struct trace_call c = {.desc = desc, .function = (int)(fd - desc->functions),
+                           .pid = (int64_t)i, .slots = slots, .slot_count = n, .args = &s,
+                           .arg_count = 1, .text = text, .text_used = used};
+    CHECK(up.call(up.context, &c) == 0, "call %zu not taken", i);
+    memset(slots, 0xff, sizeof slots); /* the reader reuses its buffers */
+    memset(text, 'x', sizeof text - 1);
+  }
+  CHECK(consumer_thread_close(thread) == 0, "a consumer failed");
+  CHECK(seen.calls == CALLS / 4 && seen.wrong == 0, "%" PRIu64 " calls, %" PRIu64 " wrong",
+        seen.calls, seen.wrong);
+  call_args_free(seen.cache);
 }
 
 int main(void) {
   every_kind_in_order();
+  args_decoded_beside();
   long_string_cut();
   failure_stops();
   refuses_raw_events();

@@ -10,7 +10,9 @@
  *    device-bound by the waits;
  *  - MPI: MPI_Wait 30% of the run, MPI_Send 10%: communication-bound (waits for peers);
  *  - a run with nothing traced taking a quarter: none of the traced APIs.
- * And the text's "Where the time went" shares add up to the parts given. */
+ * And the text's "Where the time went" shares add up to the parts given; it says start-up
+ * where set-up calls were made, never as "0.0%" (10 us of them in 1 s read "<0.1%"), and
+ * not at all without them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +112,29 @@ int main(void) {
             strstr(text, "waiting for devices 45.0%") &&
             strstr(text, "Verdict: communication-bound on the devices"),
         "text: %s", text);
+  free(text);
+
+  /* Set-up calls too short to show as a share: "<0.1%", the verdict over the whole run;
+   * none: no start-up at all. */
+  struct verdict_inputs brief = {.wall_ns = wall};
+  verdict_add_call(&brief, &cuda, F_INIT, 10000);
+  verdict_add_call(&brief, &cuda, F_LAUNCH, wall * 60 / 100);
+  out = open_memstream(&text, &len);
+  verdict_print_inputs(&brief, "", out);
+  fclose(out);
+  CHECK(strstr(text, "start-up <0.1% (set-up calls), CUDA host calls 60.0%") &&
+            !strstr(text, "start-up 0.0%") && !strstr(text, "after start-up") &&
+            strstr(text, "Verdict: host-API-bound: CUDA calls take 60.0% of the run."),
+        "10 us of set-up: %s", text);
+  free(text);
+  struct verdict_inputs no_setup = {.wall_ns = wall};
+  verdict_add_call(&no_setup, &cuda, F_LAUNCH, wall * 60 / 100);
+  out = open_memstream(&text, &len);
+  verdict_print_inputs(&no_setup, "", out);
+  fclose(out);
+  CHECK(!strstr(text, "start-up") && strstr(text, "Where the 1.00s went: CUDA host calls 60.0%") &&
+            strstr(text, "Verdict: host-API-bound"),
+        "no set-up call: %s", text);
   free(text);
   if (failures)
     fprintf(stderr, "verdict_unit_test: %d checks failed\n", failures);

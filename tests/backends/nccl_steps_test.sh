@@ -15,7 +15,8 @@
 #    is busy, its parts add up to at most 100%: NCCL's kernel launches inside
 #    ncclAllReduce counted once (with every call's time they came to about 130%);
 #  - tracer diff: the app's kernel made slower is the largest increase; a memset added to
-#    each step is in B only, with the app's count.
+#    each step is in B only, with the app's count; A's JSON result (--steps -j: two
+#    GPUs' tables, kernels per device) against B's trace is A's trace against B's.
 # Usage: nccl_steps_test.sh TRACER APP
 set -eu
 # shellcheck source=../e2e/lib.sh
@@ -102,6 +103,12 @@ expect_rc 0 c
 jq -e '([.rows[] | select(.kind == "kernel")] | max_by(.change_ns)) as $k
        | $k.name == "compute" and $k.b_ns > $k.a_ns and ($k.noise | not)' "$tmp/ab.json" >/dev/null ||
   fail "diff A B: the slower kernel compute is not the largest increase: $(jq -c '[.rows[] | select(.kind == "kernel")]' "$tmp/ab.json")"
+"$tracer" diff "$tmp/a_steps.json" "$tmp/b.trace" -j >"$tmp/ab_result.json" 2>"$tmp/ab_result.err" ||
+  fail "tracer diff A's JSON result B failed: $(cat "$tmp/ab_result.err")"
+jq -S 'del(.a, .b)' "$tmp/ab.json" >"$tmp/ab.rows"
+jq -S 'del(.a, .b)' "$tmp/ab_result.json" >"$tmp/ab_result.rows"
+cmp -s "$tmp/ab.rows" "$tmp/ab_result.rows" ||
+  fail "diff of A's JSON result and B differs from the traces': $(diff "$tmp/ab.rows" "$tmp/ab_result.rows" | head -n 20)"
 "$tracer" diff "$tmp/a.trace" "$tmp/c.trace" -j >"$tmp/ac.json" 2>"$tmp/ac.err" ||
   fail "tracer diff A C failed: $(cat "$tmp/ac.err")"
 added=$(jq '[.steps[].calls.cuMemsetD32Async // 0] | add' "$tmp/c.json")

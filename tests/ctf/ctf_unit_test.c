@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,7 +39,7 @@ static void check(bool ok, int line, const char *format, ...) {
 /* ---- A bit writer that follows the specification ----------------------------------------- */
 
 struct writer {
-  uint8_t bytes[1 << 16];
+  uint8_t bytes[1 << 22];
   uint64_t bit;          /* from the packet start */
   bool big_endian;
 };
@@ -386,6 +387,95 @@ static void test_compact_trace(void) {
   CHECK(count == 6, "%zu events", count);
   CHECK(ctf_cursor_events_discarded(cursor) == 20, "20 discarded in all, not %" PRIu64,
         ctf_cursor_events_discarded(cursor));
+  ctf_cursor_close(cursor);
+  ctf_trace_close(trace);
+}
+
+/* ---- Trace 1b: packets larger than the cursor's window ------------------------------------ */
+
+/* The string of "far" event i: its length and its bytes. A few are longer than the
+ * cursor reads at a time (256 KiB), the others make events lie across its windows. */
+static size_t far_length(size_t i) { return i == 700 ? (600u << 10) : i * 37 % 1500; }
+static char far_char(size_t i, size_t k) { return (char)('a' + (i + k) % 26); }
+
+static bool far_string_is(const char *chars, size_t length, size_t i) {
+  if (length != far_length(i) || chars[length] != 0)
+    return false;
+  for (size_t k = 0; k < length; k++)
+    if (chars[k] != far_char(i, k))
+      return false;
+  return true;
+}
+
+enum { FAR_EVENTS = 2600, FAR_SPLIT = 2000 };
+
+static void write_window_trace(void) {
+  write_packetized_metadata(compact_metadata, false);
+  struct writer *w = calloc(1, sizeof *w);
+  char *text = malloc((600u << 10) + 1);
+  struct packet_marks marks = begin_compact_packet(w, B, 0, 1);
+  for (size_t i = 0; i < FAR_EVENTS; i++) {
+    if (i == FAR_SPLIT) { /* a second packet */
+      w_align(w, 8);
+      end_packet(w, marks, "stream_w", w->bit / 8 + 4096);
+      marks = begin_compact_packet(w, B + 2 * FAR_EVENTS, 0, 1);
+    }
+    compact_header(w, 40, B + 2 * i + 1);
+    w_int(w, 8, 64, i);
+    size_t length = far_length(i);
+    for (size_t k = 0; k < length; k++)
+      text[k] = far_char(i, k);
+    text[length] = 0;
+    w_string(w, text);
+  }
+  w_align(w, 8);
+  end_packet(w, marks, "stream_w", w->bit / 8 + 64);
+  free(text);
+  free(w);
+}
+
+/* Every event of packets of 2 MB and more, with strings of up to 600 KiB across the
+ * windows the cursor reads them in, decoded as written; the strings handed out stay
+ * readable once the cursor has read on (they point into the mapped file). */
+static void test_windows(bool few_descriptors) {
+  if (!few_descriptors)
+    write_window_trace();
+  struct ctf_error error = {0};
+  struct ctf_trace *trace = NULL;
+  enum ctf_status status = ctf_trace_open(work, &trace, &error);
+  CHECK(status == CTF_OK, "open the trace of large packets: %s", error.message);
+  if (status != CTF_OK)
+    return;
+  struct ctf_cursor *cursor = NULL;
+  status = ctf_cursor_open(trace, 0, &cursor, &error);
+  CHECK(status == CTF_OK, "cursor: %s", error.message);
+  const struct ctf_event *event = NULL;
+  size_t count = 0, wrong = 0;
+  const char *kept[FAR_EVENTS] = {0};
+  size_t kept_length[FAR_EVENTS] = {0};
+  while (cursor && (status = ctf_cursor_next(cursor, &event, &error)) == CTF_OK) {
+    struct ctf_value values[2], alone;
+    bool ok = count < FAR_EVENTS && event->timestamp == B + 2 * count + 1 &&
+              ctf_event_decode_payload(event, values, 2, &error) == CTF_OK &&
+              values[0].u.u == count && values[1].kind == CTF_VALUE_STRING &&
+              far_string_is(values[1].u.string.chars, values[1].u.string.length, count) &&
+              ctf_event_decode_field(event, 1, &alone, &error) == CTF_OK &&
+              alone.u.string.chars == values[1].u.string.chars &&
+              event->packet->index == (count < FAR_SPLIT ? 0u : 1u);
+    if (!ok && wrong++ < 5)
+      CHECK(false, "event %zu of the large packets read wrong: %s", count, error.message);
+    if (ok) {
+      kept[count] = values[1].u.string.chars;
+      kept_length[count] = values[1].u.string.length;
+    }
+    count++;
+  }
+  CHECK(status == CTF_END, "end of the large packets: %s", error.message);
+  CHECK(count == FAR_EVENTS, "%zu events of %d in the large packets", count, FAR_EVENTS);
+  size_t stale = 0;
+  for (size_t i = 0; i < FAR_EVENTS; i++)
+    stale += kept[i] && !far_string_is(kept[i], kept_length[i], i);
+  CHECK(stale == 0, "%zu strings changed once the cursor read on", stale);
   ctf_cursor_close(cursor);
   ctf_trace_close(trace);
 }
@@ -763,6 +853,19 @@ int main(void) {
   char command[512];
   test_compact_trace();
   snprintf(command, sizeof command, "rm -rf '%s'/*", work);
+  if (system(command) != 0)
+    return 1;
+  test_windows(false);
+  /* With few descriptors left, the cursor copies its windows from the mapping. */
+  struct rlimit files;
+  int probe = dup(0);
+  if (probe >= 0 && getrlimit(RLIMIT_NOFILE, &files) == 0) {
+    close(probe);
+    struct rlimit few = {(rlim_t)probe * 2, files.rlim_max};
+    CHECK(setrlimit(RLIMIT_NOFILE, &few) == 0, "setrlimit");
+    test_windows(true);
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
   if (system(command) != 0)
     return 1;
   test_big_endian_merge();

@@ -13,8 +13,13 @@
 #  - A against C: clGetDeviceInfo made as many more times as the app added (the app's
 #    own count of its steps' calls), the rest of the steps' calls unchanged in count;
 #  - the text names both runs and the kernel;
-#  - bad input: a path that is no trace, and two traces with no backend in common: one
-#    line on stderr, exit 2, nothing on stdout.
+#  - JSON results (A and B also written with -j --steps -o FILE): the diff of the two
+#    results, and of a result against a trace, is the diff of the two traces, row for row
+#    (their paths aside), in JSON and in text;
+#  - bad input: a path that is no trace, two traces with no backend in common, a file
+#    that is not JSON (named with the parser's line and column), JSON that is not a
+#    tracer result (the app's own manifest), a result cut short, an empty file, a result
+#    of a version to come: one line on stderr naming the file, exit 2, nothing on stdout.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -29,10 +34,10 @@ need_tracer "$tracer"
 
 # PoCL's program cache made first, so that no run pays for a build the others skip.
 APP_MANIFEST= INTEL_LIBITTNOTIFY64= "$app" 1 0 >/dev/null 2>&1 || true
-run_traced a -b itt,opencl -q -- "$app" 6 0
+run_traced a -b itt,opencl -q -j --steps -o "$tmp/a.result.json" -- "$app" 6 0
 [ "$rc" -ne 77 ] || skip "no OpenCL device or ITT collector: $(cat "$tmp/a.err")"
 expect_rc 0 a
-run_traced b -b itt,opencl -q -- "$app" 6 0 slower
+run_traced b -b itt,opencl -q -j --steps -o "$tmp/b.result.json" -- "$app" 6 0 slower
 expect_rc 0 b
 run_traced c -b itt,opencl -q -- "$app" 6 0 extra
 expect_rc 0 c
@@ -80,6 +85,29 @@ fi
 grep -q "^Comparing A: $tmp/a.trace" "$tmp/ab.txt" || fail "the text does not name A"
 grep -q '^spin ' "$tmp/ab.txt" || fail "the text has no row for the kernel spin"
 
+# The JSON results of the same runs: the same comparison as of their traces.
+jq -S 'del(.a, .b)' "$tmp/ab.json" >"$tmp/ab.rows" || fail "jq could not read $tmp/ab.json"
+tail -n +3 "$tmp/ab.txt" >"$tmp/ab.tables"
+# same_as_traces NAME A B: tracer diff A B gives what the traces' diff gave.
+same_as_traces() {
+  "$tracer" diff "$2" "$3" -j >"$tmp/$1.json" 2>"$tmp/$1.err" ||
+    fail "tracer diff $2 $3 failed: $(cat "$tmp/$1.err")"
+  jq -S 'del(.a, .b)' "$tmp/$1.json" >"$tmp/$1.rows" || fail "jq could not read $tmp/$1.json"
+  if ! cmp -s "$tmp/ab.rows" "$tmp/$1.rows"; then
+    echo "FAIL: $e2e_name: tracer diff $2 $3 differs from the diff of the traces:" >&2
+    diff "$tmp/ab.rows" "$tmp/$1.rows" | head -n 20 >&2
+    exit 1
+  fi
+  "$tracer" diff "$2" "$3" >"$tmp/$1.txt" 2>"$tmp/$1.err" ||
+    fail "tracer diff $2 $3 (text) failed: $(cat "$tmp/$1.err")"
+  grep -q "^Comparing A: $2\$" "$tmp/$1.txt" || fail "the text of $1 does not name A ($2)"
+  tail -n +3 "$tmp/$1.txt" | cmp -s "$tmp/ab.tables" - ||
+    fail "the text of tracer diff $2 $3 differs from the traces': $(tail -n +3 "$tmp/$1.txt" | diff "$tmp/ab.tables" - | head -n 10)"
+}
+same_as_traces results "$tmp/a.result.json" "$tmp/b.result.json"
+same_as_traces result_trace "$tmp/a.result.json" "$tmp/b.trace"
+same_as_traces trace_result "$tmp/a.trace" "$tmp/b.result.json"
+
 # bad NAME WANT A B: one line on stderr matching WANT, exit 2, nothing on stdout.
 bad() {
   rc=0
@@ -95,4 +123,20 @@ expect_rc 0 itt_only
 run_traced cl_only -b opencl -q -- "$vadd"
 expect_rc 0 cl_only
 bad disjoint 'no backend in common' "$tmp/itt_only.trace" "$tmp/cl_only.trace"
+printf '{\n  "tracer_result": 1,\n  "backends": ]\n}\n' >"$tmp/broken.json"
+bad not_json "^tracer: error: $tmp/broken.json:3:15: Cannot read the JSON result: " \
+  "$tmp/broken.json" "$tmp/b.trace"
+bad not_result "$tmp/a.json: Cannot read the JSON result: not a tracer result" \
+  "$tmp/a.trace" "$tmp/a.json"
+# A result cut short (a run that ended while writing it) and an empty file: named, with
+# the line and column where the JSON stops.
+head -c "$(($(wc -c <"$tmp/a.result.json") / 2))" "$tmp/a.result.json" >"$tmp/cut.json"
+bad truncated "^tracer: error: $tmp/cut.json:[0-9]*:[0-9]*: Cannot read the JSON result: " \
+  "$tmp/b.trace" "$tmp/cut.json"
+: >"$tmp/empty.json"
+bad empty "^tracer: error: $tmp/empty.json:1: Cannot read the JSON result: " \
+  "$tmp/empty.json" "$tmp/b.trace"
+jq '.tracer_result = 99' "$tmp/a.result.json" >"$tmp/later.json"
+bad later_version "$tmp/later.json: Cannot read the JSON result: a result of version 99" \
+  "$tmp/later.json" "$tmp/b.result.json"
 echo "PASS: $e2e_name"

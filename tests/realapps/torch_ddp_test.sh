@@ -12,7 +12,10 @@
 #  - one OTF2 archive for the job (--otf2), read by otf2-print, with one process location
 #    group per rank and the tally's enters per region (tests/exports/otf2_check.py), and
 #    one pair of folded stacks (--flame) rooted at the ranks, adding up to the tally
-#    (tests/exports/flame_check.py).
+#    (tests/exports/flame_check.py);
+#  - the job's steps (--steps): in its JSON report, each rank's table of its Step.N
+#    regions and the slowest rank of each step; `tracer diff` of the report against the
+#    job's folder: no change, both with the job's steps.
 # Usage: torch_ddp_test.sh TRACER ITT_REGIONS PFTRACE_DUMP
 set -eu
 . "$(dirname "$0")/../e2e/lib.sh"
@@ -37,7 +40,7 @@ for rank in 0 1; do
   RANK=$rank WORLD_SIZE=2 LOCAL_RANK=$rank LOCAL_WORLD_SIZE=2 GROUP_RANK=0 ROLE_RANK=$rank \
     TORCHELASTIC_RUN_ID="ddp-$$" MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 \
     APP_MANIFEST="$tmp/app" \
-    "$tracer" -j -o "$tmp/job.json" -l "$tmp/job.pftrace" --trace-output "$tmp/job" \
+    "$tracer" -j --steps -o "$tmp/job.json" -l "$tmp/job.pftrace" --trace-output "$tmp/job" \
     --otf2 "$tmp/job.otf2" --flame "$tmp/job.folded" \
     "$python" "$e2e_dir/../realapps/torch_ddp.py" $steps >"$tmp/rank$rank.out" 2>"$tmp/rank$rank.err" &
   pids="$pids $!"
@@ -87,8 +90,23 @@ grep -q 'Step\.1[;]' "$tmp/window.host.folded" ||
 # Two jobs compared (here the job with itself: nothing changed, exit 0).
 "$tracer" diff "$tmp/job" "$tmp/job" -j >"$tmp/diff.json" 2>"$tmp/diff.err" ||
   fail "tracer diff JOB JOB failed: $(cat "$tmp/diff.err")"
-jq -e '.rows == [] and .whole_ns == 0' "$tmp/diff.json" >/dev/null ||
-  fail "a job compared with itself shows changes: $(head -c 600 "$tmp/diff.json")"
+jq -e --argjson n $steps '.rows == [] and .whole_ns == 0 and .a_steps.count == $n' "$tmp/diff.json" >/dev/null ||
+  fail "a job compared with itself shows changes, or not its $steps steps: $(head -c 600 "$tmp/diff.json")"
+# The job's steps in its JSON report (--steps, rank 0's): each rank's table of its steps,
+# and per step the slowest rank's time, the most of the ranks' Nth steps.
+jq -e --argjson n $steps '
+    ([.steps[] | select(.count == $n and (.steps | map(.name)) == [range($n) | "Step.\(.)"]) | .rank] | sort) == [0, 1]
+    and (.slowest_ranks | length) == $n
+    and ([range($n) as $k | .slowest_ranks[$k] as $s
+          | ([.steps[] | select(.rank == $s.rank) | .steps[$k].ns] | first) == $s.ns
+            and $s.ns == ([.steps[] | .steps[$k].ns] | max)] | all)' "$tmp/job.json" >/dev/null ||
+  fail "the job's JSON report does not have each rank's $steps steps and the slowest rank of each: $(jq -c '{steps: [.steps[]? | {rank, what, count}], slowest_ranks}' "$tmp/job.json")"
+# Its report against its folder: the same job, the same steps.
+"$tracer" diff "$tmp/job.json" "$tmp/job" -j >"$tmp/diff_report.json" 2>"$tmp/diff_report.err" ||
+  fail "tracer diff job.json JOB failed: $(cat "$tmp/diff_report.err")"
+jq -e --argjson n $steps '.rows == [] and .a_steps.count == $n and .a_steps == .b_steps' \
+  "$tmp/diff_report.json" >/dev/null ||
+  fail "the job's JSON report compared with its folder shows changes: $(head -c 600 "$tmp/diff_report.json")"
 # The job's steps: each rank's table, then the slowest rank of each of its steps.
 "$tracer" -r "$tmp/job" --steps -o "$tmp/job_steps.txt" 2>"$tmp/job_steps.err" ||
   fail "tracer -r JOB --steps failed: $(cat "$tmp/job_steps.err")"

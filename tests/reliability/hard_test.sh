@@ -24,6 +24,10 @@
 #   daemon    the helper ignores SIGTERM and never ends: the tracer waits for it; a SIGTERM
 #             sent to the tracer is passed on to it (which ignores it), a second one stops
 #             the wait: exit 0, the report says one process was still running
+#   init      orphan's app, the tracer the init of a pid namespace of its own (as in a
+#             container: `docker run IMAGE tracer APP`), with no session daemon there: the
+#             daemon it starts is re-parented to it, yet it waits for the app's helper
+#             alone, not for the daemon (root and unshare(1) needed, else a skip)
 #   reexec    the app runs itself again with an LD_PRELOAD of its own: the new image is
 #             not traced (the tally has the first image's calls) and the report says so
 set -u
@@ -51,7 +55,7 @@ stdin)
   ;;
 exit42) cmd="$hard exit42 100" code=42 ;;
 closefds) cmd="$hard closefds 100" ;;
-orphan | orphan-primary) cmd="$hard orphan 100" ;;
+orphan | orphan-primary | init) cmd="$hard orphan 100" ;;
 daemon) cmd="$hard daemon 100" ;;
 reexec) cmd="$hard reexec 100" ;;
 *) die "unknown scenario $scenario" ;;
@@ -98,6 +102,16 @@ run() {
     fi
     wait "$pid" || rc=$?
     ;;
+  init)
+    # pid 1 of its namespace, with an empty /var/run/lttng and ~/.lttng: no daemon there.
+    # A tracer that waited for its daemon would never end: timeout's 124 says so.
+    if [ $# -gt 0 ]; then
+      set -- timeout 120 unshare --mount --pid --fork --mount-proc --propagation private \
+        sh -c 'mount -t tmpfs tmpfs /var/run/lttng && mkdir -p "$HOME/.lttng" &&
+               mount -t tmpfs tmpfs "$HOME/.lttng" && exec "$@"' sh "$@"
+    fi
+    REL_COUNT="$tmp/$name.count" "$@" $cmd >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
+    ;;
   *)
     REL_COUNT="$tmp/$name.count" "$@" $cmd >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
     ;;
@@ -114,11 +128,17 @@ skip_if_no_opencl "$rc" "$tmp/plain.err"
 check_eq "untraced: exit status" "$code" "$rc"
 [ "$rc" = "$code" ] || sed 's/^/    /' "$tmp/plain.err"
 case $scenario in
-orphan*) # untraced, nobody waits for the helper: the test does
+orphan* | init) # untraced, nobody waits for the helper: the test does
   wait_for_count "$tmp/plain.count.child" clGetPlatformInfo 100 20 ||
     die "the untraced app's helper did not make its 100 rounds in 20 s"
   ;;
 esac
+if [ "$scenario" = init ]; then
+  [ "$(id -u)" = 0 ] || skip "the tracer as a pid namespace's init needs root (unshare --pid)"
+  mkdir -p /var/run/lttng
+  unshare --mount --pid --fork --mount-proc true 2>/dev/null ||
+    skip "unshare --mount --pid --fork fails here"
+fi
 if [ "$scenario" = orphan-primary ]; then
   run traced -q --wait primary
 else
@@ -159,7 +179,7 @@ if [ -s "$tmp/live.json" ]; then
       "$(jq '[.backends[] | .host[] | select(.name == "clGetPlatformInfo") | .calls] | add // 0' "$tmp/live.json")"
   fi
   case $scenario in
-  orphan)
+  orphan | init)
     sum_counts "$tmp/traced.count" "$tmp/traced.count.child" "$tmp/both.count"
     check_counts "the main process and its daemonized helper" "$tmp/both.count" "$tmp/live.json"
     check_eq "processes in the tally" 2 \

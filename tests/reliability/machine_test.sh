@@ -25,6 +25,9 @@
 #                  so in one line, and its trace holds every call
 #   no_otf2        libotf2 hidden (an overlay's whiteouts on its folder): the tracer runs
 #                  and reports; --otf2 fails before the app runs, naming the package
+#   no_jansson     libjansson hidden likewise: the tracer runs and reports, tracer diff
+#                  compares traces; a JSON result given to tracer diff fails in one line
+#                  naming the package; tracer --check says so
 # Needs root (to make the world); exit 77 (SKIP) otherwise.
 set -u
 
@@ -352,6 +355,47 @@ no_otf2)
     ok "tracer -r --otf2: the package named, the tables printed"
   else
     fail "tracer -r --otf2: $(cat "$tmp/err")"
+  fi
+  umount "$libdir"
+  ;;
+
+no_jansson)
+  # A node without libjansson (Jansson reads JSON results for tracer diff alone): hidden
+  # as libotf2 is above.
+  jansson=$(ldconfig -p | sed -n 's/.*libjansson\.so\.[0-9]* .*=> //p' | head -1)
+  [ -n "$jansson" ] || skip "libjansson is not installed here: nothing to hide"
+  libdir=$(dirname "$(readlink -f "$jansson")")
+  hide=$tmp/hide
+  mkdir -p "$hide" && mount -t tmpfs tmpfs "$hide" && mkdir "$hide/upper" "$hide/work" ||
+    die "cannot make the overlay's folders"
+  for f in "$libdir"/libjansson.so*; do mknod "$hide/upper/$(basename "$f")" c 0 0; done
+  mount -t overlay overlay -o "lowerdir=$libdir,upperdir=$hide/upper,workdir=$hide/work" "$libdir" ||
+    skip "cannot mount an overlay on $libdir here"
+  [ ! -e "$jansson" ] || die "$jansson is still there"
+  ldd "$tracer" >"$tmp/ldd" 2>&1
+  if grep -q "not found" "$tmp/ldd"; then fail "the tracer needs a library that is not here: $(grep "not found" "$tmp/ldd")"; else
+    ok "ldd: the tracer needs no library that is missing"; fi
+  "$tracer" -b opencl --trace-output "$tmp/t" -j -o "$tmp/t.json" "$app" 2000 >/dev/null 2>"$tmp/err"
+  rc=$?
+  skip_if_no_opencl "$rc" "$tmp/err"
+  sed 's/^/    tracer: /' "$tmp/err"
+  check_eq "a run without libjansson" 0 "$rc"
+  check_eq "its tally" '{"clGetPlatformIDs":2000}' "$(tally_calls "$tmp/t.json")"
+  "$tracer" diff "$tmp/t" "$tmp/t" -j >"$tmp/diff.json" 2>"$tmp/err"
+  check_eq "tracer diff of two traces without libjansson" 0 "$?"
+  package=libjansson4
+  "$tracer" diff "$tmp/t.json" "$tmp/t" >"$tmp/diff.out" 2>"$tmp/err"
+  rc=$?
+  sed 's/^/    tracer: /' "$tmp/err"
+  check_eq "tracer diff of a JSON result without libjansson" 4 "$rc"
+  check_eq "lines on stderr" 1 "$(grep -c "" "$tmp/err")"
+  check_eq "lines naming the library and its package" 1 \
+    "$(grep -c "Cannot compare $tmp/t.json: Cannot read a JSON result: libjansson.so.[0-9]*: cannot open shared object file.*install the Debian package $package" "$tmp/err")"
+  "$tracer" --check >"$tmp/check" 2>&1
+  if grep -q "jansson.*tracer diff cannot read JSON results: .*install the Debian package $package" "$tmp/check"; then
+    ok "tracer --check says JSON results cannot be compared, and why"
+  else
+    fail "tracer --check says nothing of libjansson: $(grep -i jansson "$tmp/check")"
   fi
   umount "$libdir"
   ;;

@@ -3,6 +3,8 @@
  * with the tests' own decoder: tracks and their tree, nesting, names, arguments, times,
  * flows, counters, overlapping slices on lanes, split parts that each decode alone, the
  * summary, the JSON output and a bad path. */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +255,85 @@ static void test_bad_path(void) {
         "message: %s", why);
 }
 
+/* Names the writer may keep by their address (stable_names: the reader's) take the
+ * writer's fast way once interned: the same bytes as the general way, for values of
+ * every length a varint takes (1 to 10 bytes), negative ones, doubles, pointers, strings,
+ * times of 9 bytes, flows, the same value twice in a row and a different one, and a
+ * machine id (a job's timeline: tracks of another host). */
+static const char fast_name[] = "cuLaunchKernel", fast_u[] = "u", fast_i[] = "i",
+                  fast_p[] = "p", fast_d[] = "d", fast_s[] = "s";
+
+static void fast_slices(const char *file, bool stable, uint64_t uuid_base) {
+  struct timeline *tl;
+  struct perfetto_options o = {.path = file, .uuid_base = uuid_base, .sequence_id = 3};
+  char why[512];
+  CHECK(open_timeline(&o, NULL, &tl, why, sizeof why) == 0, "%s", why);
+  timeline_track host = timeline_host(tl, "nodeB");
+  timeline_track thread = timeline_thread(tl, timeline_process(tl, host, 7, "p"), 7, 8, "t");
+  static const uint64_t values[] = {0, 1, 127, 128, 16383, 16384, (1u << 21) - 1, 1u << 21,
+                                    (1ull << 28), (1ull << 35) + 5, (1ull << 42) + 77,
+                                    (1ull << 49) - 1, (1ull << 56) - 1, 1ull << 56,
+                                    (1ull << 63) - 1, 1ull << 63, UINT64_MAX};
+  size_t n = sizeof values / sizeof *values;
+  uint64_t t0 = 1795918843766593424ull; /* a wall-clock time in ns: 9 bytes */
+  char text[64];
+  for (size_t r = 0; r < 3; r++)
+    for (size_t i = 0; i < n; i++) {
+      uint64_t v = values[(i + r) % n];
+      snprintf(text, sizeof text, "value %zu", i);
+      struct trace_arg args[] = {
+          {.name = fast_u, .kind = TRACE_ARG_UINT, .v.u = v},
+          {.name = fast_i, .kind = TRACE_ARG_INT, .v.i = -(int64_t)(v >> 1) - 1},
+          {.name = fast_p, .kind = TRACE_ARG_POINTER, .v.u = r ? v : 0x7ff6fa057068},
+          {.name = fast_d, .kind = TRACE_ARG_DOUBLE, .v.d = (double)v / 3},
+          {.name = fast_s, .kind = TRACE_ARG_STRING, .v.s = text},
+      };
+      struct timeline_slice sl = {.track = thread, .start = t0 + 1000 * (r * n + i),
+                                  .end = t0 + 1000 * (r * n + i) + v % 997,
+                                  .name = fast_name, .args = args, .arg_count = 5,
+                                  .flow_out = i % 3 == 0 ? v | 1 : 0,
+                                  .flow_in = i % 4 == 1 ? v | 2 : 0, .stable_names = stable};
+      CHECK(timeline_slice(tl, &sl) == 0, "%s", timeline_error(tl));
+    }
+  struct timeline_stats st;
+  char error[512];
+  CHECK(timeline_close(tl, &st, error, sizeof error) == 0, "%s", error);
+}
+
+static bool same_file(const char *a, const char *b) {
+  FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+  bool same = fa && fb;
+  for (int ca = 0, cb = 0; same && ca != EOF;) {
+    ca = fgetc(fa);
+    cb = fgetc(fb);
+    same = ca == cb;
+  }
+  if (fa)
+    fclose(fa);
+  if (fb)
+    fclose(fb);
+  return same;
+}
+
+static void test_fast_path(void) {
+  for (uint64_t base = 0; base <= 1000; base += 1000) { /* a job's rank: another machine */
+    char *stable = path_of("fast_stable.pftrace"), *general = path_of("fast_general.pftrace");
+    fast_slices(stable, true, base);
+    fast_slices(general, false, base);
+    CHECK(same_file(stable, general), "the fast way wrote other bytes (uuid base %llu)",
+          (unsigned long long)base);
+    struct pftrace t = {0};
+    char error[512];
+    CHECK(pftrace_read(stable, &t, error, sizeof error) == 0, "%s", error);
+    CHECK(pftrace_check(&t, error, sizeof error) == 0, "%s", error);
+    CHECK(t.slice_count == 3 * 17, "slices=%zu", t.slice_count);
+    const struct pft_slice *s = find_slice(&t, fast_name, 1795918843766593424ull + 1000 * 16);
+    CHECK(s && strncmp(s->args, "u=18446744073709551615;i=-9223372036854775808;", 46) == 0,
+          "the largest values: %s", s ? s->args : "none");
+    pftrace_free(&t);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: timeline_unit_test DIR\n");
@@ -263,6 +344,7 @@ int main(int argc, char **argv) {
   test_overlap();
   test_split();
   test_bad_path();
+  test_fast_path();
   if (failures)
     fprintf(stderr, "%d checks failed\n", failures);
   else

@@ -26,6 +26,38 @@ static struct pf_track *track_of(struct perfetto *pf, timeline_track uuid) {
   return uuid && uuid <= pf->track_count ? &pf->tracks[uuid - 1] : NULL;
 }
 
+/* The bytes the track's slices repeat (pf_track.bytes), as pf_file_packet_head,
+ * pf_file_machine, event_body and end_body write them. */
+static void track_bytes(const struct perfetto *pf, struct pf_track *t) {
+  struct pf_track_bytes *b = &t->bytes;
+  b->sequence_id = pf->options.sequence_id ? pf->options.sequence_id : 1; /* pf_file_open's */
+  struct pb p = {0};
+  pb_varint(&p, PACKET_SEQUENCE_ID, b->sequence_id);
+  pb_varint(&p, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+  if (t->machine)
+    pb_varint(&p, PACKET_MACHINE_ID, t->machine);
+  size_t head = p.len;
+  pb_varint(&p, EVENT_TYPE, TYPE_SLICE_BEGIN);
+  pb_varint(&p, EVENT_TRACK_UUID, t->written);
+  size_t begin = p.len;
+  size_t e = pb_begin(&p, PACKET_TRACK_EVENT);
+  pb_varint(&p, EVENT_TYPE, TYPE_SLICE_END);
+  pb_varint(&p, EVENT_TRACK_UUID, t->written);
+  pb_end(&p, e);
+  if (!p.failed && head <= sizeof b->head && begin - head <= sizeof b->begin &&
+      p.len - begin <= sizeof b->end) {
+    memcpy(b->head, p.data, head);
+    memcpy(b->begin, p.data + head, begin - head);
+    memcpy(b->end, p.data + begin, p.len - begin);
+    b->head_len = (uint8_t)head;
+    b->begin_len = (uint8_t)(begin - head);
+    b->end_len = (uint8_t)(p.len - begin);
+  } else {
+    b->sequence_id = 0; /* no sequence has it: its slices go the general way */
+  }
+  pb_free(&p);
+}
+
 /* A track made by the writer: its descriptor in the part and in the summary. Tracks come
  * numbered from 1 in order. */
 static int on_track(void *state, const struct timeline_track_info *info) {
@@ -61,6 +93,7 @@ static int on_track(void *state, const struct timeline_track_info *info) {
     if (pf->options.uuid_base || pf->hosts_seen++)
       t->machine = (uint32_t)(h ^ h >> 32) | 1;
   }
+  track_bytes(pf, t);
   pf_file_track_descriptor(&pf->part, &pf->packet, t);
   if (pf_file_packet(pf, &pf->part, &pf->packet) || pf_file_packet(pf, &pf->summary, &pf->packet))
     return -1;
@@ -167,28 +200,73 @@ static inline void end_body(struct pf_file *file, struct pb *p, uint64_t ts,
 
 /* Writers through a local cursor: the compiler keeps it in a register, where stores of
  * bytes through pb->data made it reload the buffer's fields after every byte. The room
- * is reserved first, for the whole slice. */
-static inline uint8_t *put_varint(uint8_t *w, uint64_t v) {
+ * is reserved first, for the whole slice, with PUT_SLACK bytes beyond: a varint of more
+ * than two bytes is written as 8 bytes at once (and a ninth and tenth), its 7-bit
+ * groups spread out by shifts and masks, which a byte at a time made the most of a
+ * slice's cost (times and addresses take 6 to 9 bytes). */
+enum { PUT_SLACK = 8 };
+
+__attribute__((always_inline)) static inline uint8_t *put_varint_long(uint8_t *w, uint64_t v) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  static const uint8_t bytes_for_bits[65] = {
+      1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5,
+      5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 10};
+  unsigned n = bytes_for_bits[64 - __builtin_clzll(v)]; /* 3 to 10 bytes here */
+  /* The low 56 bits, 7 to a byte: 28-bit halves, 14-bit quarters, 7-bit eighths. */
+  uint64_t x = v & UINT64_C(0x00FFFFFFFFFFFFFF);
+  x = (x & UINT64_C(0x000000000FFFFFFF)) | (x & UINT64_C(0x00FFFFFFF0000000)) << 4;
+  x = (x & UINT64_C(0x00003FFF00003FFF)) | (x & UINT64_C(0x0FFFC0000FFFC000)) << 2;
+  x = (x & UINT64_C(0x007F007F007F007F)) | (x & UINT64_C(0x3F803F803F803F80)) << 1;
+  if (n <= 8) {
+    x |= UINT64_C(0x8080808080808080) >> (8 * (9 - n)); /* each byte but the last goes on */
+    memcpy(w, &x, 8);
+    return w + n;
+  }
+  x |= UINT64_C(0x8080808080808080);
+  memcpy(w, &x, 8);
+  uint64_t high = v >> 56;
+  if (n == 9) {
+    w[8] = (uint8_t)high;
+    return w + 9;
+  }
+  w[8] = (uint8_t)(high | 0x80);
+  w[9] = (uint8_t)(high >> 7);
+  return w + 10;
+#else
   while (v >= 0x80) {
     *w++ = (uint8_t)(v | 0x80);
     v >>= 7;
   }
   *w++ = (uint8_t)v;
   return w;
+#endif
 }
 
-static inline uint8_t *put_field(uint8_t *w, uint32_t field, uint64_t v) {
+__attribute__((always_inline)) static inline uint8_t *put_varint(uint8_t *w, uint64_t v) {
+  if (v < 0x80) {
+    *w = (uint8_t)v;
+    return w + 1;
+  }
+  if (v < 0x4000) {
+    w[0] = (uint8_t)(v | 0x80);
+    w[1] = (uint8_t)(v >> 7);
+    return w + 2;
+  }
+  return put_varint_long(w, v);
+}
+
+__attribute__((always_inline)) static inline uint8_t *put_field(uint8_t *w, uint32_t field, uint64_t v) {
   return put_varint(put_varint(w, (uint64_t)field << 3), v);
 }
 
-static inline uint8_t *put_fixed64(uint8_t *w, uint32_t field, uint64_t v) {
+__attribute__((always_inline)) static inline uint8_t *put_fixed64(uint8_t *w, uint32_t field, uint64_t v) {
   w = put_varint(w, (uint64_t)field << 3 | 1);
   for (int i = 0; i < 8; i++)
     *w++ = (uint8_t)(v >> (8 * i));
   return w;
 }
 
-static inline uint8_t *put_bytes(uint8_t *w, uint32_t field, const char *s, size_t len) {
+__attribute__((always_inline)) static inline uint8_t *put_bytes(uint8_t *w, uint32_t field, const char *s, size_t len) {
   w = put_varint(put_varint(w, (uint64_t)field << 3 | 2), len);
   if (len)
     memcpy(w, s, len);
@@ -196,7 +274,7 @@ static inline uint8_t *put_bytes(uint8_t *w, uint32_t field, const char *s, size
 }
 
 /* A length-delimited message's head: its tag and one length byte, filled in by close(). */
-static inline uint8_t *open_message(uint8_t *w, uint32_t field) {
+__attribute__((always_inline)) static inline uint8_t *open_message(uint8_t *w, uint32_t field) {
   w = put_varint(w, (uint64_t)field << 3 | 2);
   *w++ = 0;
   return w;
@@ -204,7 +282,7 @@ static inline uint8_t *open_message(uint8_t *w, uint32_t field) {
 
 /* Closes the message whose body starts at `mark`: its length before it (minimal, as
  * pb_end writes it); returns the end. */
-static inline uint8_t *close_message(uint8_t *mark, uint8_t *w) {
+__attribute__((always_inline)) static inline uint8_t *close_message(uint8_t *mark, uint8_t *w) {
   size_t body = (size_t)(w - mark);
   if (body < 0x80) {
     mark[-1] = (uint8_t)body;
@@ -214,7 +292,10 @@ static inline uint8_t *close_message(uint8_t *mark, uint8_t *w) {
   for (size_t v = body; v >= 0x80; v >>= 7)
     size++;
   memmove(mark + size - 1, mark, body);
-  put_varint(mark - 1, body);
+  uint8_t *at = mark - 1; /* exactly `size` bytes: the body follows */
+  for (; body >= 0x80; body >>= 7)
+    *at++ = (uint8_t)(body | 0x80);
+  *at = (uint8_t)body;
   return w + size - 1;
 }
 
@@ -227,7 +308,8 @@ enum { LENGTH_ROOM = 10, FIELD_ROOM = 24 };
  * the split; 0 when the slice is not of this kind (or no room): the general way then. */
 static size_t fast_slice(struct pf_file *file, timeline_track track,
                          const struct timeline_slice *s, uint64_t *size) {
-  if (!file->interning || !s->stable_names || s->arg_count > MAX_INTERNED_ARGS)
+  if (!file->interning || !s->stable_names || s->arg_count > MAX_INTERNED_ARGS || !track ||
+      track > file->owner->track_count)
     return 0;
   const struct intern *names = &file->names, *arg_names = &file->arg_names;
   size_t slot = pf_intern_slot(s->name);
@@ -238,44 +320,44 @@ static size_t fast_slice(struct pf_file *file, timeline_track track,
   size_t room = 4 * FIELD_ROOM + 6 * LENGTH_ROOM + 64;
   size_t category_len = s->category ? strlen(s->category) : 0;
   room += category_len + FIELD_ROOM;
+  size_t value_len[MAX_INTERNED_ARGS];
+  uint16_t arg_slots[MAX_INTERNED_ARGS];
   for (size_t i = 0; i < s->arg_count; i++) {
     const struct trace_arg *a = &s->args[i];
     slot = pf_intern_slot(a->name);
     if (arg_names->by_address[slot].address != a->name)
       return 0;
+    arg_slots[i] = (uint16_t)slot;
     arg_iids[i] = arg_names->by_address[slot].iid;
-    room += 2 * FIELD_ROOM + LENGTH_ROOM;
-  }
-  size_t value_len[MAX_INTERNED_ARGS];
-  for (size_t i = 0; i < s->arg_count; i++) {
-    const struct trace_arg *a = &s->args[i];
     value_len[i] = a->kind == TRACE_ARG_STRING && a->v.s ? strlen(a->v.s) : 0;
-    room += value_len[i];
+    room += 2 * FIELD_ROOM + LENGTH_ROOM + value_len[i];
   }
   struct pb *out = &file->out;
-  if (!pb_reserve(out, room))
+  const struct pf_track_bytes *t = &file->owner->tracks[track - 1].bytes;
+  if (t->sequence_id != file->sequence_id || !pb_reserve(out, room + PUT_SLACK))
     return 0;
-  uint64_t uuid = pf_file_uuid(file, track);
-  uint32_t machine = track && track <= file->owner->track_count
-                         ? file->owner->tracks[track - 1].machine
-                         : 0;
   uint8_t *start = out->data + out->len, *w = start;
   /* The begin packet. */
   uint8_t *packet = open_message(w, TRACE_PACKET);
   w = put_field(packet, PACKET_TIMESTAMP, s->start);
-  w = put_field(w, PACKET_SEQUENCE_ID, file->sequence_id);
-  w = put_field(w, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
-  if (machine)
-    w = put_field(w, PACKET_MACHINE_ID, machine);
+  memcpy(w, t->head, sizeof t->head);
+  w += t->head_len;
   uint8_t *event = open_message(w, PACKET_TRACK_EVENT);
-  w = put_field(event, EVENT_TYPE, TYPE_SLICE_BEGIN);
-  w = put_field(w, EVENT_TRACK_UUID, uuid);
+  memcpy(event, t->begin, sizeof t->begin);
+  w = event + t->begin_len;
   w = put_field(w, EVENT_NAME_IID_FIELD, iid);
   if (s->category)
     w = put_bytes(w, EVENT_CATEGORIES, s->category, category_len);
   for (size_t i = 0; i < s->arg_count; i++) {
     const struct trace_arg *a = &s->args[i];
-    uint8_t *m = open_message(w, EVENT_DEBUG_ANNOTATIONS);
+    struct pf_annotation *last = &file->annotations[arg_slots[i]];
+    if (a->kind != TRACE_ARG_STRING && last->name == a->name && last->value == a->v.u &&
+        last->kind == (int)a->kind) {
+      memcpy(w, last->bytes, sizeof last->bytes);
+      w += last->len;
+      continue;
+    }
+    uint8_t *m = open_message(w, EVENT_DEBUG_ANNOTATIONS), *annotation = w;
     w = put_field(m, ANNOTATION_NAME_IID, arg_iids[i]);
     switch (a->kind) {
     case TRACE_ARG_INT: w = put_field(w, ANNOTATION_INT, (uint64_t)a->v.i); break;
@@ -292,6 +374,13 @@ static size_t fast_slice(struct pf_file *file, timeline_track track,
     case TRACE_ARG_POINTER: w = put_field(w, ANNOTATION_POINTER, a->v.u); break;
     }
     w = close_message(m, w);
+    if (a->kind != TRACE_ARG_STRING && (size_t)(w - annotation) <= sizeof last->bytes) {
+      last->name = a->name;
+      last->value = a->v.u;
+      last->kind = (int)a->kind;
+      last->len = (uint8_t)(w - annotation);
+      memcpy(last->bytes, annotation, last->len);
+    }
   }
   if (s->flow_out)
     w = put_fixed64(w, EVENT_FLOW_IDS, s->flow_out);
@@ -303,14 +392,10 @@ static size_t fast_slice(struct pf_file *file, timeline_track track,
   /* The end packet. */
   packet = open_message(w, TRACE_PACKET);
   w = put_field(packet, PACKET_TIMESTAMP, s->end);
-  w = put_field(w, PACKET_SEQUENCE_ID, file->sequence_id);
-  w = put_field(w, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
-  if (machine)
-    w = put_field(w, PACKET_MACHINE_ID, machine);
-  event = open_message(w, PACKET_TRACK_EVENT);
-  w = put_field(event, EVENT_TYPE, TYPE_SLICE_END);
-  w = put_field(w, EVENT_TRACK_UUID, uuid);
-  w = close_message(event, w);
+  memcpy(w, t->head, sizeof t->head);
+  w += t->head_len;
+  memcpy(w, t->end, sizeof t->end);
+  w += t->end_len;
   *size += (uint64_t)(w - packet) + 16;
   w = close_message(packet, w);
   return (size_t)(w - start);

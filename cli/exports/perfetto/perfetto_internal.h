@@ -23,6 +23,15 @@ struct pf_track {
   enum timeline_unit unit;
   uint64_t summary_last;    /* counters: time of the last value the summary kept */
   bool summary_any;
+  /* The bytes every slice of the track repeats in a file of this sequence that interns
+   * (perfetto.c, fast_slice): a packet's fields after its timestamp (the sequence, its
+   * flags, the machine), the begin event's first fields (its type and track), and the
+   * end packet's event whole. */
+  struct pf_track_bytes {
+    uint32_t sequence_id;
+    uint8_t head_len, begin_len, end_len;
+    uint8_t head[24], begin[16], end[24];
+  } bytes;
 };
 
 /* Names written once per file and referred to by number afterwards (interning). */
@@ -45,6 +54,17 @@ struct intern {
 /* A file's buffer is written out once it holds this much. */
 enum { PF_FLUSH_BYTES = 1 << 20 };
 
+/* An argument's annotation as fast_slice last wrote it for a name (not a string's):
+ * written again as it is when the value repeats, as most do from call to call (the same
+ * handles, sizes, NULLs). By the name's slot in intern.by_address. */
+struct pf_annotation {
+  const char *name;
+  uint64_t value;
+  int kind; /* enum trace_arg_kind */
+  uint8_t len;
+  uint8_t bytes[23];
+};
+
 /* One output file of protobuf packets. */
 struct pf_file {
   const struct perfetto *owner; /* borrowed: its tracks' written uuids */
@@ -56,6 +76,7 @@ struct pf_file {
   uint64_t events;    /* slices, instants and counters in this file */
   bool interning;     /* names by iid (parts) or inline (summary) */
   struct intern names, arg_names; /* event names; debug annotation names */
+  struct pf_annotation annotations[INTERN_BY_ADDRESS];
 };
 
 struct summary_slice {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backends.h"
+#include "device_label.h"
 #include "tracer_device.h"
 #include "units.h"
 
@@ -167,30 +168,83 @@ static void signed_time(int64_t ns, char *out, size_t size) {
   }
 }
 
-enum { ROWS_SHOWN = 10 };
+/* The text fits 100 columns, as the tally's tables: a name cut to NAME_WIDTH (a C++
+ * kernel's shortened first, as the device tables show it), the note under its row when
+ * bytes changed, the steps on lines of their own. -j has the names whole. */
+enum { ROWS_SHOWN = 10, NAME_WIDTH = 25, STEPS_WHAT_WIDTH = 40 };
+
+static void cell_name(const struct row *row, char *out, size_t size) {
+  char shortened[512];
+  const char *name = row->name;
+  if (row->kind == ROW_KERNEL) {
+    device_kernel_short_name(row->name, shortened, sizeof shortened);
+    name = shortened;
+  }
+  if (strlen(name) > NAME_WIDTH)
+    snprintf(out, size, "%.*s...", NAME_WIDTH - 3, name);
+  else
+    snprintf(out, size, "%s", name);
+}
+
+static void print_steps(const struct diff_run *a, const struct diff_run *b, FILE *out) {
+  if (!a->step_count || !b->step_count) {
+    fprintf(out, "Steps: %s (no noise marking without both runs' steps)\n",
+            a->step_count   ? "only A has steps"
+            : b->step_count ? "only B has steps"
+                            : "none");
+    return;
+  }
+  const struct diff_run *runs[] = {a, b};
+  for (int k = 0; k < 2; k++) {
+    char median[32];
+    units_time(runs[k]->step_median, median, sizeof median);
+    fprintf(out, "Steps of %c: %zu x %.*s%s, median %s, step-to-step spread %.1f%%\n",
+            k ? 'B' : 'A', runs[k]->step_count, STEPS_WHAT_WIDTH, runs[k]->steps_what,
+            strlen(runs[k]->steps_what) > STEPS_WHAT_WIDTH ? "..." : "", median,
+            100 * runs[k]->step_spread);
+  }
+  char ch[40];
+  signed_time((int64_t)b->step_median - (int64_t)a->step_median, ch, sizeof ch);
+  fprintf(out,
+          "Median step change: %s (%+.1f%%); changes within %.1f%% (the larger spread) "
+          "are noise\n",
+          ch,
+          a->step_median
+              ? 100.0 * ((double)b->step_median - (double)a->step_median) / (double)a->step_median
+              : 0.0,
+          100 * noise_of(a, b));
+}
+
+static void print_row(const struct row *row, uint64_t whole, double noise, FILE *out) {
+  char name[NAME_WIDTH + 1], ta[32] = "-", tb[32] = "-", ch[40];
+  cell_name(row, name, sizeof name);
+  if (row->in_a)
+    units_time(row->a_ns, ta, sizeof ta);
+  if (row->in_b)
+    units_time(row->b_ns, tb, sizeof tb);
+  signed_time((int64_t)row->b_ns - (int64_t)row->a_ns, ch, sizeof ch);
+  const char *note = !row->in_a             ? "only in B"
+                     : !row->in_b           ? "only in A"
+                     : is_noise(row, noise) ? "noise"
+                                            : "";
+  fprintf(out, "%-*s | %8s | %8s | %9s | %5.1f%% | %7llu | %7llu |%s%s\n", NAME_WIDTH, name, ta, tb,
+          ch, whole ? 100.0 * (double)magnitude(row) / (double)whole : 0.0,
+          (unsigned long long)row->a_calls, (unsigned long long)row->b_calls, *note ? " " : "",
+          note);
+  if (row->a_bytes != row->b_bytes) {
+    char ba[32], bb[32];
+    units_bytes(row->a_bytes, ba, sizeof ba);
+    units_bytes(row->b_bytes, bb, sizeof bb);
+    fprintf(out, "%-*s   bytes: A %s, B %s\n", NAME_WIDTH, "", ba, bb);
+  }
+}
 
 void diff_print_text(const struct diff_run *a, const struct diff_run *b, FILE *out) {
   struct rows r;
   collect(a, b, &r);
   double noise = noise_of(a, b);
   fprintf(out, "Comparing A: %s\n      with B: %s\n", a->path, b->path);
-  if (a->step_count && b->step_count) {
-    char ma[32], mb[32], ch[40];
-    units_time(a->step_median, ma, sizeof ma);
-    units_time(b->step_median, mb, sizeof mb);
-    signed_time((int64_t)b->step_median - (int64_t)a->step_median, ch, sizeof ch);
-    fprintf(out,
-            "Steps: A %zu x %s, median %s; B %zu x %s, median %s; change %s (%+.1f%%); "
-            "step-to-step spread %.1f%% in A, %.1f%% in B: smaller changes are marked noise\n",
-            a->step_count, a->steps_what, ma, b->step_count, b->steps_what, mb, ch,
-            a->step_median ? 100.0 * ((double)b->step_median - (double)a->step_median) /
-                                 (double)a->step_median
-                           : 0.0,
-            100 * a->step_spread, 100 * b->step_spread);
-  } else {
-    fprintf(out, "Steps: %s (no noise marking without both runs' steps)\n",
-            a->step_count ? "only A has steps" : b->step_count ? "only B has steps" : "none");
-  }
+  print_steps(a, b, out);
   char whole[32];
   units_time(r.whole, whole, sizeof whole);
   fprintf(out, "The whole difference: %s of time changed in all rows\n", whole);
@@ -205,35 +259,16 @@ void diff_print_text(const struct diff_run *a, const struct diff_run *b, FILE *o
     char title[64];
     backends_title(tracer_backends[r.at[i].backend], title, sizeof title);
     fprintf(out, "\n%s | %s | the largest changes first |\n\n", title,
-            r.at[i].kind == ROW_HOST ? "host calls" : r.at[i].kind == ROW_KERNEL ? "kernels"
-                                                                               : "transfers");
-    fprintf(out, "%-32s | %10s | %10s | %11s | %6s | %9s | %9s | %s\n", "Name", "A time",
-            "B time", "Change", "Share", "A count", "B count", "Note");
+            r.at[i].kind == ROW_HOST     ? "host calls"
+            : r.at[i].kind == ROW_KERNEL ? "kernels"
+                                         : "transfers");
+    fprintf(out, "%-*s | %8s | %8s | %9s | %6s | %7s | %7s | Note\n", NAME_WIDTH, "Name", "A time",
+            "B time", "Change", "Share", "A count", "B count");
     for (size_t k = i; k < end && shown < ROWS_SHOWN; k++) {
-      const struct row *row = &r.at[k];
-      if (!changed(row))
+      if (!changed(&r.at[k]))
         continue;
       shown++;
-      char ta[32], tb[32], ch[40], note[128] = "";
-      units_time(row->a_ns, ta, sizeof ta);
-      units_time(row->b_ns, tb, sizeof tb);
-      signed_time((int64_t)row->b_ns - (int64_t)row->a_ns, ch, sizeof ch);
-      if (!row->in_a)
-        snprintf(note, sizeof note, "only in B");
-      else if (!row->in_b)
-        snprintf(note, sizeof note, "only in A");
-      else if (is_noise(row, noise))
-        snprintf(note, sizeof note, "noise");
-      if (row->a_bytes != row->b_bytes) {
-        char ba[32], bb[32];
-        units_bytes(row->a_bytes, ba, sizeof ba);
-        units_bytes(row->b_bytes, bb, sizeof bb);
-        size_t used = strlen(note);
-        snprintf(note + used, sizeof note - used, "%sbytes %s -> %s", used ? ", " : "", ba, bb);
-      }
-      fprintf(out, "%-32.32s | %10s | %10s | %11s | %5.1f%% | %9llu | %9llu | %s\n", row->name,
-              ta, tb, ch, r.whole ? 100.0 * (double)magnitude(row) / (double)r.whole : 0.0,
-              (unsigned long long)row->a_calls, (unsigned long long)row->b_calls, note);
+      print_row(&r.at[k], r.whole, noise, out);
     }
     if (changes > shown)
       fprintf(out, "(%zu more changed rows; -j lists them all)\n", changes - shown);
@@ -281,7 +316,9 @@ void diff_print_json(const struct diff_run *a, const struct diff_run *b, FILE *o
             r.whole ? (double)magnitude(row) / (double)r.whole : 0.0,
             (unsigned long long)row->a_calls, (unsigned long long)row->b_calls,
             (unsigned long long)row->a_bytes, (unsigned long long)row->b_bytes,
-            !row->in_a ? "\"b\"" : !row->in_b ? "\"a\"" : "null",
+            !row->in_a   ? "\"b\""
+            : !row->in_b ? "\"a\""
+                         : "null",
             is_noise(row, noise) ? "true" : "false");
   }
   fputs("\n  ]\n}\n", out);

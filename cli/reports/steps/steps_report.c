@@ -511,10 +511,16 @@ void steps_print_tables(const struct steps_report *report, FILE *out) {
 
 void steps_print_json(const struct steps_report *report, FILE *out) {
   fputc('[', out);
+  size_t printed = 0;
+  steps_print_json_tables(report, &printed, out);
+  fputs("\n  ]", out);
+}
+
+void steps_print_json_tables(const struct steps_report *report, size_t *printed, FILE *out) {
   for (size_t i = 0; i < report->count; i++) {
     const struct steps_table *t = &report->tables[i];
     const struct steps_process *p = t->process;
-    fprintf(out, "%s\n    {\"host\": ", i ? "," : "");
+    fprintf(out, "%s\n    {\"host\": ", (*printed)++ ? "," : "");
     units_json_string(out, p->host_name);
     fprintf(out, ", \"pid\": %" PRId64 ", \"rank\": %ld, \"gpu\": ", p->pid, p->rank);
     if (t->gpu[0])
@@ -547,7 +553,6 @@ void steps_print_json(const struct steps_report *report, FILE *out) {
     }
     fputs("]}", out);
   }
-  fputs("\n  ]", out);
 }
 
 void steps_report_free(struct steps_report *report) {

@@ -75,6 +75,9 @@ void steps_print_text(const struct steps_report *report, FILE *out);
 void steps_print_tables(const struct steps_report *report, FILE *out);
 /* The JSON value of the tally's "steps" member. */
 void steps_print_json(const struct steps_report *report, FILE *out);
+/* Its tables alone, as entries of that list (a job's, rank by rank), after *printed
+ * entries (counted on). */
+void steps_print_json_tables(const struct steps_report *report, size_t *printed, FILE *out);
 void steps_report_free(struct steps_report *report);
 
 #endif

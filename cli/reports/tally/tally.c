@@ -516,6 +516,13 @@ int tally_trace(struct trace_reader *reader, const struct trace_read_options *op
   return trace_read(reader, consumers, 1, options, d) == TRACE_READ_FAILED ? -1 : 0;
 }
 
+int tally_empty(struct tally *t) { return tally_init(t); }
+
+struct tally_device *tally_device_row(struct tally_backend *b, const char *name, int kind,
+                                      const char *device) {
+  return device_row(b, name, strlen(name), kind, device);
+}
+
 void tally_free(struct tally *t) {
   free(t->ranks);
   for (size_t i = 0; i < t->notice_count; i++)

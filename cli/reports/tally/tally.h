@@ -148,6 +148,13 @@ int tally_open(struct tally *tally, bool by_actor, struct trace_consumer *consum
 int tally_trace(struct trace_reader *reader, const struct trace_read_options *options,
                 bool by_actor, struct tally *tally, struct diag *d);
 void tally_free(struct tally *tally);
+/* An empty tally of every backend, to fill from elsewhere than a read (a saved result).
+ * Returns 0, or -1 when out of memory (tally_free it then too). */
+int tally_empty(struct tally *tally);
+/* b's device row of the kernel or transfer name (enum tracer_command_kind) on device
+ * (NULL: none named), added empty when b has none. NULL when out of memory. */
+struct tally_device *tally_device_row(struct tally_backend *b, const char *name, int kind,
+                                      const char *device);
 /* The function (the index in its backend's desc) a call is tallied under: its own, or
  * the row of its param's value for a function tallied per value (trace.rows), whose
  * name is "FUNCTION:VALUE". */

@@ -885,7 +885,7 @@ static void json_missing(const struct tally *t, const struct run_record *run, FI
 
 void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
                       bool extended, const struct tally_additions *more, FILE *out) {
-  fputs("{\n  \"trace\": ", out);
+  fprintf(out, "{\n  \"tracer_result\": %d,\n  \"trace\": ", TALLY_JSON_VERSION);
   units_json_string(out, trace_dir ? trace_dir : "");
   if (run && run->present) {
     fputs(",\n  \"app\": {\"command\": ", out);
@@ -1036,7 +1036,7 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
         fprintf(out, ", \"kind\": \"%s\", ",
                 d->kind == 0 ? "kernel" : d->kind == 1 ? "transfer" : "other");
         json_stat(out, &d->time);
-        fputc('}', out);
+        fprintf(out, ", \"bytes\": %llu}", (unsigned long long)d->bytes);
       }
       fputs("],\n     \"traffic\": [", out);
       tally_sorted_device(b, 1, dorder, &n);

@@ -30,6 +30,11 @@ struct tally_print_options {
   bool extended, full_names;
 };
 
+/* The version of -j's JSON, its first member ("tracer_result": 1), which the JSON's
+ * readers check (tracer diff: reports/diff/result_json.h). Raised when a member changes
+ * meaning or goes; members added keep it. */
+#define TALLY_JSON_VERSION 1
+
 /* run (may be NULL, or not present) says how the app ended: a line before the tables, an
  * "app" object in JSON. trace_dir appears in the JSON. extended (-e) adds in JSON an
  * "actors" list. more (may be NULL) adds the other reports' sections and members. JSON

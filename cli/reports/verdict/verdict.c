@@ -190,8 +190,14 @@ void verdict_print_inputs(const struct verdict_inputs *in, const char *title, FI
   /* Where the time went: start-up, each backend's host work, the waits, each device. */
   fprintf(out, "Where the %s%s went:", wall, title);
   const char *sep = " ";
-  if (v.startup_ns) {
+  /* Start-up is said where the run made set-up calls; under 0.05% of the run it reads
+   * "<0.1%", not "0.0%" (as if there were none), and the run after it is the whole run. */
+  bool startup = pct(v.startup_ns, v.wall_ns) >= 0.05;
+  if (startup) {
     fprintf(out, "%sstart-up %.1f%% (set-up calls)", sep, pct(v.startup_ns, v.wall_ns));
+    sep = ", ";
+  } else if (v.startup_ns) {
+    fprintf(out, "%sstart-up <0.1%% (set-up calls)", sep);
     sep = ", ";
   }
   for (size_t i = 0; i < in->backend_count; i++) {
@@ -224,7 +230,7 @@ void verdict_print_inputs(const struct verdict_inputs *in, const char *title, FI
     fputs(" no traced call or device work took measurable time", out);
   fputs(".\n", out);
   char after[64] = "";
-  if (v.startup_ns) {
+  if (startup) {
     char rest[32];
     units_time(v.wall_ns - v.startup_ns, rest, sizeof rest);
     snprintf(after, sizeof after, " after start-up (%s)", rest);
