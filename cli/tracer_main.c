@@ -53,9 +53,20 @@ static const char usage[] =
     "                         new, empty or an archive to replace; an MPI job gets one.\n"
     "                         Needs libotf2, loaded for this option only\n"
     "      --flame FILE       also write folded stacks for flame graphs: FILE weighted by\n"
-    "                         device time (rank;regions;calls;-;kernel), and FILE with\n"
-    "                         .host before its extension weighted by the time in API\n"
-    "                         calls (stacks.host.folded); an MPI job gets one pair\n"
+    "                         device time (rank;regions;code;calls;-;kernel, the code\n"
+    "                         being the Python and native frames of the calls that\n"
+    "                         submit work), and FILE with .host before its extension\n"
+    "                         weighted by the time in API calls (stacks.host.folded);\n"
+    "                         FILE ending in .svg: the flame graphs themselves, as\n"
+    "                         interactive SVG (stacks.svg, stacks.host.svg); an MPI job\n"
+    "                         gets one pair\n"
+    "      --no-stacks        keep no stacks: the calls that submit device work or a\n"
+    "                         collective record neither their Python nor their native\n"
+    "                         frames (by default they do, in default and full modes)\n"
+    "      --pc-sampling      also sample the program counters of CUDA kernels with their\n"
+    "                         stall reasons (CUPTI's PC sampling, beside its activity\n"
+    "                         records): in --flame's device time, each kernel's frame\n"
+    "                         gets one per instruction and one per stall reason below it\n"
     "      --steps[=PATTERN]  also print each rank's steps: count, median, least and most\n"
     "                         step time, the slowest steps, and per step the GPUs' time\n"
     "                         as HTA defines it; steps are the outermost region that\n"
@@ -345,6 +356,8 @@ int main(int argc, char **argv) {
     OPT_FLAME,
     OPT_MAX_SIZE,
     OPT_BACKEND_PATH,
+    OPT_NO_STACKS,
+    OPT_PC_SAMPLING,
     OPT_WAIT,
     OPT_STEPS,
     OPT_WINDOW,
@@ -367,6 +380,8 @@ int main(int argc, char **argv) {
       {"replay", optional_argument, NULL, 'r'},
       {"blocking", no_argument, NULL, OPT_BLOCKING},
       {"every-call", no_argument, NULL, OPT_EVERY_CALL},
+      {"no-stacks", no_argument, NULL, OPT_NO_STACKS},
+      {"pc-sampling", no_argument, NULL, OPT_PC_SAMPLING},
       {"clock", required_argument, NULL, OPT_CLOCK},
       {"check", no_argument, NULL, OPT_CHECK},
       {"traced-ranks", required_argument, NULL, OPT_TRACED_RANKS},
@@ -475,6 +490,9 @@ int main(int argc, char **argv) {
     /* The app inherits it; its runtime reads it (runtime/tracer_counted.c). */
     case OPT_EVERY_CALL: setenv("TRACER_EVERY_CALL", "1", 1); break;
     case OPT_START_PAUSED: o.start_paused = true; break;
+    case OPT_NO_STACKS: o.no_stacks = true; break;
+    /* The app inherits it; its CUDA backend reads it (runtime/cupti/cupti_pc_sampling.c). */
+    case OPT_PC_SAMPLING: setenv("TRACER_PC_SAMPLING", "1", 1); break;
     case OPT_SAMPLE: {
       uint64_t ms = 100;
       if (optarg && !option_count(optarg, 1, 3600000, &ms, why, sizeof why)) {

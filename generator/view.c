@@ -400,6 +400,10 @@ static struct tree *build_function(struct view *v, const struct model_function *
   struct spec_rma_sync *sync = view_rma_sync_of(v->s, f);
   if (sync && view_rma_sync_slots(v->s, f, sync, &extra, v->d))
     v->status = -1;
+  /* A call that submits device work or a device collective keeps its stack (the
+   * messages with a bus_factor are those whose kernels the collectives report ties). */
+  extra.stack = view_device_submits(v->device, f) ||
+                (msg && (msg->bus_factor.c || msg->bus_factor.d));
   bool counted = matches(&v->s->trace.counted, f);
   const struct tree *test = tree_get(fn, "lean_status_test");
   const char *lean_status = test ? test->string
@@ -447,7 +451,8 @@ static struct tree *build_function(struct view *v, const struct model_function *
                       "counted calls do not run: take it out of trace.counted",
                       f->name);
   /* Minimal mode needs no args struct when no hook reads one: its own shorter path. */
-  if (!before && !after && !device && !glued && !slot && !tree_get(fn, "group_predefined")) {
+  if (!before && !after && !device && !glued && !slot && !extra.stack &&
+      !tree_get(fn, "group_predefined")) {
     struct tree *lean = tree_set(fn, "lean", tree_map());
     tree_set_bool(lean, "counted", counted);
     if (returns) {

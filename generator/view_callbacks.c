@@ -159,7 +159,7 @@ static int scope_command(const struct spec *s, const struct model_function *f, s
     *k = (char)(*k - 'a' + 'A');
   strbuf_addf(&code,
               "tracer_device_command_of(&(struct tracer_call_id){tracer_tid(), "
-              "tracer_args.tracer_start}, \"%s\", TRACER_COMMAND_%s, %s, %s, %s, "
+              "tracer_args.tracer_start, 0}, \"%s\", TRACER_COMMAND_%s, %s, %s, %s, "
               "tracer_args.tracer_start, tracer_record.head.end);",
               s->backend, kind, name, bytes, queue);
   tree_set_string(tree_set(fn, "scope_command", tree_map()), "code", code.data);

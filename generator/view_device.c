@@ -195,6 +195,16 @@ struct view_device *view_device_new(const struct model *m, const struct spec *s,
   return v;
 }
 
+bool view_device_submits(const struct view_device *v, const struct model_function *f) {
+  const struct spec_trace *t = &v->s->trace;
+  for (size_t i = 0; i < t->commands.len; i++) {
+    const struct spec_command *c = t->commands.items[i];
+    if (fnmatch(c->function, f->name, 0) == 0)
+      return !view_is_callback(v->m, f);
+  }
+  return false;
+}
+
 void view_device_function(struct view_device *v, const struct model_function *f, struct tree *fn) {
   const struct spec_trace *t = &v->s->trace;
   for (size_t i = 0; i < t->commands.len; i++) {

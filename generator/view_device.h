@@ -27,6 +27,9 @@ struct view_device;
 struct view_device *view_device_new(const struct model *m, const struct spec *s, struct diag *d,
                                     const char *prefix);
 void view_device_function(struct view_device *v, const struct model_function *f, struct tree *fn);
+/* Whether the interposer's wrapper of f puts work on a device (a trace.commands entry that
+ * is no tool callback's): such a call keeps its stack. */
+bool view_device_submits(const struct view_device *v, const struct model_function *f);
 /* Adds the root keys and checks every entry matched; frees v. Returns 0 or -1 (causes in
  * d). */
 int view_device_finish(struct view_device *v, struct tree *root);

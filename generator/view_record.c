@@ -98,6 +98,14 @@ void view_record_build(const struct model_function *f, bool status_in_head,
                      {0},
                      RECORD_HEAD};
   strset_add(&r.names, "head");
+  tree_set_bool(fn, "stack", extra && extra->stack);
+  if (extra && extra->stack) {
+    struct slot_type stack = {"TRACER_SLOT_UNSIGNED", 8, "", ""};
+    size_t at = add_slot(&r, r.out, "stack", &stack, "tracer_stack", true, -1);
+    tree_set(fn, "stack_slot", tree_stringf("%zu", at));
+  } else {
+    tree_set_string(fn, "stack_slot", "0");
+  }
   long *param_slot = xcalloc(f->params.len + 1, sizeof *param_slot);
   for (size_t i = 0; i < f->params.len; i++) {
     const struct model_param *p = f->params.items[i];

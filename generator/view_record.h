@@ -11,6 +11,8 @@
  *                             before and after the call
  *   slots                     {name, index, size, kind, at_exit, present_if}: how the
  *                             analyses decode each named slot (events.c.tmpl)
+ *   stack, stack_slot         whether the call keeps its stack, and that slot's index (0:
+ *                             none; the head holds slot 0)
  */
 #ifndef APIGEN_VIEW_RECORD_H
 #define APIGEN_VIEW_RECORD_H
@@ -43,6 +45,10 @@ struct view_record_extra {
   const char *comm_size;  /* "comm_size" at exit, after the others; or NULL */
   const char *comm_id;    /* C expression over tracer_args: unsigned slot "comm_id" at exit,
                              last; or NULL */
+  bool stack;             /* a call that submits device work: an unsigned slot "stack" first,
+                             after the head (its stack's id, runtime/stacks/tracer_stacks.h,
+                             read from the local tracer_stack), where the reader finds it
+                             without reading the rest */
 };
 
 /* status_in_head: the call's status is its result (so a result of at most 4 bytes needs

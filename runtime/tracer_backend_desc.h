@@ -196,6 +196,10 @@ struct tracer_function_desc {
   uint32_t row_first;
   struct tracer_message message;
   struct tracer_rma_sync rma_sync;
+  /* A call that submits device work keeps its stack's id (runtime/stacks/tracer_stacks.h)
+   * in this slot of its record, right after the head; 0 for other calls (the head holds
+   * slot 0). */
+  uint8_t stack_slot;
   enum tracer_role role;
   /* Ranges of statuses beside ok_statuses (which win over them): with error ranges, a
    * status in none of them is no error; with success ranges only, one in none of them and

@@ -350,7 +350,8 @@ void tracer_command_host(const struct tracer_command *c, bool succeeded, uint64_
     return;
   char name[NAME_SIZE];
   tracer_command_name(c, name, sizeof name);
-  struct tracer_call_id call = {tracer_tid(), start};
+  struct tracer_call_id call = tracer_call_returned();
+  call.tid = tracer_tid(), call.start = start;
   tracer_device_command_on(&call, c->device->backend, tracer_command_device(c), c->kind, name,
                            c->bytes, c->queue, start, end);
 }

@@ -151,6 +151,7 @@ void tracer_demangle(const char *name, char *out, size_t size);
 struct tracer_call_id {
   int32_t tid;
   uint64_t start;
+  uint64_t stack; /* the call's stack (runtime/stacks/tracer_stacks.h); 0: none */
 };
 
 /* ---- which device a command runs on ----
@@ -205,6 +206,12 @@ void tracer_device_command_of(const struct tracer_call_id *call, const char *bac
 void tracer_device_command_on(const struct tracer_call_id *call, const char *backend,
                               int32_t device, enum tracer_command_kind kind, const char *name,
                               uint64_t bytes, uintptr_t queue, uint64_t start, uint64_t end);
+
+/* Records the GPU's samples of a kernel's instruction (lttng_ust_tracer:pc_sample):
+ * function demangled as kernels are named, the instruction's offset in it, the stall
+ * reason's name, and how many samples. */
+void tracer_pc_sample(const char *function, uint64_t pc_offset, const char *stall,
+                      uint64_t samples);
 
 /* The call the thread has just returned from: for a backend's <b>_command_end, which the
  * wrapper calls right after the real call returned (the popped entry is still there). */

@@ -61,6 +61,16 @@ static inline uint64_t tracer_record_call(unsigned function, unsigned depth, int
   return (uint64_t)function << 48 | (uint64_t)(depth & 0xffff) << 32 | (uint32_t)status;
 }
 
+/* A call that submits device work keeps its stack's id in a slot of its record (the
+ * function's stack_slot, tracer_backend_desc.h); the stack itself is written once per
+ * process (lttng_ust_tracer:stack, runtime/stacks/tracer_stacks.h), its flags: */
+enum tracer_stack_flags {
+  TRACER_STACK_NATIVE_TRUNCATED = 1u << 0, /* more native frames than the depth limit */
+  TRACER_STACK_PYTHON_TRUNCATED = 1u << 1, /* more Python frames than the limit */
+  TRACER_STACK_PYTHON = 1u << 2,           /* the thread ran Python code: the native frames
+                                              stop where the interpreter called them */
+};
+
 static inline int64_t tracer_record_pid(uint64_t ids) { return (int64_t)(ids >> 32); }
 static inline int64_t tracer_record_tid(uint64_t ids) { return (int64_t)(uint32_t)ids; }
 static inline unsigned tracer_record_function(uint64_t call) { return (unsigned)(call >> 48); }

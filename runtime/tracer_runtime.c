@@ -248,7 +248,7 @@ void tracer_device_command_on(const struct tracer_call_id *call, const char *bac
   char device_name[TRACER_DEVICE_NAME] = "";
   if (device != TRACER_DEVICE_UNKNOWN)
     tracer_device_name_of(backend, device, device_name, sizeof device_name);
-  struct tracer_command_origin origin = {call ? *call : (struct tracer_call_id){0, 0}, device,
+  struct tracer_command_origin origin = {call ? *call : (struct tracer_call_id){0, 0, 0}, device,
                                          device_name};
   if (tracer_recording_limited())
     return; /* the trace reached its bound: its host calls are counted, not recorded */
@@ -256,11 +256,19 @@ void tracer_device_command_on(const struct tracer_call_id *call, const char *bac
                        (uint8_t)kind, name ? name : "", bytes, queue, start, end, &origin);
 }
 
+void tracer_pc_sample(const char *function, uint64_t pc_offset, const char *stall,
+                      uint64_t samples) {
+  if (tracer_recording_limited())
+    return;
+  lttng_ust_tracepoint(lttng_ust_tracer, pc_sample, tracer_pid(), tracer_tid(), function,
+                       pc_offset, stall, samples);
+}
+
 struct tracer_call_id tracer_call_returned(void) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t || t->depth >= TRACER_INFLIGHT_DEPTH || !t->calls[t->depth].start)
-    return (struct tracer_call_id){0, 0};
-  return (struct tracer_call_id){tracer_tid(), t->calls[t->depth].start};
+    return (struct tracer_call_id){0, 0, 0};
+  return (struct tracer_call_id){tracer_tid(), t->calls[t->depth].start, t->calls[t->depth].stack};
 }
 
 /* Children: a tracer whose session records only the app's processes names a socket in

@@ -171,6 +171,7 @@ struct tracer_inflight {
   uint64_t start;
   uint64_t inner_start; /* a sampled poll's: the start of the first call recorded inside
                            it (0: none yet; tracer_inflight_poll_started) */
+  uint64_t stack;       /* a submission's stack (runtime/stacks/tracer_stacks.h); 0: none */
 };
 enum { TRACER_INFLIGHT_DEPTH = 32 };
 /* Calls of a function the spec marks `counted` (trace.counted: getters an app calls
@@ -275,6 +276,7 @@ __attribute__((always_inline)) static inline unsigned tracer_inflight_push(const
     t->calls[d].backend = backend;
     t->calls[d].function = function;
     t->calls[d].start = 0;
+    t->calls[d].stack = 0;
   }
   __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the entry complete */
   t->depth = d + 1;

@@ -17,7 +17,7 @@
 
 /* call_tid and call_start: the call that submitted the command (struct tracer_call_id in
  * tracer_device.h; 0 when unknown); device and device_name: the device it ran on (-1 and ""
- * when unknown). One pointer for them since LTTNG_UST_TP_ARGS takes 10 at most. */
+ * when unknown); call_stack: that call's stack (lttng_ust_tracer:stack below; 0: none). One pointer for them since LTTNG_UST_TP_ARGS takes 10 at most. */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, device_command,
   LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, const char *, backend, uint8_t, kind,
                     const char *, name, uint64_t, bytes, uintptr_t, queue, uint64_t, start,
@@ -36,6 +36,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, device_command,
     lttng_ust_field_integer(uint64_t, call_start, origin->call.start)
     lttng_ust_field_integer(int32_t, device, origin->device)
     lttng_ust_field_string(device_name, origin->device_name)
+    lttng_ust_field_integer_hex(uint64_t, call_stack, origin->call.stack)
   )
 )
 
@@ -198,6 +199,62 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, group,
     lttng_ust_field_integer(uint64_t, call_start, call_start)
     lttng_ust_field_integer(int32_t, size, size)
     lttng_ust_field_sequence(int32_t, members, members, uint32_t, count)
+  )
+)
+
+/* A stack of a call that submitted device work (runtime/stacks/tracer_stacks.h), written
+ * once per process, the first time a submission comes from it; the calls' records and
+ * the device commands refer to it by id. python: its Python frames, innermost first, one
+ * "LINE\tFUNCTION\tFILE\n" each; native: the return addresses of its native frames,
+ * innermost first, from the caller of the traced call up to Python's interpreter (or to
+ * the depth limit); flags: enum tracer_stack_flags. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, stack,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint64_t, id, const char *, python,
+                    const uint64_t *, native, uint32_t, native_count, uint32_t, flags),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_integer_hex(uint64_t, id, id)
+    lttng_ust_field_string(python, python)
+    lttng_ust_field_sequence_hex(uint64_t, native, native, uint32_t, native_count)
+    lttng_ust_field_integer(uint32_t, flags, flags)
+  )
+)
+
+/* A loaded ELF object that native frames of the stacks above lie in, written once per
+ * process before the first stack that needs it, so that the tracer names the frames
+ * when it reads the trace: path (the program's own as /proc/self/exe names it), its
+ * GNU build id, base (what the loader added to the file's addresses) and the span of its
+ * loaded segments. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, object,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, const char *, path, const uint8_t *, build_id,
+                    uint32_t, build_id_size, uint64_t, base, uint64_t, start, uint64_t, end),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_string(path, path)
+    lttng_ust_field_sequence_hex(uint8_t, build_id, build_id, uint32_t, build_id_size)
+    lttng_ust_field_integer_hex(uint64_t, base, base)
+    lttng_ust_field_integer_hex(uint64_t, start, start)
+    lttng_ust_field_integer_hex(uint64_t, end, end)
+  )
+)
+
+/* The GPU's own samples of a kernel's program counters (tracer --pc-sampling, CUPTI's PC
+ * sampling: runtime/cupti/cupti_pc_sampling.c): `samples` samples of the instruction at
+ * pc_offset in function (demangled, as device_command names kernels), found stalled for
+ * stall (CUPTI's name of the reason), since the function's previous event of that PC and
+ * reason. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, pc_sample,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, const char *, function, uint64_t, pc_offset,
+                    const char *, stall, uint64_t, samples),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_string(function, function)
+    lttng_ust_field_integer_hex(uint64_t, pc_offset, pc_offset)
+    lttng_ust_field_string(stall, stall)
+    lttng_ust_field_integer(uint64_t, samples, samples)
   )
 )
 

@@ -45,18 +45,18 @@ grep -q 'checked: exact$' "$out/model-check.txt" ||
 flags="${TRACER_BACKEND_OPT:--O2 -g} -DNDEBUG -fPIC -Wall -Wextra -Werror -D_GNU_SOURCE"
 if $check_only; then
   for source in "${backend}_interposer.c" "${backend}_tracepoints.c" "${backend}_events.c"; do
-    $cc -fsyntax-only $flags $cflags -I"$out" -I"$root/runtime" "$out/$source"
+    $cc -fsyntax-only $flags $cflags -I"$out" -I"$root/runtime" -I"$root/runtime/stacks" "$out/$source"
   done
   echo "$backend: $summary; $(cat "$out/model-check.txt"); sources compile without a warning"
   exit 0
 fi
 # shellcheck disable=SC2086
-$cc $flags $cflags -I"$out" -I"$root/runtime" -shared -o "$out/libtracer_$backend.so.tmp" \
+$cc $flags $cflags -I"$out" -I"$root/runtime" -I"$root/runtime/stacks" -shared -o "$out/libtracer_$backend.so.tmp" \
   "$out/${backend}_interposer.c" "$out/${backend}_tracepoints.c" \
   -Wl,--version-script="$out/${backend}_exports.map" \
   -L"$build/lib" -Wl,-rpath,"$build/lib" -ltracer_runtime -llttng-ust -ldl
 # shellcheck disable=SC2086
-$cc $flags -I"$root/runtime" -shared -o "$out/libtracer_${backend}_events.so.tmp" \
+$cc $flags -I"$root/runtime" -I"$root/runtime/stacks" -shared -o "$out/libtracer_${backend}_events.so.tmp" \
   "$out/${backend}_events.c"
 mv "$out/libtracer_$backend.so.tmp" "$out/libtracer_$backend.so"
 mv "$out/libtracer_${backend}_events.so.tmp" "$out/libtracer_${backend}_events.so"

@@ -4,9 +4,11 @@
 #
 #   On a Debian 12 machine with apt (as root):  scripts/lttng-carry.sh fetch DIR
 #     downloads the .deb files into DIR/debs (LTTng, babeltrace2) and DIR/deps (libraries
-#     an Ubuntu or a minimal image may lack, libotf2 for --otf2 and libjansson for
-#     `tracer diff` of JSON results: the tracer loads each for that use only and starts
-#     without them), and writes DIR/env.sh. About 15 MiB.
+#     an Ubuntu or a minimal image may lack: libdw, which the tracer names native frames
+#     with, libunwind, which the runtime walks them with when it finds it, libotf2 for
+#     --otf2 and libjansson for `tracer diff` of JSON results: the tracer loads each of
+#     those two for that use only and starts without them), and writes DIR/env.sh.
+#     About 15 MiB.
 #   On the target machine:                      . DIR/env.sh
 #     unpacks them into a private prefix (never into /; $TRACER_LTTNG_PREFIX, default
 #     /tmp/tracer-lttng) once, and exports what the LTTng tools, the traced app and the
@@ -23,7 +25,8 @@ apt-get update >/dev/null
 (cd "$dest/debs" && apt-get download lttng-tools liblttng-ctl0 liblttng-ust1 \
   liblttng-ust-common1 liblttng-ust-ctl5 liburcu8 babeltrace2 libbabeltrace2-0)
 (cd "$dest/deps" && apt-get download libpopt0 libnuma1 libxml2 libicu72 libglib2.0-0 \
-  libdw1 libelf1 libkmod2 libzstd1 liblzma5 libbz2-1.0 libpcre2-8-0 libopen-trace-format2-10 libjansson4)
+  libdw1 libelf1 libkmod2 libzstd1 liblzma5 libbz2-1.0 libpcre2-8-0 libopen-trace-format2-10 \
+  libjansson4 libunwind8)
 
 cat >"$dest/env.sh" <<'ENV'
 # Source me on the target machine: . DIR/env.sh   (made by scripts/lttng-carry.sh)

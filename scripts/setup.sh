@@ -22,6 +22,8 @@ packages="
   libseccomp-dev libexpat1-dev expat libgcrypt20-dev libwebp-dev webp
   libopen-trace-format2-dev otf2-tools python3-otf2
   python3-mpi4py lammps lammps-examples hpcc python3-torch quantum-espresso quantum-espresso-data
+  libunwind-dev libdw-dev python3-pyopencl
+  chromium
 "
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -66,7 +66,7 @@ if grep -q '^trace:' spec.yaml; then
     for source in interposer tracepoints events; do
       # shellcheck disable=SC2086
       if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -fPIC -D_GNU_SOURCE $release $cflags \
-           -I"$tmp/model" -I"$runtime" -c "$tmp/model/${backend}_$source.c" \
+           -I"$tmp/model" -I"$runtime" -I"$runtime/stacks" -c "$tmp/model/${backend}_$source.c" \
            -o "$tmp/$source.o" 2>"$tmp/cc.log"; then
         echo "FAIL: $name: ${backend}_$source.c does not build ($release):" >&2
         cat "$tmp/cc.log" >&2

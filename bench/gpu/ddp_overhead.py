@@ -1,10 +1,11 @@
-"""The DDP demo's step time untraced, traced (default and -m minimal) and under
+"""The DDP demo's step time untraced, traced (default, -m minimal, --no-stacks) and under
 torch.profiler, rounds interleaved so that the machine's drift falls on every mode alike
-(issue 32). Each run is a fresh `torchrun --nproc_per_node=2` job; the step time is
+(issue 32). Each run is a fresh `torchrun --nproc_per_node=N` job (--nproc, default 2;
+1 on a machine with one GPU); the step time is
 rank 0's median over the steps after the warm-up (tests/gpu/ddp_demo.py prints it).
 
-    python3 bench/gpu/ddp_overhead.py --out OUT [--rounds 5] [--budget 520]
-        [--sizes small,big] [--modes untraced,traced,minimal,profiler]
+    python3 bench/gpu/ddp_overhead.py --out OUT [--rounds 5] [--budget 520] [--nproc 2]
+        [--sizes small,big] [--modes untraced,traced,minimal,nostacks,profiler]
 
 Writes OUT/ddp_overhead.txt: every run, then per size and mode the median, least and most
 step time and the median's ratio to untraced. Rounds stop when the budget (seconds) would
@@ -22,11 +23,12 @@ import time
 DEMO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "gpu",
                     "ddp_demo.py")
 STEPS = {"small": 200, "big": 40}
+NPROC = 2  # ranks per job (--nproc)
 
 
 def command(mode, size, trace_dir):
     demo = ["python3", os.path.abspath(DEMO), "--size", size, "--steps", str(STEPS[size])]
-    launcher = ["torchrun", "--standalone", "--nproc_per_node=2", "--no-python"]
+    launcher = ["torchrun", "--standalone", f"--nproc_per_node={NPROC}", "--no-python"]
     if mode == "untraced":
         return launcher + demo
     if mode == "profiler":
@@ -36,6 +38,8 @@ def command(mode, size, trace_dir):
         tracer += ["-b", os.environ["TRACER_BACKENDS"]]
     if mode == "minimal":
         tracer += ["-m", "minimal"]
+    if mode == "nostacks":  # the submissions' stacks off (docs/flame.md)
+        tracer += ["--no-stacks"]
     return launcher + tracer + demo
 
 
@@ -64,7 +68,10 @@ def main():
     parser.add_argument("--budget", type=float, default=520)
     parser.add_argument("--sizes", default="small,big")
     parser.add_argument("--modes", default="untraced,traced,minimal,profiler")
+    parser.add_argument("--nproc", type=int, default=2)
     args = parser.parse_args()
+    global NPROC
+    NPROC = args.nproc
     sizes, modes = args.sizes.split(","), args.modes.split(",")
     results = {(size, mode): [] for size in sizes for mode in modes}
     began = time.time()
@@ -101,6 +108,11 @@ def main():
                           if base_median else "-")
                 log.write(f"{size:6}{mode:10}{len(values):>5}{median:>9.3f}{min(values):>9.3f}"
                           f"{max(values):>9.3f}{ratio:>8}{spread:>16}\n")
+            with_stacks, without = results.get((size, "traced")), results.get((size, "nostacks"))
+            if with_stacks and without:  # issue 47: stacks cost under 5% of a host-bound step
+                log.write(f"{size:6}stacks: traced / --no-stacks = "
+                          f"{statistics.median(with_stacks) / statistics.median(without):.3f} "
+                          "(medians)\n")
     with open(os.path.join(args.out, "ddp_overhead.txt")) as log:
         print(log.read())
     return 0

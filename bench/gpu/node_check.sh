@@ -8,7 +8,9 @@
 # Needs python3 with torch (to hold a known amount of device memory) and nvidia-smi.
 # Leaves in OUT, and prints, summary.txt:
 #   1. the carried tracer starts: `ldd build/bin/tracer` after `. .lttng-carry/env.sh`
-#      lists no library "not found" (libotf2 is not needed to start);
+#      lists no library "not found" (libotf2 is not needed to start), nor does `ldd` of
+#      the runtime the app loads (build/lib/libtracer_runtime.so; it loads libunwind
+#      itself, from the carry where the node has none);
 #   2. without libotf2 (the carried copy left out of the library path): a traced CUDA
 #      program runs and reports (exit 0); `--otf2` stops before the app runs, exit 4,
 #      with one line naming the Debian package;
@@ -39,6 +41,10 @@ ldd "$tracer" >"$OUT/ldd.txt" 2>&1
 missing=$(grep -c "not found" "$OUT/ldd.txt")
 [ "$missing" -eq 0 ] && say "ok    1. ldd build/bin/tracer: every library found" ||
   say "CHECK 1. ldd build/bin/tracer: $missing not found: $(grep "not found" "$OUT/ldd.txt" | tr '\n' ' ')"
+ldd build/lib/libtracer_runtime.so >"$OUT/ldd_runtime.txt" 2>&1
+missing=$(grep -c "not found" "$OUT/ldd_runtime.txt")
+[ "$missing" -eq 0 ] && say "ok    1. ldd build/lib/libtracer_runtime.so: every library found" ||
+  say "CHECK 1. ldd build/lib/libtracer_runtime.so: $missing not found: $(grep "not found" "$OUT/ldd_runtime.txt" | tr '\n' ' ')"
 
 # A CUDA program through the runtime (PyTorch), small and known: 64 MiB, one add.
 cat >"$OUT/hold.py" <<'PY'

@@ -9,6 +9,7 @@ extern const struct output tally_output;       /* reports/tally/tally_output.c *
 extern const struct output gaps_output;        /* reports/gaps/gaps_output.c */
 extern const struct output samples_output;     /* reports/samples/samples_output.c */
 extern const struct output hta_output;         /* reports/hta/hta_output.c */
+extern const struct output sources_output;     /* reports/sources/sources_output.c */
 extern const struct output steps_output;       /* reports/steps/steps_output.c */
 extern const struct output collectives_output; /* reports/collectives/collectives_output.c */
 extern const struct output text_output;        /* reports/text/text_output.c */
@@ -24,6 +25,7 @@ const struct output *const outputs[] = {
     &gaps_output,
     &samples_output,
     &hta_output,
+    &sources_output,
     &steps_output,
     &collectives_output, /* printed by the tally: after it */
     &text_output,

@@ -52,6 +52,7 @@ struct tracer_options {
   bool monotonic_clock; /* --clock monotonic */
   bool check;           /* --check or `tracer doctor` */
   bool start_paused;    /* --start-paused */
+  bool no_stacks;       /* --no-stacks: lttng_ust_tracer:stack is not enabled */
   unsigned sample_ms;   /* --sample[=MS]: the sampler's period; 0: no sampling */
   bool runtime_calls;   /* --runtime-calls */
   enum tracer_wait wait; /* --wait */

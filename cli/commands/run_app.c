@@ -75,7 +75,10 @@ static char **event_patterns(const struct tracer_options *o, char **backends, si
   }
   if (p) {
     /* The runtime's own events, the counted entries in their own channel (session.h). */
-    p[k++] = strdup("lttng_ust_tracer:*!" SESSION_COUNTED_EVENT);
+    /* --no-stacks: the runtime records a stack only when its event is enabled. */
+    p[k++] = strdup(o->no_stacks ? "lttng_ust_tracer:*!" SESSION_COUNTED_EVENT
+                                   ",lttng_ust_tracer:stack,lttng_ust_tracer:object"
+                                 : "lttng_ust_tracer:*!" SESSION_COUNTED_EVENT);
     p[k++] = strdup(SESSION_COUNTED_EVENT);
   }
   if (p && o->sample_ms)

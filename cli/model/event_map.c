@@ -35,6 +35,9 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->calls = info->total = info->min = info->max = -1;
   info->rank = info->size = info->local_rank = info->local_size = -1;
   info->row = -1;
+  info->stack_id = info->stack_python = info->stack_native = info->stack_flags = -1;
+  info->object_build_id = info->object_base = -1;
+  info->pc_offset = info->pc_stall = info->pc_samples = -1;
   info->sample_device = info->sample_device_name = info->sample_counter = -1;
   info->sample_unit = info->sample_value = -1;
   const char *colon = strchr(c->name, ':');
@@ -106,6 +109,25 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
       info->size = ctf_event_class_field_index(c, "size");
       info->local_rank = ctf_event_class_field_index(c, "local_rank");
       info->local_size = ctf_event_class_field_index(c, "local_size");
+    } else if (strcmp(event, "stack") == 0) {
+      info->role = EVENT_STACK;
+      info->stack_id = ctf_event_class_field_index(c, "id");
+      info->stack_python = ctf_event_class_field_index(c, "python");
+      info->stack_native = ctf_event_class_field_index(c, "native");
+      info->stack_flags = ctf_event_class_field_index(c, "flags");
+    } else if (strcmp(event, "object") == 0) {
+      info->role = EVENT_OBJECT;
+      info->device_name = ctf_event_class_field_index(c, "path");
+      info->object_build_id = ctf_event_class_field_index(c, "build_id");
+      info->object_base = ctf_event_class_field_index(c, "base");
+      info->start = ctf_event_class_field_index(c, "start");
+      info->device_end = ctf_event_class_field_index(c, "end");
+    } else if (strcmp(event, "pc_sample") == 0) {
+      info->role = EVENT_PC_SAMPLE;
+      info->device_name = ctf_event_class_field_index(c, "function");
+      info->pc_offset = ctf_event_class_field_index(c, "pc_offset");
+      info->pc_stall = ctf_event_class_field_index(c, "stall");
+      info->pc_samples = ctf_event_class_field_index(c, "samples");
     } else if (strcmp(event, "unfinished") == 0) {
       info->role = EVENT_UNFINISHED;
       info->device_backend = ctf_event_class_field_index(c, "backend");

@@ -24,6 +24,9 @@ enum event_role {
   EVENT_RANK,           /* lttng_ust_tracer:rank: the process's rank in a job */
   EVENT_SAMPLE,         /* lttng_ust_sampler:sample: a device counter's value */
   EVENT_SAMPLER_UNAVAILABLE, /* lttng_ust_sampler:unavailable: a library it cannot use */
+  EVENT_STACK,          /* lttng_ust_tracer:stack: a submission's stack, once per process */
+  EVENT_OBJECT,         /* lttng_ust_tracer:object: a loaded object the stacks lie in */
+  EVENT_PC_SAMPLE,      /* lttng_ust_tracer:pc_sample: the GPU's samples of an instruction */
 };
 
 struct event_info {
@@ -46,6 +49,10 @@ struct event_info {
   int rank, size, local_rank, local_size; /* rank events (and device_backend: launcher) */
   /* sample events (backend in device_backend); unavailable: why in sample_unit */
   int sample_device, sample_device_name, sample_counter, sample_unit, sample_value;
+  /* stack events; object events (path in device_name, start and end in start and
+   * device_end) */
+  int stack_id, stack_python, stack_native, stack_flags, object_build_id, object_base;
+  int pc_offset, pc_stall, pc_samples; /* pc_sample events (function in device_name) */
   int row; /* calls of a function tallied per value of a param: that param's index in
               the function's slots (tracer_function_desc.slots), -1 if none */
   bool record_fixed;                /* the record is read in place (ctf_event_u64s()) */

@@ -39,7 +39,7 @@ enum {
 
 enum record_type { RECORD_SKIP, RECORD_CALL, RECORD_DEVICE, RECORD_REGION, RECORD_RANK,
                    RECORD_SAMPLE, RECORD_PAUSE, RECORD_COUNTED, RECORD_UNFINISHED, RECORD_COST,
-                   RECORD_NOTICE, RECORD_STREAM_DONE };
+                   RECORD_NOTICE, RECORD_PC_SAMPLE, RECORD_STREAM_DONE };
 
 /* Each record starts with this, at a multiple of 8 bytes; `size` (a multiple of 8) takes
  * the reader to the next. A RECORD_SKIP fills the ring's end when the next record does
@@ -58,6 +58,7 @@ struct record {
     struct trace_unfinished unfinished;
     struct trace_cost cost;
     struct trace_notice notice;
+    struct trace_pc_sample pc_sample;
     struct trace_stream_stats stream;
   } u;
 };
@@ -138,6 +139,9 @@ static void dispatch(struct consumer_thread *p, struct record *r) {
       break;
     case RECORD_COST: rc = d->cost ? d->cost(d->context, &r->u.cost) : 0; break;
     case RECORD_NOTICE: rc = d->notice ? d->notice(d->context, &r->u.notice) : 0; break;
+    case RECORD_PC_SAMPLE:
+      rc = d->pc_sample ? d->pc_sample(d->context, &r->u.pc_sample) : 0;
+      break;
     case RECORD_STREAM_DONE:
       rc = d->stream_done ? d->stream_done(d->context, &r->u.stream) : 0;
       break;
@@ -372,6 +376,13 @@ static int put_sample(void *context, const struct trace_sample *sample) {
   return put_struct(context, RECORD_SAMPLE, sample, sizeof *sample, true, strings, 5);
 }
 
+static int put_pc_sample(void *context, const struct trace_pc_sample *sample) {
+  static const struct string_field strings[] = {
+      STRING_WITH_LENGTH(struct trace_pc_sample, function),
+      STRING_WITH_LENGTH(struct trace_pc_sample, stall)};
+  return put_struct(context, RECORD_PC_SAMPLE, sample, sizeof *sample, true, strings, 2);
+}
+
 static int put_notice(void *context, const struct trace_notice *notice) {
   static const struct string_field strings[] = {
       STRING_WITH_LENGTH(struct trace_notice, backend),
@@ -471,6 +482,7 @@ int consumer_thread_open(const struct trace_consumer *const *downstream, size_t 
     upstream->unfinished = d->unfinished ? put_unfinished : upstream->unfinished;
     upstream->cost = d->cost ? put_cost : upstream->cost;
     upstream->notice = d->notice ? put_notice : upstream->notice;
+    upstream->pc_sample = d->pc_sample ? put_pc_sample : upstream->pc_sample;
     upstream->stream_done = d->stream_done ? put_stream_done : upstream->stream_done;
   }
   bool decodes = args_beside && upstream->needs & TRACE_NEEDS_ARGS;

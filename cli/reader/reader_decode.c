@@ -177,6 +177,19 @@ static struct trace_source source_of(const struct decoder *d, const struct ctf_e
                                .host_name = d->reader->hosts[host], .time = time};
 }
 
+/* The stack a record names by id (trace_stacks.h); NULL for none. */
+static const struct trace_stack *stack_of(struct decoder *d, int host, int64_t pid, uint64_t id) {
+  if (!id)
+    return NULL;
+  struct reader_stack_cache *c = &d->stack_cache[(id ^ (uint64_t)pid) % READER_STACK_CACHE];
+  if (c->stack && c->id == id && c->pid == pid && c->host == host)
+    return c->stack;
+  struct trace_stack *s = trace_stacks_get(d->reader->stacks, host, pid, id);
+  if (s)
+    *c = (struct reader_stack_cache){host, pid, id, s};
+  return s;
+}
+
 /* One call from its record head (and the slots after it, where read). False when it
  * names no function of its backend. */
 static bool hand_out_call(struct decoder *d, const struct trace_source *from,
@@ -207,6 +220,9 @@ static bool hand_out_call(struct decoder *d, const struct trace_source *from,
   c->end_clock = p->end;
   c->duration_ns = span_ns(ev, p->start, p->end);
   c->start = c->end = 0;
+  c->stack = fd->stack_slot && fd->stack_slot < n
+                 ? stack_of(d, from->host, p->pid, slots[fd->stack_slot])
+                 : NULL;
   c->slots = slots;
   c->slot_count = n;
   c->args = d->args;
@@ -253,9 +269,10 @@ static void hand_out_batch(struct decoder *d, const struct trace_source *from,
 
 /* A call of its own event; false when its record cannot be read as one. */
 static bool hand_out_own_call(struct decoder *d, const struct trace_source *from) {
+  /* The head, and the slot after it, where a submission's stack is (stack_slot). */
   size_t n = event_map_record(from->info, from->event, d->slots,
                               d->needs & TRACE_NEEDS_SLOTS ? READER_MAX_SLOTS
-                                                           : EVENT_RECORD_HEAD);
+                                                           : EVENT_RECORD_HEAD + 1);
   struct event_call p;
   return event_map_call_unpack(d->slots, n, &p) && hand_out_call(d, from, &p, d->slots, n, false);
 }
@@ -310,6 +327,9 @@ static bool hand_out_device(struct decoder *d, const struct trace_source *from) 
     if (outside(d, from->host, c.pid, c.has_ids, by_call ? (uint64_t)call_start : (uint64_t)start))
       return false;
   }
+  int64_t stack;
+  if (event_map_field_int(ev, on->call_stack, &stack) && stack)
+    c.stack = stack_of(d, from->host, c.pid, (uint64_t)stack);
   /* In uint64_t: end - start does not always fit in int64_t (a signed overflow on a
    * corrupt trace, found by tests/fuzz/fuzz_ctf_analysis.c). */
   c.duration_ns = span_ns(ev, (uint64_t)start, (uint64_t)end);
@@ -478,6 +498,46 @@ static void hand_out_sample(struct decoder *d, const struct trace_source *from) 
   HAND_OUT(d, sample, &s);
 }
 
+/* A stack's definition, or an object its frames lie in: into the reader's table, not
+ * handed out (trace_stacks.h). */
+static void keep_stack(struct decoder *d, const struct trace_source *from) {
+  const struct ctf_event *ev = from->event;
+  const struct event_info *info = from->info;
+  int64_t pid, tid, id, flags = 0;
+  struct ctf_value python, native;
+  if (!event_map_ids(&d->reader->map, info, ev, &pid, &tid) ||
+      !event_map_field_int(ev, info->stack_id, &id) || !field_string(ev, info->stack_python, &python) ||
+      info->stack_native < 0 ||
+      ctf_event_decode_field(ev, (size_t)info->stack_native, &native, NULL) != CTF_OK)
+    return;
+  event_map_field_int(ev, info->stack_flags, &flags);
+  uint64_t pcs[256];
+  size_t n = ctf_value_u64s(&native, pcs, sizeof pcs / sizeof *pcs);
+  trace_stacks_define(d->reader->stacks, from->host, pid, (uint64_t)id, python.u.string.chars,
+                      python.u.string.length, pcs, n, (uint32_t)flags);
+}
+
+static void keep_object(struct decoder *d, const struct trace_source *from) {
+  const struct ctf_event *ev = from->event;
+  const struct event_info *info = from->info;
+  int64_t pid, tid, base, start, end;
+  struct ctf_value path, build_id;
+  if (!event_map_ids(&d->reader->map, info, ev, &pid, &tid) ||
+      !field_string(ev, info->device_name, &path) || !event_map_field_int(ev, info->object_base, &base) ||
+      !event_map_field_int(ev, info->start, &start) || !event_map_field_int(ev, info->device_end, &end))
+    return;
+  uint64_t words[64];
+  uint8_t bytes[64];
+  size_t n = 0;
+  if (info->object_build_id >= 0 &&
+      ctf_event_decode_field(ev, (size_t)info->object_build_id, &build_id, NULL) == CTF_OK)
+    n = ctf_value_u64s(&build_id, words, sizeof words / sizeof *words);
+  for (size_t i = 0; i < n; i++)
+    bytes[i] = (uint8_t)words[i];
+  trace_stacks_object(d->reader->stacks, from->host, pid, path.u.string.chars, path.u.string.length,
+                      bytes, n, (uint64_t)base, (uint64_t)start, (uint64_t)end);
+}
+
 static void hand_out_cost(struct decoder *d, const struct trace_source *from) {
   const struct ctf_event *ev = from->event;
   const struct event_info *info = from->info;
@@ -514,12 +574,33 @@ static void hand_out_cost(struct decoder *d, const struct trace_source *from) {
   HAND_OUT(d, cost, &c);
 }
 
+static void hand_out_pc_sample(struct decoder *d, const struct trace_source *from) {
+  const struct ctf_event *ev = from->event;
+  const struct event_info *info = from->info;
+  struct trace_pc_sample s = {.from = *from};
+  struct ctf_value function, stall;
+  int64_t pc, samples;
+  if (!event_map_ids(&d->reader->map, info, ev, &s.pid, &s.tid) ||
+      !field_string(ev, info->device_name, &function) || !field_string(ev, info->pc_stall, &stall) ||
+      !event_map_field_int(ev, info->pc_offset, &pc) ||
+      !event_map_field_int(ev, info->pc_samples, &samples) || samples <= 0)
+    return;
+  s.function = function.u.string.chars;
+  s.function_len = function.u.string.length;
+  s.pc_offset = (uint64_t)pc;
+  s.stall = stall.u.string.chars;
+  s.stall_len = stall.u.string.length;
+  s.samples = (uint64_t)samples;
+  HAND_OUT(d, pc_sample, &s);
+}
+
 /* An event handed out by the time it was written: inside the window? By its process for
- * the app's own records; a sample (the sampler's process) or another event by any
- * process of its host. */
+ * the app's own records (the GPU's PC samples among them); a sample (the sampler's
+ * process) or another event by any process of its host. */
 static bool event_time_inside(struct decoder *d, const struct trace_source *from) {
   int64_t pid = 0, tid;
-  bool has_pid = (from->info->role == EVENT_UNFINISHED || from->info->role == EVENT_COUNTED) &&
+  bool has_pid = (from->info->role == EVENT_UNFINISHED || from->info->role == EVENT_COUNTED ||
+                  from->info->role == EVENT_PC_SAMPLE) &&
                  event_map_ids(&d->reader->map, from->info, from->event, &pid, &tid);
   return !outside(d, from->host, pid, has_pid, from->event->timestamp);
 }
@@ -547,6 +628,14 @@ int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
   case EVENT_CALIBRATION_SAMPLE: /* the tracer measuring itself, not the app */
     count->own_events++;
     return d->status;
+  case EVENT_STACK: /* what records refer to, kept by the reader: no record of its own */
+    count->own_events++;
+    keep_stack(d, &from);
+    return d->status;
+  case EVENT_OBJECT:
+    count->own_events++;
+    keep_object(d, &from);
+    return d->status;
   case EVENT_DEVICE_COMMAND:
     if (!hand_out_device(d, &from))
       return d->status;
@@ -556,6 +645,7 @@ int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
   case EVENT_OTHER:
   case EVENT_SAMPLE:
   case EVENT_SAMPLER_UNAVAILABLE:
+  case EVENT_PC_SAMPLE:
     /* By the time they were written (trace_window.h). */
     if (d->window && !event_time_inside(d, &from))
       return d->status;
@@ -563,6 +653,8 @@ int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
       hand_out_unfinished(d, &from);
     else if (info->role == EVENT_COUNTED)
       hand_out_counted(d, &from);
+    else if (info->role == EVENT_PC_SAMPLE)
+      hand_out_pc_sample(d, &from);
     else if (info->role != EVENT_OTHER)
       hand_out_sample(d, &from);
     break;

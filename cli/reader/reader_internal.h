@@ -11,15 +11,16 @@
 
 #include "trace_consumer.h"
 #include "trace_reader.h"
+#include "trace_stacks.h"
 #include "trace_window.h"
 
 enum { READER_MAX_ARGS = 24, READER_TEXT_BYTES = 1024, READER_MAX_FIELDS = 256,
-       READER_MAX_SLOTS = 256, READER_CALL_TARGETS = 16 };
+       READER_MAX_SLOTS = 256, READER_CALL_TARGETS = 16, READER_STACK_CACHE = 64 };
 
 /* Fields the event map does not name, by event class index: a device command's
  * submitting call and device, a region's depth; -1 when absent. */
 struct reader_extra_fields {
-  int call_tid, call_start, depth, device, device_name;
+  int call_tid, call_start, depth, device, device_name, call_stack;
 };
 
 struct trace_reader {
@@ -37,6 +38,9 @@ struct trace_reader {
    * the streams read after them. has_clock_read_least: the record had it. */
   uint64_t clock_read_least_ns;
   bool has_clock_read_least;
+  /* The stacks the records refer to, filled as their definitions are decoded
+   * (trace_stacks.h); owned. */
+  struct trace_stacks *stacks;
   const struct trace_window *window; /* borrowed; NULL: the whole trace */
   struct trace_losses losses;     /* reader_losses.c; its list owned */
   /* The events the last read found in each stream, by stream index (each written by the
@@ -105,6 +109,13 @@ struct decoder {
   char text[READER_TEXT_BYTES];
   struct call_args *arg_cache;     /* TRACE_NEEDS_ARGS (call_args.h); owned */
   struct ctf_value *values;       /* READER_MAX_FIELDS; owned */
+  /* The stacks the last records named, by id (the table takes a lock). */
+  struct reader_stack_cache {
+    int host;
+    int64_t pid;
+    uint64_t id;
+    const struct trace_stack *stack;
+  } stack_cache[READER_STACK_CACHE];
 };
 
 int decoder_init(struct decoder *d, const struct trace_reader *reader,

@@ -63,13 +63,14 @@ struct item {
 };
 
 enum record_kind { R_CALL, R_DEVICE, R_REGION, R_PAUSE, R_COUNTED, R_UNFINISHED, R_COST,
-                   R_NOTICE, R_RANK, R_SAMPLE, R_OTHER };
+                   R_NOTICE, R_RANK, R_SAMPLE, R_PC_SAMPLE, R_OTHER };
 
 /* A call in a queue: what struct trace_call holds beyond what its event's item says
  * (the source: the event class's info, the stream's host, the time). Small, because
  * every call of the trace crosses from one core to the other. */
 struct queued_call {
   uint64_t start_clock, end_clock, duration_ns, start, end;
+  const struct trace_stack *stack;
   int64_t pid, tid, status;
   int32_t backend, function;
   uint32_t depth, text_used;
@@ -95,6 +96,7 @@ struct record {
     struct trace_notice notice;
     struct trace_rank rank;
     struct trace_sample sample;
+    struct trace_pc_sample pc_sample;
     struct trace_source other;
   } u;
 };
@@ -362,6 +364,7 @@ static int queue_call(void *context, const struct trace_call *c) {
                           c->duration_ns,
                           c->start,
                           c->end,
+                          c->stack,
                           c->pid,
                           c->tid,
                           c->status,
@@ -413,6 +416,7 @@ QUEUE_PLAIN(queue_cost, R_COST, struct trace_cost)
 QUEUE_PLAIN(queue_notice, R_NOTICE, struct trace_notice)
 QUEUE_PLAIN(queue_rank, R_RANK, struct trace_rank)
 QUEUE_PLAIN(queue_sample, R_SAMPLE, struct trace_sample)
+QUEUE_PLAIN(queue_pc_sample, R_PC_SAMPLE, struct trace_pc_sample)
 
 static void *worker_main(void *arg) {
   struct group *g = arg;
@@ -578,6 +582,7 @@ static void unqueue_call(const struct ordered_read *o, const struct item *it,
       .duration_ns = q->duration_ns,
       .start = q->start,
       .end = q->end,
+      .stack = q->stack,
       .slots = q->slot_count ? (const uint64_t *)(base + rec->slots) : NULL,
       .slot_count = q->slot_count,
       .args = args,
@@ -610,6 +615,7 @@ static int dispatch(struct ordered_read *o, struct item *it, uint64_t clock_read
     case R_NOTICE: from = &rec->u.notice.from; break;
     case R_RANK: from = &rec->u.rank.from; break;
     case R_SAMPLE: from = &rec->u.sample.from; break;
+    case R_PC_SAMPLE: from = &rec->u.pc_sample.from; break;
     case R_OTHER: from = &rec->u.other; break;
     }
     from->event = NULL;
@@ -640,6 +646,7 @@ static int dispatch(struct ordered_read *o, struct item *it, uint64_t clock_read
       case R_NOTICE: rc = c->notice ? c->notice(context, &rec->u.notice) : 0; break;
       case R_RANK: rc = c->rank ? c->rank(context, &rec->u.rank) : 0; break;
       case R_SAMPLE: rc = c->sample ? c->sample(context, &rec->u.sample) : 0; break;
+      case R_PC_SAMPLE: rc = c->pc_sample ? c->pc_sample(context, &rec->u.pc_sample) : 0; break;
       case R_OTHER: rc = c->other ? c->other(context, &rec->u.other) : 0; break;
       }
       if (rc)
@@ -832,6 +839,7 @@ bool reader_read_ordered_parallel(struct read_state *st, const struct reader_tar
     queue.notice = c->notice ? queue_notice : queue.notice;
     queue.rank = c->rank ? queue_rank : queue.rank;
     queue.sample = c->sample ? queue_sample : queue.sample;
+    queue.pc_sample = c->pc_sample ? queue_pc_sample : queue.pc_sample;
     queue.other = c->other ? queue_other : queue.other;
   }
   /* Streams to groups: largest first, to the least loaded. */

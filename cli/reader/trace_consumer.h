@@ -26,6 +26,7 @@
 #include "ctf.h"
 #include "event_map.h"
 #include "trace_arg.h"
+#include "trace_stacks.h"
 
 /* What a consumer needs from the read (struct trace_consumer.needs). */
 enum trace_need {
@@ -96,6 +97,9 @@ struct trace_call {
   /* TRACE_NEEDS_TIMES: wall-clock ns; end less one clock read (the least measured so far
    * in the read, lttng_ust_tracer:clock_read). */
   uint64_t start, end;
+  /* Where a call that submitted device work came from (trace_stacks.h): its Python and
+   * native frames; NULL for other calls, and when the run kept no stacks. */
+  const struct trace_stack *stack;
   const uint64_t *slots;        /* the record's slots read: its head, all with ARGS */
   size_t slot_count;
   /* TRACE_NEEDS_ARGS: the arguments as passed, then the result, status and out values
@@ -136,6 +140,7 @@ struct trace_device {
    * unknown, and its start (TRACE_NEEDS_TIMES). */
   int64_t call_tid;
   uint64_t call_start;
+  const struct trace_stack *stack; /* the submitting call's stack; NULL when unknown */
 };
 
 /* A named region of one thread (ITT tasks, NVTX ranges: any backend's trace.regions),
@@ -207,6 +212,20 @@ struct trace_sample {
   const char *why;              /* unavailable: why; NULL for a value */
 };
 
+/* The GPU's samples of one instruction of a kernel's function, found stalled for one
+ * reason (lttng_ust_tracer:pc_sample, `tracer --pc-sampling`): those taken since the
+ * function's previous event of that instruction and reason, in the process pid. */
+struct trace_pc_sample {
+  struct trace_source from;
+  int64_t pid, tid;             /* the process, and the thread that gathered them */
+  const char *function;         /* as device commands name kernels (NUL-terminated) */
+  size_t function_len;
+  uint64_t pc_offset;           /* the instruction's offset in the function */
+  const char *stall;            /* CUPTI's reason less its counter's prefix: long_scoreboard */
+  size_t stall_len;
+  uint64_t samples;
+};
+
 /* The runtime's measures of itself: what one clock read costs, and the calibration. */
 enum trace_cost_kind { TRACE_COST_CLOCK_READ, TRACE_COST_CALIBRATION };
 struct trace_cost {
@@ -273,6 +292,7 @@ struct trace_consumer {
   int (*notice)(void *context, const struct trace_notice *notice);
   int (*rank)(void *context, const struct trace_rank *rank);
   int (*sample)(void *context, const struct trace_sample *sample);
+  int (*pc_sample)(void *context, const struct trace_pc_sample *sample);
   /* Every event not handed out as a call, raw (device commands and regions too; never
    * the calibration's samples), for a consumer that shows events. */
   int (*other)(void *context, const struct trace_source *event);

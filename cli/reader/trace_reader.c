@@ -54,7 +54,8 @@ int trace_reader_open(const char *dir, struct trace_reader **out, struct diag *d
   r->extra = calloc(classes + 1, sizeof *r->extra);
   r->stream_host = calloc(streams + 1, sizeof *r->stream_host);
   r->hosts = calloc(streams + 1, sizeof *r->hosts);
-  if (!r->extra || !r->stream_host || !r->hosts) {
+  r->stacks = trace_stacks_new();
+  if (!r->extra || !r->stream_host || !r->hosts || !r->stacks) {
     trace_reader_close(r);
     return diag_error(d, "out of memory");
   }
@@ -63,7 +64,7 @@ int trace_reader_open(const char *dir, struct trace_reader **out, struct diag *d
     r->extra[c->index] = (struct reader_extra_fields){
         ctf_event_class_field_index(c, "call_tid"), ctf_event_class_field_index(c, "call_start"),
         ctf_event_class_field_index(c, "depth"), ctf_event_class_field_index(c, "device"),
-        ctf_event_class_field_index(c, "device_name")};
+        ctf_event_class_field_index(c, "device_name"), ctf_event_class_field_index(c, "call_stack")};
   }
   for (size_t i = 0; i < r->map.count; i++)
     r->has_batches |= r->map.infos[i].batch;
@@ -98,6 +99,7 @@ void trace_reader_close(struct trace_reader *r) {
   free(r->extra);
   free(r->stream_host);
   free(r->hosts);
+  trace_stacks_free(r->stacks);
   free(r);
 }
 

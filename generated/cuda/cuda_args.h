@@ -2336,6 +2336,7 @@ struct cuda_cuMemcpy_args {
 };
 struct cuda_cuMemcpy_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dst;
   uint64_t src;
   uint64_t ByteCount;
@@ -2356,6 +2357,7 @@ struct cuda_cuMemcpyPeer_args {
 };
 struct cuda_cuMemcpyPeer_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstDevice;
   uint64_t dstContext;
   uint64_t srcDevice;
@@ -2375,6 +2377,7 @@ struct cuda_cuMemcpyHtoD_v2_args {
 };
 struct cuda_cuMemcpyHtoD_v2_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstDevice;
   uint64_t srcHost;
   uint64_t ByteCount;
@@ -2392,6 +2395,7 @@ struct cuda_cuMemcpyDtoH_v2_args {
 };
 struct cuda_cuMemcpyDtoH_v2_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstHost;
   uint64_t srcDevice;
   uint64_t ByteCount;
@@ -2409,6 +2413,7 @@ struct cuda_cuMemcpyDtoD_v2_args {
 };
 struct cuda_cuMemcpyDtoD_v2_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstDevice;
   uint64_t srcDevice;
   uint64_t ByteCount;
@@ -2580,6 +2585,7 @@ struct cuda_cuMemcpyAsync_args {
 };
 struct cuda_cuMemcpyAsync_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dst;
   uint64_t src;
   uint64_t ByteCount;
@@ -2602,6 +2608,7 @@ struct cuda_cuMemcpyPeerAsync_args {
 };
 struct cuda_cuMemcpyPeerAsync_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstDevice;
   uint64_t dstContext;
   uint64_t srcDevice;
@@ -2624,6 +2631,7 @@ struct cuda_cuMemcpyHtoDAsync_v2_args {
 };
 struct cuda_cuMemcpyHtoDAsync_v2_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstDevice;
   uint64_t srcHost;
   uint64_t ByteCount;
@@ -2644,6 +2652,7 @@ struct cuda_cuMemcpyDtoHAsync_v2_args {
 };
 struct cuda_cuMemcpyDtoHAsync_v2_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstHost;
   uint64_t srcDevice;
   uint64_t ByteCount;
@@ -2664,6 +2673,7 @@ struct cuda_cuMemcpyDtoDAsync_v2_args {
 };
 struct cuda_cuMemcpyDtoDAsync_v2_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstDevice;
   uint64_t srcDevice;
   uint64_t ByteCount;
@@ -2823,6 +2833,7 @@ struct cuda_cuMemsetD8_v2_args {
 };
 struct cuda_cuMemsetD8_v2_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstDevice;
   uint64_t uc;
   uint64_t N;
@@ -2840,6 +2851,7 @@ struct cuda_cuMemsetD16_v2_args {
 };
 struct cuda_cuMemsetD16_v2_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstDevice;
   uint64_t us;
   uint64_t N;
@@ -2857,6 +2869,7 @@ struct cuda_cuMemsetD32_v2_args {
 };
 struct cuda_cuMemsetD32_v2_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstDevice;
   uint64_t ui;
   uint64_t N;
@@ -2941,6 +2954,7 @@ struct cuda_cuMemsetD8Async_args {
 };
 struct cuda_cuMemsetD8Async_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstDevice;
   uint64_t uc;
   uint64_t N;
@@ -2961,6 +2975,7 @@ struct cuda_cuMemsetD16Async_args {
 };
 struct cuda_cuMemsetD16Async_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstDevice;
   uint64_t us;
   uint64_t N;
@@ -2980,6 +2995,7 @@ struct cuda_cuMemsetD32Async_args {
 };
 struct cuda_cuMemsetD32Async_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dstDevice;
   uint64_t ui;
   uint64_t N;
@@ -5148,6 +5164,7 @@ struct cuda_cuLaunchKernel_args {
 };
 struct cuda_cuLaunchKernel_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t f;
   uint64_t gridDimX;
   uint64_t gridDimY;
@@ -5177,6 +5194,7 @@ struct cuda_cuLaunchKernelEx_args {
 };
 struct cuda_cuLaunchKernelEx_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t config;
   uint64_t f;
   uint64_t kernelParams;
@@ -5206,6 +5224,7 @@ struct cuda_cuLaunchCooperativeKernel_args {
 };
 struct cuda_cuLaunchCooperativeKernel_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t f;
   uint64_t gridDimX;
   uint64_t gridDimY;

@@ -2618,6 +2618,7 @@ struct hip_hipMemcpy_args {
 };
 struct hip_hipMemcpy_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dst;
   uint64_t src;
   uint64_t sizeBytes;
@@ -2639,6 +2640,7 @@ struct hip_hipMemcpyWithStream_args {
 };
 struct hip_hipMemcpyWithStream_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dst;
   uint64_t src;
   uint64_t sizeBytes;
@@ -2658,6 +2660,7 @@ struct hip_hipMemcpyHtoD_args {
 };
 struct hip_hipMemcpyHtoD_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dst;
   uint64_t src;
   uint64_t sizeBytes;
@@ -2675,6 +2678,7 @@ struct hip_hipMemcpyDtoH_args {
 };
 struct hip_hipMemcpyDtoH_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dst;
   uint64_t src;
   uint64_t sizeBytes;
@@ -2692,6 +2696,7 @@ struct hip_hipMemcpyDtoD_args {
 };
 struct hip_hipMemcpyDtoD_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dst;
   uint64_t src;
   uint64_t sizeBytes;
@@ -2711,6 +2716,7 @@ struct hip_hipMemcpyHtoDAsync_args {
 };
 struct hip_hipMemcpyHtoDAsync_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dst;
   uint64_t src;
   uint64_t sizeBytes;
@@ -2731,6 +2737,7 @@ struct hip_hipMemcpyDtoHAsync_args {
 };
 struct hip_hipMemcpyDtoHAsync_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dst;
   uint64_t src;
   uint64_t sizeBytes;
@@ -2751,6 +2758,7 @@ struct hip_hipMemcpyDtoDAsync_args {
 };
 struct hip_hipMemcpyDtoDAsync_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dst;
   uint64_t src;
   uint64_t sizeBytes;
@@ -2918,6 +2926,7 @@ struct hip_hipMemcpyAsync_args {
 };
 struct hip_hipMemcpyAsync_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dst;
   uint64_t src;
   uint64_t sizeBytes;
@@ -2937,6 +2946,7 @@ struct hip_hipMemset_args {
 };
 struct hip_hipMemset_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dst;
   uint64_t value;
   uint64_t sizeBytes;
@@ -3046,6 +3056,7 @@ struct hip_hipMemsetAsync_args {
 };
 struct hip_hipMemsetAsync_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t dst;
   uint64_t value;
   uint64_t sizeBytes;
@@ -4263,6 +4274,7 @@ struct hip_hipModuleLaunchKernel_args {
 };
 struct hip_hipModuleLaunchKernel_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t f;
   uint64_t gridDimX;
   uint64_t gridDimY;
@@ -4566,6 +4578,7 @@ struct hip_hipLaunchKernel_args {
 };
 struct hip_hipLaunchKernel_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t function_address;
   uint64_t args;
   uint64_t sharedMemBytes;

@@ -600,6 +600,7 @@ struct nccl_ncclReduce_args {
 };
 struct nccl_ncclReduce_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t sendbuff;
   uint64_t recvbuff;
   uint64_t count;
@@ -632,6 +633,7 @@ struct nccl_ncclBcast_args {
 };
 struct nccl_ncclBcast_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t buff;
   uint64_t count;
   uint64_t datatype;
@@ -663,6 +665,7 @@ struct nccl_ncclBroadcast_args {
 };
 struct nccl_ncclBroadcast_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t sendbuff;
   uint64_t recvbuff;
   uint64_t count;
@@ -695,6 +698,7 @@ struct nccl_ncclAllReduce_args {
 };
 struct nccl_ncclAllReduce_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t sendbuff;
   uint64_t recvbuff;
   uint64_t count;
@@ -727,6 +731,7 @@ struct nccl_ncclReduceScatter_args {
 };
 struct nccl_ncclReduceScatter_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t sendbuff;
   uint64_t recvbuff;
   uint64_t recvcount;
@@ -758,6 +763,7 @@ struct nccl_ncclAllGather_args {
 };
 struct nccl_ncclAllGather_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t sendbuff;
   uint64_t recvbuff;
   uint64_t sendcount;
@@ -788,6 +794,7 @@ struct nccl_ncclAlltoAll_args {
 };
 struct nccl_ncclAlltoAll_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t sendbuff;
   uint64_t recvbuff;
   uint64_t count;
@@ -819,6 +826,7 @@ struct nccl_ncclGather_args {
 };
 struct nccl_ncclGather_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t sendbuff;
   uint64_t recvbuff;
   uint64_t count;
@@ -851,6 +859,7 @@ struct nccl_ncclScatter_args {
 };
 struct nccl_ncclScatter_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t sendbuff;
   uint64_t recvbuff;
   uint64_t count;
@@ -882,6 +891,7 @@ struct nccl_ncclSend_args {
 };
 struct nccl_ncclSend_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t sendbuff;
   uint64_t count;
   uint64_t datatype;
@@ -912,6 +922,7 @@ struct nccl_ncclRecv_args {
 };
 struct nccl_ncclRecv_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t recvbuff;
   uint64_t count;
   uint64_t datatype;

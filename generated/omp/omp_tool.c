@@ -246,11 +246,11 @@ static void omp_on_ompt_callback_target_data_op_emi(
       default: break;
       }
       if (tracer_name)
-        tracer_device_command_of(&(struct tracer_call_id){tracer_tid(), tracer_args.tracer_start},
-                                 "omp", TRACER_COMMAND_TRANSFER, tracer_name,
-                                 (size_t)(tracer_args.bytes),
-                                 (uintptr_t)tracer_args.dest_device_num, tracer_args.tracer_start,
-                                 tracer_record.head.end);
+        tracer_device_command_of(
+            &(struct tracer_call_id){tracer_tid(), tracer_args.tracer_start, 0}, "omp",
+            TRACER_COMMAND_TRANSFER, tracer_name, (size_t)(tracer_args.bytes),
+            (uintptr_t)tracer_args.dest_device_num, tracer_args.tracer_start,
+            tracer_record.head.end);
       tracer_record.head.ids = tracer_record_ids();
       tracer_record.head.call =
           tracer_record_call(OMP_ID_ompt_callback_target_data_op_emi, 0, tracer_args.tracer_status);
@@ -351,7 +351,7 @@ static void omp_on_ompt_callback_target_submit_emi(ompt_scope_endpoint_t endpoin
     if (tracer_writes) {
       tracer_record.head.start = tracer_args.tracer_start;
       tracer_record.head.end = tracer_now();
-      tracer_device_command_of(&(struct tracer_call_id){tracer_tid(), tracer_args.tracer_start},
+      tracer_device_command_of(&(struct tracer_call_id){tracer_tid(), tracer_args.tracer_start, 0},
                                "omp", TRACER_COMMAND_KERNEL, "ompt_callback_target_submit_emi", 0,
                                (uintptr_t)omp_kept_ompt_callback_target_emi_device_num,
                                tracer_args.tracer_start, tracer_record.head.end);

@@ -1762,6 +1762,7 @@ struct opencl_clEnqueueReadBuffer_args {
 };
 struct opencl_clEnqueueReadBuffer_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t buffer;
   uint64_t blocking_read;
@@ -1801,6 +1802,7 @@ struct opencl_clEnqueueReadBufferRect_args {
 };
 struct opencl_clEnqueueReadBufferRect_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t buffer;
   uint64_t blocking_read;
@@ -1838,6 +1840,7 @@ struct opencl_clEnqueueWriteBuffer_args {
 };
 struct opencl_clEnqueueWriteBuffer_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t buffer;
   uint64_t blocking_write;
@@ -1877,6 +1880,7 @@ struct opencl_clEnqueueWriteBufferRect_args {
 };
 struct opencl_clEnqueueWriteBufferRect_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t buffer;
   uint64_t blocking_write;
@@ -1914,6 +1918,7 @@ struct opencl_clEnqueueFillBuffer_args {
 };
 struct opencl_clEnqueueFillBuffer_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t buffer;
   uint64_t pattern;
@@ -1946,6 +1951,7 @@ struct opencl_clEnqueueCopyBuffer_args {
 };
 struct opencl_clEnqueueCopyBuffer_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t src_buffer;
   uint64_t dst_buffer;
@@ -1983,6 +1989,7 @@ struct opencl_clEnqueueCopyBufferRect_args {
 };
 struct opencl_clEnqueueCopyBufferRect_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t src_buffer;
   uint64_t dst_buffer;
@@ -2021,6 +2028,7 @@ struct opencl_clEnqueueReadImage_args {
 };
 struct opencl_clEnqueueReadImage_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t image;
   uint64_t blocking_read;
@@ -2058,6 +2066,7 @@ struct opencl_clEnqueueWriteImage_args {
 };
 struct opencl_clEnqueueWriteImage_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t image;
   uint64_t blocking_write;
@@ -2122,6 +2131,7 @@ struct opencl_clEnqueueCopyImage_args {
 };
 struct opencl_clEnqueueCopyImage_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t src_image;
   uint64_t dst_image;
@@ -2219,6 +2229,7 @@ struct opencl_clEnqueueMapBuffer_args {
 };
 struct opencl_clEnqueueMapBuffer_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t buffer;
   uint64_t blocking_map;
@@ -2293,6 +2304,7 @@ struct opencl_clEnqueueUnmapMemObject_args {
 };
 struct opencl_clEnqueueUnmapMemObject_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t memobj;
   uint64_t mapped_ptr;
@@ -2350,6 +2362,7 @@ struct opencl_clEnqueueNDRangeKernel_args {
 };
 struct opencl_clEnqueueNDRangeKernel_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t kernel;
   uint64_t work_dim;
@@ -2489,6 +2502,7 @@ struct opencl_clEnqueueSVMMemcpy_args {
 };
 struct opencl_clEnqueueSVMMemcpy_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t blocking_copy;
   uint64_t dst_ptr;
@@ -2519,6 +2533,7 @@ struct opencl_clEnqueueSVMMemFill_args {
 };
 struct opencl_clEnqueueSVMMemFill_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t svm_ptr;
   uint64_t pattern;
@@ -2851,6 +2866,7 @@ struct opencl_clEnqueueTask_args {
 };
 struct opencl_clEnqueueTask_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t command_queue;
   uint64_t kernel;
   uint64_t num_events_in_wait_list;

@@ -1093,6 +1093,7 @@ struct ze_zeCommandListAppendMemoryCopy_args {
 };
 struct ze_zeCommandListAppendMemoryCopy_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t hCommandList;
   uint64_t dstptr;
   uint64_t srcptr;
@@ -1121,6 +1122,7 @@ struct ze_zeCommandListAppendMemoryFill_args {
 };
 struct ze_zeCommandListAppendMemoryFill_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t hCommandList;
   uint64_t ptr;
   uint64_t pattern;
@@ -1155,6 +1157,7 @@ struct ze_zeCommandListAppendMemoryCopyRegion_args {
 };
 struct ze_zeCommandListAppendMemoryCopyRegion_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t hCommandList;
   uint64_t dstptr;
   uint64_t dstRegion;
@@ -1189,6 +1192,7 @@ struct ze_zeCommandListAppendMemoryCopyFromContext_args {
 };
 struct ze_zeCommandListAppendMemoryCopyFromContext_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t hCommandList;
   uint64_t dstptr;
   uint64_t hContextSrc;
@@ -2358,6 +2362,7 @@ struct ze_zeCommandListAppendLaunchKernel_args {
 };
 struct ze_zeCommandListAppendLaunchKernel_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t hCommandList;
   uint64_t hKernel;
   uint64_t pLaunchFuncArgs;
@@ -2384,6 +2389,7 @@ struct ze_zeCommandListAppendLaunchCooperativeKernel_args {
 };
 struct ze_zeCommandListAppendLaunchCooperativeKernel_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t hCommandList;
   uint64_t hKernel;
   uint64_t pLaunchFuncArgs;
@@ -2410,6 +2416,7 @@ struct ze_zeCommandListAppendLaunchKernelIndirect_args {
 };
 struct ze_zeCommandListAppendLaunchKernelIndirect_record {
   struct tracer_record_head head;
+  uint64_t stack;
   uint64_t hCommandList;
   uint64_t hKernel;
   uint64_t pLaunchArgumentsBuffer;

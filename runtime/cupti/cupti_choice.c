@@ -62,6 +62,15 @@ enum cuda_timing cuda_timing_choose(void) {
       chosen = CUDA_TIMING_EVENTS;
     }
     __atomic_store_n(&timing, chosen, __ATOMIC_RELEASE);
+#ifdef TRACER_CUPTI
+    const char *pc_sampling = getenv("TRACER_PC_SAMPLING");
+    if (chosen != CUDA_TIMING_CUPTI && pc_sampling && *pc_sampling && strcmp(pc_sampling, "0"))
+      tracer_notice("cuda", "--pc-sampling: no PC samples: they come from CUPTI, which times no "
+                            "device work here (%s)",
+                    app_has_cupti                     ? "the app runs its own CUPTI client"
+                    : wanted() != CUDA_TIMING_CUPTI ? "TRACER_CUDA_TIMING says so"
+                                                      : "libcupti cannot be loaded");
+#endif
   }
   pthread_mutex_unlock(&choice_lock);
   return chosen;
@@ -80,8 +89,10 @@ static void hand_over(void) {
     if (had)
       __atomic_store_n(&timing, CUDA_TIMING_EVENTS, __ATOMIC_RELEASE);
     __atomic_store_n(&app_has_cupti, true, __ATOMIC_RELEASE);
-    if (had) /* the records CUPTI holds are the tracer's: read them first */
+    if (had) { /* the records CUPTI holds are the tracer's: read them first */
+      cupti_pc_sampling_stop("the app runs its own CUPTI client, which gets CUPTI to itself");
       cupti_records_hand_over();
+    }
     if (had || would_have)
       tracer_notice("cuda",
                     "the app runs its own CUPTI activity client (torch.profiler or another "

@@ -6,6 +6,7 @@
 #define TRACER_CUPTI_COLLECTOR_H
 
 #include <cupti_activity.h>
+#include <cupti_callbacks.h>
 #include <stdbool.h>
 
 #include "cupti_source.h"
@@ -23,10 +24,23 @@ struct cupti_api {
   CUptiResult (*push_external)(CUpti_ExternalCorrelationKind, uint64_t);
   CUptiResult (*pop_external)(CUpti_ExternalCorrelationKind, uint64_t *);
   CUptiResult (*enable_driver_api)(CUpti_CallbackId, uint8_t);
+  CUptiResult (*callback_name)(CUpti_CallbackDomain, uint32_t, const char **);
 };
 extern struct cupti_api cupti;
 /* External correlation records are on: launches push their ids (cupti_origins.c). */
 extern bool cupti_correlates;
+
+/* Turns on the activity records of a command function's API (once per function: an
+ * external correlation id is joined to its commands only through them); false when CUPTI
+ * has no such API or refuses (cupti_records.c). */
+bool cupti_api_records(const char *function);
+
+/* --pc-sampling (cupti_pc_sampling.c): before each command, its context sampled from its
+ * first command on, the samples gathered now and then; at the end, or when the app's own
+ * CUPTI client comes (why: the notice's reason; NULL: none said), the last samples
+ * gathered and sampling turned off. */
+void cupti_pc_sampling_command(void);
+void cupti_pc_sampling_stop(const char *why);
 
 /* The app runs a CUPTI client of its own (cupti_choice.c). */
 bool cupti_app_has_cupti(void);

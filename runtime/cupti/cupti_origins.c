@@ -1,9 +1,9 @@
 /* cupti_origins: each CUPTI record's submitting call (cupti_source.h).
  *
- * A launch timed by CUPTI pushes an external correlation id of its own (a sequence
- * number, of kind CUSTOM2: PyTorch's profiler, Kineto, pushes CUSTOM0 and CUSTOM1) around
- * the real call; CUPTI then writes an external correlation record joining it to its
- * correlation id, which the command's record carries. Two maps, kept under origins_lock:
+ * A command timed by CUPTI (a launch, a copy, a memset) pushes an external correlation id
+ * of its own (a sequence number, of kind CUSTOM2: PyTorch's profiler, Kineto, pushes
+ * CUSTOM0 and CUSTOM1) around the real call; CUPTI then writes an external correlation
+ * record joining it to its correlation id, which the command's record carries. Two maps, kept under origins_lock:
  * external id -> the call (made at the launch), then correlation id -> the call (made when
  * the external correlation record is read). A command record read before its external
  * correlation record waits (held) until it comes, or until the last flush: at most
@@ -55,7 +55,7 @@ static void emit(const struct cupti_command *c, const struct tracer_call_id *cal
 }
 
 void cupti_command_record(const struct cupti_command *c) {
-  struct tracer_call_id call = {0, 0};
+  struct tracer_call_id call = {0, 0, 0};
   bool known = false;
   if (__atomic_load_n(&cupti_correlates, __ATOMIC_ACQUIRE) && c->correlation) {
     pthread_mutex_lock(&origins_lock);
@@ -104,7 +104,7 @@ void cupti_correlation_record(const CUpti_ActivityExternalCorrelation *r) {
     release = joined(r->correlationId, call, &c);
   else
     tracer_map_put(&by_external, r->externalId,
-                   &(struct tracer_call_id){JOIN_FIRST, r->correlationId});
+                   &(struct tracer_call_id){JOIN_FIRST, r->correlationId, 0});
   pthread_mutex_unlock(&origins_lock);
   if (release)
     emit(&c, &call);
@@ -122,12 +122,13 @@ void cupti_held_release(void) {
   free(commands);
 }
 
-/* Launches only: no other API writes the record an external id needs (cupti_records.c's
- * launch_apis). */
+/* Every command: a launch, a copy, a memset; its API's records on first (cupti_api_records:
+ * the external correlation record comes only before one). */
 void cupti_launch_begin(const struct tracer_command *command) {
   pushed = 0;
-  if (command->kind != TRACER_COMMAND_KERNEL ||
-      !__atomic_load_n(&cupti_correlates, __ATOMIC_ACQUIRE) || cupti_app_has_cupti())
+  cupti_pc_sampling_command();
+  if (!__atomic_load_n(&cupti_correlates, __ATOMIC_ACQUIRE) || cupti_app_has_cupti() ||
+      !cupti_api_records(command->name))
     return;
   uint64_t id = __atomic_add_fetch(&external_sequence, 1, __ATOMIC_RELAXED);
   if (cupti.push_external(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, id) == CUPTI_SUCCESS)

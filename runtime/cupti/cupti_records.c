@@ -11,8 +11,10 @@
 #ifdef TRACER_CUPTI
 #include <cupti_driver_cbid.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cupti_collector.h"
@@ -27,25 +29,61 @@ void *cupti_library(void) {
   return library ? library : dlopen("libcupti.so", RTLD_NOW | RTLD_LOCAL);
 }
 
-/* The launch APIs whose activity records CUPTI writes for the tracer: an external
+/* The commands' APIs whose activity records CUPTI writes for the tracer: an external
  * correlation record comes only before an API's own record (seen on H200 with CUPTI 13:
- * none at all with the kernel kinds alone, bench/gpu-runs/run7), and only these, not
- * every driver call, are worth a record each. */
-static const CUpti_CallbackId launch_apis[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-};
+ * none at all with the kernel kinds alone, bench/gpu-runs/run7), so each command function
+ * (the spec's trace.commands: launches, copies, memsets) gets its API's records turned on
+ * at its first call, found by name among CUPTI's driver callbacks (cuptiGetCallbackName);
+ * no other driver call is worth a record each. */
+enum { API_RECORDS_MAX = 64 };
+static struct {
+  const char *function; /* the command's (a static string of the interposer) */
+  bool on;
+} api_records[API_RECORDS_MAX];
+static unsigned api_record_count; /* published with release order, entries never change */
+static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Turns the launch APIs' records on or off; true when every one took the setting. */
-static bool launch_records(bool on) {
-  bool all = cupti.enable_driver_api != NULL;
-  for (size_t i = 0; all && i < sizeof launch_apis / sizeof *launch_apis; i++)
-    all = cupti.enable_driver_api(launch_apis[i], on) == CUPTI_SUCCESS;
-  return all;
+/* CUPTI's id of a driver API by name; 0 when CUPTI names none so. */
+static CUpti_CallbackId driver_cbid(const char *function) {
+  for (CUpti_CallbackId cbid = 1; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; cbid++) {
+    const char *name = NULL;
+    if (cupti.callback_name(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &name) == CUPTI_SUCCESS && name &&
+        strcmp(name, function) == 0)
+      return cbid;
+  }
+  return 0;
+}
+
+bool cupti_api_records(const char *function) {
+  unsigned n = __atomic_load_n(&api_record_count, __ATOMIC_ACQUIRE);
+  for (unsigned i = 0; i < n; i++)
+    if (api_records[i].function == function)
+      return api_records[i].on;
+  pthread_mutex_lock(&api_lock);
+  bool on = false, found = false;
+  for (unsigned i = 0; i < api_record_count && !found; i++)
+    if (api_records[i].function == function)
+      found = true, on = api_records[i].on;
+  if (!found && api_record_count < API_RECORDS_MAX) {
+    CUpti_CallbackId cbid = driver_cbid(function);
+    on = cbid && cupti.enable_driver_api(cbid, 1) == CUPTI_SUCCESS;
+    api_records[api_record_count].function = function;
+    api_records[api_record_count].on = on;
+    __atomic_store_n(&api_record_count, api_record_count + 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&api_lock);
+  return on;
+}
+
+/* Turns the commands' API records off (the app's CUPTI client comes). */
+static void api_records_off(void) {
+  pthread_mutex_lock(&api_lock);
+  for (unsigned i = 0; i < api_record_count; i++) {
+    CUpti_CallbackId cbid = api_records[i].on ? driver_cbid(api_records[i].function) : 0;
+    if (cbid)
+      cupti.enable_driver_api(cbid, 0);
+  }
+  pthread_mutex_unlock(&api_lock);
 }
 
 enum { BUFFER = 1 << 20 };
@@ -139,8 +177,10 @@ static uint64_t CUPTIAPI default_timestamp(void) {
  * it runs before any library's destructors (the driver's teardown among them). Not once
  * the app has CUPTI: its buffers are the app's, and so is their last flush. */
 static void records_stop(void) {
-  if (!cupti_app_has_cupti())
+  if (!cupti_app_has_cupti()) {
+    cupti_pc_sampling_stop(NULL);
     cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  }
   cupti_held_release();
 }
 
@@ -164,13 +204,15 @@ bool cupti_records_start(void) {
   cupti.push_external = tracer_real_dlsym(library, "cuptiActivityPushExternalCorrelationId");
   cupti.pop_external = tracer_real_dlsym(library, "cuptiActivityPopExternalCorrelationId");
   cupti.enable_driver_api = tracer_real_dlsym(library, "cuptiActivityEnableDriverApi");
+  cupti.callback_name = tracer_real_dlsym(library, "cuptiGetCallbackName");
   bool started = cupti.register_timestamp(timestamp) == CUPTI_SUCCESS &&
                  cupti.register_callbacks(buffer_requested, buffer_completed) == CUPTI_SUCCESS &&
                  cupti.enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) == CUPTI_SUCCESS &&
                  cupti.enable(CUPTI_ACTIVITY_KIND_MEMCPY) == CUPTI_SUCCESS &&
                  cupti.enable(CUPTI_ACTIVITY_KIND_MEMSET) == CUPTI_SUCCESS;
   /* The submitting calls, where this CUPTI correlates external ids. */
-  cupti_correlates = started && cupti.push_external && cupti.pop_external && launch_records(true) &&
+  cupti_correlates = started && cupti.push_external && cupti.pop_external &&
+                     cupti.enable_driver_api && cupti.callback_name &&
                      cupti.enable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) == CUPTI_SUCCESS;
   if (started)
     atexit(records_stop);
@@ -184,7 +226,7 @@ void cupti_records_hand_over(void) {
   cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   if (cupti_correlates) {
     cupti.disable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
-    launch_records(false);
+    api_records_off();
   }
   cupti_held_release();
   cupti.register_timestamp(default_timestamp);

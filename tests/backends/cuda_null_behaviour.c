@@ -7,8 +7,9 @@
  *   cuPointerGetAttributes tells them apart, and says nothing of other (pageable) memory.
  * - Functions and library kernels have handles that know their names (cuFuncGetName,
  *   cuKernelGetName).
- * - Kernel launches are told to an observer (null_cuda_observe_launches), as a stand-in
- *   CUPTI (cupti_standin.c) hears of them.
+ * - Kernel launches are told to an observer (null_cuda_observe_launches), and copies and
+ *   memsets to another (null_cuda_observe_copies), as a stand-in CUPTI (cupti_standin.c)
+ *   hears of them.
  * - Two devices, "Null GPU 0" and "Null GPU 1" (cuDeviceGetName), each with a primary
  *   context of its own; the thread's current context (cuCtxSetCurrent, push and pop)
  *   says which device cuCtxGetDevice answers, as the real driver does.
@@ -335,6 +336,55 @@ static void launched(CUfunction f, CUstream stream) {
                                                                        : 0;
   if (launch_observer)
     launch_observer(n ? n->name : "kernel", (uintptr_t)stream, device);
+}
+
+/* Copies and memsets, told to an observer as CUPTI hears of them: the driver function,
+ * the bytes, the stream and the device of the thread's context. */
+static void (*copy_observer)(const char *api, uint64_t bytes, uintptr_t stream, int device);
+
+void null_cuda_observe_copies(void (*observer)(const char *api, uint64_t bytes, uintptr_t stream,
+                                               int device)) {
+  copy_observer = observer;
+}
+
+static CUresult copied(const char *api, uint64_t bytes, CUstream stream) {
+  const char *c = current ? (const char *)current : &primary_contexts[0];
+  int device = c >= primary_contexts && c < primary_contexts + DEVICES ? (int)(c - primary_contexts)
+                                                                       : 0;
+  if (copy_observer)
+    copy_observer(api, bytes, (uintptr_t)stream, device);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
+  (void)dst, (void)src;
+  return copied("cuMemcpy", ByteCount, NULL);
+}
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount) {
+  (void)dstDevice, (void)srcHost;
+  return copied("cuMemcpyHtoD_v2", ByteCount, NULL);
+}
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount,
+                              CUstream hStream) {
+  (void)dstDevice, (void)srcHost;
+  return copied("cuMemcpyHtoDAsync_v2", ByteCount, hStream);
+}
+CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
+  (void)dstHost, (void)srcDevice;
+  return copied("cuMemcpyDtoH_v2", ByteCount, NULL);
+}
+CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount,
+                              CUstream hStream) {
+  (void)dstHost, (void)srcDevice;
+  return copied("cuMemcpyDtoHAsync_v2", ByteCount, hStream);
+}
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
+  (void)dstDevice, (void)srcDevice;
+  return copied("cuMemcpyDtoD_v2", ByteCount, NULL);
+}
+CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
+  (void)dstDevice, (void)ui;
+  return copied("cuMemsetD32_v2", 4 * (uint64_t)N, NULL);
 }
 
 /* With NULL_CUDA_KERNEL_NS_PER_BLOCK=N, a kernel "runs" N ns a block of its grid, inside

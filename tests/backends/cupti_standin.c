@@ -18,12 +18,19 @@
  *   of that kind to its correlation id. As CUPTI may, the kernel's record comes first: it
  *   is written before them, so a client cannot rely on their order. The API records
  *   themselves are not written (a client skips kinds it does not read).
+ * - A copy or memset of the null driver (null_cuda_observe_copies) becomes a
+ *   CUpti_ActivityMemcpy6 or CUpti_ActivityMemset4 record while its kind is enabled, with
+ *   a correlation id of its own, and external correlation records as a launch's, while
+ *   its own API's records are on (cuptiActivityEnableDriverApi with its callback id, which
+ *   cuptiGetCallbackName names for the functions the null driver tells of).
  * - Records lie in slots of one size in the client's buffers; cuptiActivityGetNextRecord
  *   walks them. A buffer is handed back when full, flushed, or every
  *   STANDIN_LAUNCHES_PER_BUFFER launches, on a thread of the stand-in's own.
+ * - The PC sampling API: cupti_standin_pc_sampling.c.
  */
 #define _GNU_SOURCE
 #include <cupti.h>
+#include <cupti_driver_cbid.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,6 +41,10 @@ enum { STANDIN_KERNEL_NS = 7000 };
 
 void null_cuda_observe_launches(void (*observer)(const char *name, uintptr_t stream,
                                                  int device));
+void null_cuda_observe_copies(void (*observer)(const char *api, uint64_t bytes,
+                                               uintptr_t stream, int device));
+/* The PC sampling API's side of a launch (cupti_standin_pc_sampling.c). */
+void standin_pc_sampling_launch(const char *name);
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static CUpti_BuffersCallbackRequestFunc requested;
@@ -43,7 +54,6 @@ static uint64_t enabled; /* bit per kind below 64 */
 static uint8_t *buffer;  /* the buffer being filled, asked of whoever was registered */
 static size_t buffer_size, buffer_used;
 static uint32_t correlations; /* the last launch's correlation id */
-static bool launch_api_records; /* cuptiActivityEnableDriverApi turned a launch API's on */
 
 /* External ids pushed on this thread, per kind: a stack of a few. */
 enum { EXTERNAL_KINDS = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2 + 1, EXTERNAL_DEPTH = 8 };
@@ -115,7 +125,104 @@ static void *next_slot(void) {
   return slot;
 }
 
+/* Driver APIs whose own records are on (cuptiActivityEnableDriverApi), by callback id. */
+static bool api_records[CUPTI_DRIVER_TRACE_CBID_SIZE];
+
+/* The names of the driver APIs the null driver tells of (cuptiGetCallbackName). */
+static const struct {
+  CUpti_CallbackId cbid;
+  const char *name;
+} api_names[] = {
+    {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel"},
+    {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, "cuLaunchKernelEx"},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpy, "cuMemcpy"},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2, "cuMemcpyHtoD_v2"},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync_v2"},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2, "cuMemcpyDtoH_v2"},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync_v2"},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2, "cuMemcpyDtoD_v2"},
+    {CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2, "cuMemsetD32_v2"},
+};
+
+static bool api_records_on(const char *api) {
+  for (size_t i = 0; i < sizeof api_names / sizeof *api_names; i++)
+    if (strcmp(api_names[i].name, api) == 0)
+      return api_records[api_names[i].cbid];
+  return false;
+}
+
+/* The external correlation records of an API call with correlation id, one per kind
+ * pushed on this thread, when its own records are on. Called with lock held. */
+static void correlate(uint32_t correlation, bool api_record) {
+  if ((enabled & (1ull << CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)) && api_record && requested)
+    for (unsigned kind = 0; kind < EXTERNAL_KINDS; kind++) {
+      CUpti_ActivityExternalCorrelation *c = pushed_depth[kind] ? next_slot() : NULL;
+      if (c) {
+        c->kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
+        c->externalKind = (CUpti_ExternalCorrelationKind)kind;
+        c->externalId = pushed[kind][pushed_depth[kind] - 1];
+        c->correlationId = correlation;
+      }
+    }
+}
+
+/* A copy or memset of the null driver: a record of its kind, when enabled, and the
+ * external correlation records of its API (api: the driver function's name). */
+static void copied(const char *api, uint64_t bytes, uintptr_t stream, int device) {
+  pthread_mutex_lock(&lock);
+  uint32_t correlation = ++correlations;
+  bool memset_api = strncmp(api, "cuMemset", 8) == 0;
+  CUpti_ActivityKind kind = memset_api ? CUPTI_ACTIVITY_KIND_MEMSET : CUPTI_ACTIVITY_KIND_MEMCPY;
+  if ((enabled & (1ull << kind)) && requested) {
+    void *slot = next_slot();
+    if (slot && memset_api) {
+      CUpti_ActivityMemset4 *m = slot;
+      m->kind = kind;
+      m->start = now();
+      m->end = m->start + STANDIN_KERNEL_NS;
+      m->bytes = bytes;
+      m->streamId = (uint32_t)stream;
+      m->deviceId = (uint32_t)device;
+      m->correlationId = correlation;
+    } else if (slot) {
+      CUpti_ActivityMemcpy6 *m = slot;
+      m->kind = kind;
+      m->copyKind = strstr(api, "HtoD")   ? CUPTI_ACTIVITY_MEMCPY_KIND_HTOD
+                    : strstr(api, "DtoH") ? CUPTI_ACTIVITY_MEMCPY_KIND_DTOH
+                                          : CUPTI_ACTIVITY_MEMCPY_KIND_DTOD;
+      m->srcKind = strstr(api, "HtoD") ? CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE
+                                       : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+      m->dstKind = strstr(api, "DtoH") ? CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE
+                                       : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+      m->start = now();
+      m->end = m->start + STANDIN_KERNEL_NS;
+      m->bytes = bytes;
+      m->streamId = (uint32_t)stream;
+      m->deviceId = (uint32_t)device;
+      m->correlationId = correlation;
+    }
+  }
+  correlate(correlation, api_records_on(api) || (enabled & (1ull << CUPTI_ACTIVITY_KIND_DRIVER)));
+  pthread_mutex_unlock(&lock);
+}
+
+CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t cbid,
+                                          const char **name) {
+  if (!name)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  for (size_t i = 0; domain == CUPTI_CB_DOMAIN_DRIVER_API && i < sizeof api_names / sizeof *api_names; i++)
+    if (api_names[i].cbid == cbid) {
+      *name = api_names[i].name;
+      return CUPTI_SUCCESS;
+    }
+  *name = "unknown";
+  return domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid < CUPTI_DRIVER_TRACE_CBID_SIZE
+             ? CUPTI_SUCCESS
+             : CUPTI_ERROR_INVALID_PARAMETER;
+}
+
 static void launched(const char *name, uintptr_t stream, int device) {
+  standin_pc_sampling_launch(name);
   pthread_mutex_lock(&lock);
   /* The buffer goes back every few launches, not only when full or flushed (CUPTI's
    * worker hands buffers over when it likes), here with the records of launches that
@@ -136,27 +243,19 @@ static void launched(const char *name, uintptr_t stream, int device) {
       k->name = name; /* the null driver's names live as long as the process */
     }
   }
-  bool api_record = launch_api_records || (enabled & (1ull << CUPTI_ACTIVITY_KIND_DRIVER));
-  if ((enabled & (1ull << CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)) && api_record && requested)
-    for (unsigned kind = 0; kind < EXTERNAL_KINDS; kind++) {
-      CUpti_ActivityExternalCorrelation *c = pushed_depth[kind] ? next_slot() : NULL;
-      if (c) {
-        c->kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
-        c->externalKind = (CUpti_ExternalCorrelationKind)kind;
-        c->externalId = pushed[kind][pushed_depth[kind] - 1];
-        c->correlationId = correlation;
-      }
-    }
+  bool api_record = api_records[CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel] ||
+                    api_records[CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx] ||
+                    (enabled & (1ull << CUPTI_ACTIVITY_KIND_DRIVER));
+  correlate(correlation, api_record);
   pthread_mutex_unlock(&lock);
 }
 
 CUptiResult CUPTIAPI cuptiActivityEnableDriverApi(CUpti_CallbackId cbid, uint8_t enable) {
-  if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
-      cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx) {
-    pthread_mutex_lock(&lock);
-    launch_api_records = enable != 0;
-    pthread_mutex_unlock(&lock);
-  }
+  if (cbid >= CUPTI_DRIVER_TRACE_CBID_SIZE)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  pthread_mutex_lock(&lock);
+  api_records[cbid] = enable != 0;
+  pthread_mutex_unlock(&lock);
   return CUPTI_SUCCESS;
 }
 
@@ -183,6 +282,7 @@ CUptiResult CUPTIAPI cuptiActivityPopExternalCorrelationId(CUpti_ExternalCorrela
 
 __attribute__((constructor)) static void standin_start(void) {
   null_cuda_observe_launches(launched);
+  null_cuda_observe_copies(copied);
 }
 
 CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc request,

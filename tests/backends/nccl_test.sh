@@ -12,6 +12,7 @@
 #    time of the kernels each operation launched (NCCL's kernels, all of them, and
 #    not the app's own), a group's kernel shared by the sizes of its operations;
 #  - the table in the text report, after NCCL's tables, and for one rank's trace alone;
+#  - each collective under the app's line that made it (its stack, -t's `at` line);
 #  - the message matrix in the job's ranks, for the communicator of 4 ranks too (of which
 #    the job's ranks hold ranks 1 and 3), sends to its other ranks left out and counted;
 #  - the stragglers: every collective of both communicators, each with the rank that
@@ -74,10 +75,11 @@ jq -s 'def addmaps: reduce .[] as $m ({}; reduce ($m | to_entries[]) as $e (.; .
        .[0] + {calls: (.[0].calls | with_entries(select(.key | startswith("cu")))),
                kernels: ([.[0].kernels] + [.[1:][] | .kernels] | addmaps)}' \
   "$tmp/app.json" "$tmp/app.0.nccl" "$tmp/app.1.nccl" >"$tmp/cuda.expected"
-# The stand-in CUPTI records kernels only: no copies on the device then.
+# CUPTI's records name no API: a copy is `memcpy(KIND)` (runtime/cupti/cupti_records.c).
 if [ "$timing" = cupti ]; then
-  jq '. + {bytes: {}, transfers: {}}' "$tmp/cuda.expected" >"$tmp/cuda.kernels" &&
-    mv "$tmp/cuda.kernels" "$tmp/cuda.expected"
+  jq 'def cupti: with_entries(.key |= sub("^cuMemcpy[A-Za-z0-9_]*\\("; "memcpy("));
+      . + {bytes: (.bytes | cupti), transfers: (.transfers | cupti)}' "$tmp/cuda.expected" \
+    >"$tmp/cuda.cupti" && mv "$tmp/cuda.cupti" "$tmp/cuda.expected"
 fi
 E2E_BACKEND=nccl compare_tally "$tmp/job.json" "$tmp/nccl.expected"
 E2E_BACKEND=cuda compare_tally "$tmp/job.json" "$tmp/cuda.expected"
@@ -201,6 +203,23 @@ jq -e --argjson pairs "$pairs" --argjson trios "$trios" --argjson n $size '
     and $thirds >= 0 and $thirds <= 3 * $trios' "$tmp/job.json" >/dev/null ||
   fail "a group's kernel is not shared by the sizes of its operations: $(jq -c \
     '[.collectives[] | select(.name == "ncclSend" or .name == "ncclRecv" or .name == "ncclBroadcast") | {name, size, ranks, device_ns}]' "$tmp/job.json")"
+
+# ---- each collective under the app's line that made it (docs/flame.md) ----
+# A collective submits device work: its call carries a stack, which -t names by the app's
+# source line; that line of tests/apps/nccl_app.c calls that function.
+"$tracer" -r "$tmp/job/rank-0" -t >"$tmp/rank0.calls" 2>/dev/null || fail "tracer -r rank-0 -t failed"
+src="$(dirname "$0")/../apps/nccl_app.c"
+for fn in ncclAllReduce ncclBroadcast; do
+  want=$(jq ".calls.$fn // 0" "$tmp/app.0")
+  grep -A1 "lttng_ust_nccl:${fn}_entry:" "$tmp/rank0.calls" |
+    sed -n 's/^    at main (.*nccl_app\.c:\([0-9]*\))$/\1/p' >"$tmp/$fn.lines"
+  got=$(wc -l <"$tmp/$fn.lines")
+  [ "$want" -gt 0 ] && [ "$got" -eq "$want" ] ||
+    fail "rank 0: $got $fn calls under a line of nccl_app.c's main in -t, the app made $want"
+  for n in $(sort -u "$tmp/$fn.lines"); do
+    sed -n "${n}p" "$src" | grep -q "$fn" || fail "-t puts $fn at nccl_app.c:$n: $(sed -n "${n}p" "$src")"
+  done
+done
 
 # ---- the message matrix ----
 # In the job's ranks: a peer is a rank of the call's communicator, held by the job's rank

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "call_stacks.h"
+#include "flame_pc_samples.h"
+#include "flame_svg.h"
 #include "key_map.h"
 #include "name_table.h"
 #include "tracer_backend_desc.h"
@@ -45,6 +47,7 @@ struct parked {
   uint32_t name;
   uint32_t next;             /* the next command of the same call, or NO_NODE */
   bool done;
+  const struct trace_stack *stack; /* its call's, as the command names it; may be NULL */
 };
 
 /* A thread's nodes, one per frame open on it. */
@@ -75,6 +78,8 @@ struct flame {
    * holds one, which the tally takes off, and so do the host-time weights. */
   uint64_t clock_read_ns;
   bool has_clock_read;
+  /* The GPU's samples of the kernels' instructions (--pc-sampling), by process root. */
+  struct flame_pc_samples pc_samples;
   bool failed;               /* out of memory */
 };
 
@@ -217,13 +222,46 @@ static int park(struct flame *f, const struct trace_device *d, uint32_t name) {
     return -1;
   f->parked[f->parked_len] = (struct parked){d->from.host, d->from.host_name, d->pid, d->call_tid,
                                              d->call_start, d->duration_ns, name,
-                                             added ? NO_NODE : (uint32_t)(*first - 1), false};
+                                             added ? NO_NODE : (uint32_t)(*first - 1), false,
+                                             d->stack};
   *first = ++f->parked_len;
   f->parked_open++;
   return 0;
 }
 
 /* ---- The stacks' sink ---------------------------------------------------------------- */
+
+/* The stack a call came with (its payload's first word, on_call). */
+static const struct trace_stack *stack_in(const struct stack_frame *frame) {
+  return (const struct trace_stack *)(uintptr_t)frame->payload[0];
+}
+
+/* A call of a thread other than its process's main one, with nothing open around it (a
+ * helper thread: PyTorch's autograd threads, a data loader's): under the regions open on
+ * the main thread at its start, when there were any, then a frame `[thread TID]` that
+ * says the regions above it are inherited. Else under node as it is. */
+static uint32_t inherited(struct flame *f, const struct stack_thread *t, uint64_t start,
+                          uint32_t node) {
+  const struct stack_frame *regions[64];
+  size_t n = call_stacks_regions_at(f->stacks, t->host, t->pid, t->pid, start, regions,
+                                    sizeof regions / sizeof *regions);
+  if (!n)
+    return node;
+  for (size_t i = 0; i < n && node != NO_NODE; i++)
+    node = child(f, node, frame_name(f, regions[i]->name, strlen(regions[i]->name)));
+  char marker[48];
+  int len = snprintf(marker, sizeof marker, "[thread %" PRId64 "]", t->tid);
+  return node == NO_NODE ? NO_NODE : child(f, node, frame_name(f, marker, (size_t)len));
+}
+
+/* The node of a submission's last Python or native frame, under node. */
+static uint32_t under_stack(struct flame *f, uint32_t node, const struct trace_stack *s) {
+  const struct trace_frame *frames;
+  size_t n = trace_stack_frames(s, &frames);
+  for (size_t i = 0; i < n && node != NO_NODE; i++)
+    node = child(f, node, frame_name(f, frames[i].label, strlen(frames[i].label)));
+  return node;
+}
 
 static int on_enter(void *context, struct stack_thread *t, const struct stack_frame *frame,
                     const struct stack_frame *const *stack, size_t depth) {
@@ -241,6 +279,13 @@ static int on_enter(void *context, struct stack_thread *t, const struct stack_fr
     ft->cap = cap;
   }
   uint32_t parent = depth ? ft->nodes[depth - 1] : root_of(f, t->host, t->pid);
+  if (!depth && frame->kind == STACK_CALL && t->tid != t->pid)
+    parent = inherited(f, t, frame->start, parent);
+  /* A submission's stack goes between what was open around it and the call: the Python
+   * and native frames it came from, once (a call made inside it has the same). */
+  const struct trace_stack *from = frame->kind == STACK_CALL ? stack_in(frame) : NULL;
+  if (from && (!depth || stack[depth - 1]->kind != STACK_CALL || stack_in(stack[depth - 1]) != from))
+    parent = under_stack(f, parent, from);
   bool added;
   uint64_t *name = key_map_put(&f->name_of_address, (uint64_t)(uintptr_t)frame->name, &added);
   if (name && added)
@@ -300,7 +345,8 @@ static void start_over(struct flame *f) {
 
 static int on_call(void *context, const struct trace_call *c) {
   struct flame *f = context;
-  int rc = call_stacks_call(f->stacks, c, NULL);
+  uint64_t payload[STACK_PAYLOAD] = {(uint64_t)(uintptr_t)c->stack};
+  int rc = call_stacks_call(f->stacks, c, c->stack ? payload : NULL);
   if (rc == 1)
     start_over(f);
   return rc < 0 ? -1 : 0;
@@ -324,8 +370,9 @@ static int on_device(void *context, const struct trace_device *d) {
   uint32_t node = d->call_tid ? submitter_node(f, d->pid, d->call_tid, d->call_start) : NO_NODE;
   if (node == NO_NODE && d->call_tid) /* its call is still to come, or waits */
     return park(f, d, name);
-  if (node == NO_NODE)
-    node = root_of(f, d->from.host, d->pid);
+  if (node == NO_NODE) /* no call named: under its stack where the command has one */
+    node = d->stack ? under_stack(f, root_of(f, d->from.host, d->pid), d->stack)
+                    : root_of(f, d->from.host, d->pid);
   if (node == NO_NODE)
     return -1;
   add_device(f, node, name, d->duration_ns);
@@ -356,6 +403,65 @@ static int on_cost(void *context, const struct trace_cost *c) {
   return 0;
 }
 
+static int on_pc_sample(void *context, const struct trace_pc_sample *s) {
+  struct flame *f = context;
+  if (call_stacks_collecting(f->stacks))
+    return 0;
+  uint32_t root = root_of(f, s->from.host, s->pid);
+  uint32_t kernel = frame_name(f, s->function, s->function_len);
+  uint32_t stall = frame_name(f, s->stall, s->stall_len);
+  if (root == NO_NODE || kernel == UINT32_MAX || stall == UINT32_MAX ||
+      flame_pc_samples_add(&f->pc_samples, root, kernel, s->pc_offset, stall, s->samples))
+    return -1;
+  return 0;
+}
+
+/* Each kernel's frame with PC samples: its device time shared out over frames below it,
+ * one per instruction (`+0xOFFSET`) and under it one per stall reason, as its samples
+ * are (flame_pc_samples.h). */
+static int split_by_samples(struct flame *f) {
+  uint64_t *parts = NULL;
+  size_t parts_cap = 0;
+  uint32_t before = f->node_count; /* the frames made here are not split again */
+  for (uint32_t i = 0; i < before && f->pc_samples.count && !f->failed; i++) {
+    uint32_t parent = f->nodes[i].parent;
+    uint64_t ns = f->nodes[i].device_ns;
+    if (!ns || parent == NO_NODE || f->nodes[parent].name != f->dash)
+      continue;
+    uint32_t root = i;
+    while (f->nodes[root].parent != NO_NODE)
+      root = f->nodes[root].parent;
+    const struct flame_pc_sample *samples;
+    size_t n = flame_pc_samples_of(&f->pc_samples, root, f->nodes[i].name, &samples);
+    if (!n)
+      continue;
+    if (n > parts_cap) {
+      uint64_t *grown = realloc(parts, n * sizeof *grown);
+      if (!grown) {
+        f->failed = true;
+        break;
+      }
+      parts = grown, parts_cap = n;
+    }
+    flame_pc_share(ns, samples, n, parts);
+    f->nodes[i].device_ns = 0;
+    for (size_t k = 0; k < n && !f->failed; k++) {
+      if (!parts[k])
+        continue;
+      char pc[32];
+      int len = snprintf(pc, sizeof pc, "+0x%" PRIx64, samples[k].pc_offset);
+      uint32_t at = child(f, i, frame_name(f, pc, (size_t)len));
+      uint32_t leaf = at == NO_NODE ? NO_NODE : child(f, at, samples[k].stall);
+      if (leaf == NO_NODE)
+        f->failed = true;
+      else
+        f->nodes[leaf].device_ns += parts[k];
+    }
+  }
+  free(parts);
+  return f->failed ? -1 : 0;
+}
+
 static int on_horizon(void *context, uint64_t until) {
   struct flame *f = context;
   return call_stacks_horizon(f->stacks, until);
@@ -373,13 +479,15 @@ static int on_finish(void *context, const struct trace_summary *summary) {
     if (p->done)
       continue;
     uint32_t root = root_of(f, p->host, p->pid);
+    if (root != NO_NODE && p->stack)
+      root = under_stack(f, root, p->stack);
     if (root == NO_NODE)
       return -1;
     add_device(f, root, p->name, p->ns);
     p->done = true;
     f->parked_open--;
   }
-  return f->failed ? -1 : 0;
+  return f->failed ? -1 : split_by_samples(f);
 }
 
 static void flame_free(struct flame *f) {
@@ -395,6 +503,7 @@ static void flame_free(struct flame *f) {
   key_map_free(&f->by_call);
   free(f->parked);
   key_map_free(&f->parked_by_call);
+  flame_pc_samples_free(&f->pc_samples);
   free(f);
 }
 
@@ -423,6 +532,7 @@ int flame_open(const struct flame_options *options, struct flame **out,
       .region = on_region,
       .counted = on_counted,
       .cost = on_cost,
+      .pc_sample = on_pc_sample,
       .horizon = on_horizon,
       .finish = on_finish,
   };
@@ -520,6 +630,46 @@ static int fill_side(FILE *out, void *context) {
                    : write_lines(s->f, false, out, &s->stats->host_lines, &s->stats->host_ns);
 }
 
+/* An SVG flame graph (flame_svg.h) of what fill writes as folded lines. */
+struct drawn {
+  int (*fill)(FILE *, void *);
+  void *context;
+  bool device;
+};
+
+static int fill_svg(FILE *out, void *context) {
+  struct drawn *dr = context;
+  char *folded = NULL;
+  size_t size = 0;
+  FILE *lines = open_memstream(&folded, &size);
+  if (!lines)
+    return -1;
+  int rc = dr->fill(lines, dr->context);
+  if (fclose(lines) != 0)
+    rc = -1;
+  FILE *in = rc == 0 ? fmemopen(folded, size ? size : 1, "r") : NULL;
+  if (rc == 0 && !in)
+    rc = -1;
+  if (rc == 0)
+    rc = flame_svg_write(in, out,
+                         dr->device ? "Device time under the code that launched it"
+                                    : "Host time in the API calls, under the code that made them",
+                         "ns");
+  if (in)
+    fclose(in);
+  free(folded);
+  return rc;
+}
+
+/* path written from fill's folded lines: as they are, or drawn when path ends in .svg. */
+static int write_side(const char *path, int (*fill)(FILE *, void *), void *context, bool device,
+                      struct diag *d) {
+  if (!flame_svg_path(path))
+    return write_file(path, fill, context, d);
+  struct drawn dr = {fill, context, device};
+  return write_file(path, fill_svg, &dr, d);
+}
+
 int flame_close(struct flame *f, bool read_failed, struct flame_stats *stats, struct diag *d) {
   struct flame_stats mine = {0};
   int rc = 0;
@@ -532,9 +682,9 @@ int flame_close(struct flame *f, bool read_failed, struct flame_stats *stats, st
     char host[4096];
     flame_host_path(f->options.path, host, sizeof host);
     struct side device_side = {f, true, &mine}, host_side = {f, false, &mine};
-    rc = write_file(f->options.path, fill_side, &device_side, d);
+    rc = write_side(f->options.path, fill_side, &device_side, true, d);
     if (rc == 0)
-      rc = write_file(host, fill_side, &host_side, d);
+      rc = write_side(host, fill_side, &host_side, false, d);
   }
   if (stats)
     *stats = mine;
@@ -586,9 +736,9 @@ int flame_join(const char *const *parts, size_t n, const char *path, struct flam
   flame_host_path(path, host, sizeof host);
   struct join device_join = {parts, n, false, &mine.device_lines, &mine.device_ns};
   struct join host_join = {parts, n, true, &mine.host_lines, &mine.host_ns};
-  int rc = write_file(path, fill_join, &device_join, d);
+  int rc = write_side(path, fill_join, &device_join, true, d);
   if (rc == 0)
-    rc = write_file(host, fill_join, &host_join, d);
+    rc = write_side(host, fill_join, &host_join, false, d);
   if (stats)
     *stats = mine;
   return rc;

@@ -149,6 +149,19 @@ static struct thread_state *thread_of(struct call_stacks *cs, int host, const ch
   }
 }
 
+/* A thread already known, or NULL. */
+static struct thread_state *known_thread(const struct call_stacks *cs, int host, int64_t pid,
+                                         int64_t tid) {
+  for (uint64_t key = thread_key(host, pid, tid);; key = key_mix(key, 1)) {
+    const uint64_t *slot = key_map_get(&cs->by_id, key);
+    if (!slot)
+      return NULL;
+    struct thread_state *t = cs->threads[*slot - 1];
+    if (t->pub.tid == tid && t->pub.pid == pid && t->pub.host == host)
+      return t;
+  }
+}
+
 /* Forgets what the threads had waiting and open (the sink forgets its own state). */
 static void forget_handed_out(struct call_stacks *cs) {
   for (size_t i = 0; i < cs->thread_count; i++) {
@@ -454,6 +467,42 @@ int call_stacks_horizon(struct call_stacks *cs, uint64_t until_clock) {
       block(cs, t);
   }
   return rc;
+}
+
+enum { REGIONS_SCANNED = 4096 }; /* known frames looked at, at most, back from `time` */
+
+size_t call_stacks_regions_at(const struct call_stacks *cs, int host, int64_t pid, int64_t tid,
+                              uint64_t time, const struct stack_frame **out, size_t max) {
+  const struct thread_state *t = cs->second_pass ? known_thread(cs, host, pid, tid) : NULL;
+  if (!t || !t->known_len || !max)
+    return 0;
+  /* The last known frame that starts at time or before, then back from it: the regions
+   * that still run at time, innermost first, until an outermost one (depth 0). */
+  size_t lo = 0, hi = t->known_len;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (t->known[mid].start <= time)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  size_t n = 0;
+  for (size_t i = lo, scanned = 0; i-- > 0 && scanned < REGIONS_SCANNED && n < max; scanned++) {
+    const struct stack_frame *f = &t->known[i];
+    if (f->kind != STACK_REGION || f->end <= time)
+      continue;
+    if (n && f->depth >= out[n - 1]->depth)
+      continue; /* not around the one found already */
+    out[n++] = f;
+    if (f->depth == 0)
+      break;
+  }
+  for (size_t i = 0; i < n / 2; i++) { /* outermost first */
+    const struct stack_frame *swap = out[i];
+    out[i] = out[n - 1 - i];
+    out[n - 1 - i] = swap;
+  }
+  return n;
 }
 
 static int compare_collected(const void *pa, const void *pb) {

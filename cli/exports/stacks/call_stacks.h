@@ -104,6 +104,13 @@ int call_stacks_call(struct call_stacks *cs, const struct trace_call *call,
 int call_stacks_region(struct call_stacks *cs, const struct trace_region *region);
 /* The reader's horizon (trace clock). */
 int call_stacks_horizon(struct call_stacks *cs, uint64_t until_clock);
+/* The regions that were open at `time` on thread (host, pid, tid), outermost first, at
+ * most max into out: in the second pass of a trace with regions (the regions are known
+ * beforehand), else none. For work that a thread without regions of its own submitted
+ * on behalf of another (a helper thread: PyTorch's autograd threads, a data loader's),
+ * which flame graphs put under that other thread's regions. Returns how many. */
+size_t call_stacks_regions_at(const struct call_stacks *cs, int host, int64_t pid, int64_t tid,
+                              uint64_t time, const struct stack_frame **out, size_t max);
 /* At the end of a read: TRACE_READ_AGAIN when a second read must hand the calls out
  * among their regions (the threads are then forgotten, sink's forget() called), else
  * every thread's frames handed out and left: 0, or the sink's error. */

@@ -15,7 +15,8 @@
  * runtime/hooks/cuda_hooks.c): fewer places dropped calls whose kernels came later, and
  * their flows had one end (a third of them on two GPUs, bench/gpu-runs/run7). Both ends
  * are mostly at the queue's head, so the scans stay short. */
-enum { MAX_PENDING = 65536, MAX_ALLOCATIONS = 1 << 20, RECENT_THREADS = 64 };
+enum { MAX_PENDING = 65536, MAX_ALLOCATIONS = 1 << 20, RECENT_THREADS = 64,
+       TIMELINE_CALL_ARGS = 32 /* a call's arguments the reader hands out, at most (24 now) */ };
 
 /* A call or a device command waiting for its other end of a flow. */
 struct pending {
@@ -316,6 +317,17 @@ static int on_call(void *context, const struct trace_call *c) {
   struct timeline_slice s = {.track = thread, .start = c->start, .end = c->end,
                              .name = fn->name, .args = c->args, .arg_count = c->arg_count,
                              .stable_names = true};
+  /* A submission's stack, outermost frame first: an argument the slice shows when
+   * clicked (trace_stacks.h). */
+  struct trace_arg with_stack[TIMELINE_CALL_ARGS + 1];
+  const char *stack = c->stack ? trace_stack_text(c->stack) : "";
+  if (*stack && c->arg_count <= TIMELINE_CALL_ARGS) {
+    memcpy(with_stack, c->args, c->arg_count * sizeof *c->args);
+    with_stack[c->arg_count] =
+        (struct trace_arg){.name = "stack", .kind = TRACE_ARG_STRING, .v.s = stack};
+    s.args = with_stack;
+    s.arg_count = c->arg_count + 1;
+  }
   int kind = command_kind(fn->meaning);
   /* A device command recorded before its call returned names it exactly, whatever the
    * call means (an OMPT callback's row). */

@@ -552,7 +552,21 @@ static int on_call(void *context, const struct trace_call *c) {
                                entry_length, t->format->line.used - entry_length};
     text = t->format->line.data;
   }
-  char *entry = strndup(text, p.entry_length);
+  /* A submission's line of code, after its entry (named here, in time order, after the
+   * stack's definition was read: trace_stacks.h). */
+  const struct trace_frame *source = c->stack ? trace_stack_source(c->stack) : NULL;
+  char at[2200] = "";
+  if (source && source->kind == TRACE_FRAME_PYTHON)
+    snprintf(at, sizeof at, "    at %s:%d %s\n", source->file, source->line, source->function);
+  else if (source && source->line)
+    snprintf(at, sizeof at, "    at %s (%s:%d)\n", source->function, source->file, source->line);
+  else if (source)
+    snprintf(at, sizeof at, "    at %s\n", source->function);
+  char *entry = malloc(p.entry_length + strlen(at) + 1);
+  if (entry) {
+    memcpy(entry, text, p.entry_length);
+    strcpy(entry + p.entry_length, at);
+  }
   char *exit = strndup(text + p.entry_length, p.exit_length);
   if (!entry || !exit) {
     free(entry);
